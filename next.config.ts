@@ -1,0 +1,13 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // The database drivers stay plain Node modules, never bundled: PGlite's wasm and data files
+  // are loaded from node_modules at run time and are never served as public assets.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "proper-lockfile"],
+  poweredByHeader: false,
+  reactStrictMode: true,
+  // Migrations and demo data are read from the project folder at run time.
+  outputFileTracingIncludes: { "/*": ["./db/migrations/**/*", "./db/demo/**/*"] },
+};
+
+export default nextConfig;

@@ -1,0 +1,17 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Two projects: `unit` is pure (no I/O); `db` talks to a real database — embedded PGlite by default,
+// or the PostgreSQL server named by TEST_DATABASE_URL (a fresh database per test file).
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "db", include: ["tests/db/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
+      },
+    ],
+  },
+});

@@ -1,0 +1,109 @@
+/**
+ * Opens the database the configuration names: PostgreSQL through postgres.js when DATABASE_URL is
+ * set, else embedded PGlite in the data folder. PGlite is one connection in one process, so its
+ * folder is locked while open: a second process (the CLI beside the running app) fails fast with
+ * a clear message instead of corrupting it.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import lockfile from "proper-lockfile";
+import * as schema from "./schema";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export type DatabaseConfig =
+  | { kind: "postgres"; url: string; maxConnections?: number }
+  | { kind: "pglite"; dataDir: string | null /* null: in memory, for tests */ };
+
+export interface DatabaseHandle {
+  db: Database;
+  config: DatabaseConfig;
+  close(): Promise<void>;
+}
+
+export class DatabaseInUseError extends Error {
+  constructor(dataDir: string) {
+    super(
+      `The embedded database in ${dataDir} is in use by another process (is the app running?). ` +
+        "Stop that process, or set DATABASE_URL to use PostgreSQL, which many processes can share.",
+    );
+    this.name = "DatabaseInUseError";
+  }
+}
+
+/** The project's data folder: DATA_DIR, else `.data` in the working directory (git-ignored). */
+export function dataFolder(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || ".data");
+}
+
+export function databaseConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
+  return { kind: "pglite", dataDir: path.join(dataFolder(env), "pglite") };
+}
+
+export interface OpenOptions {
+  /** How long to wait for the embedded folder's lock, e.g. for a crashed holder's lock to go stale. */
+  lockWaitMs?: number;
+}
+
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<DatabaseHandle> {
+  if (config.kind === "postgres") {
+    const client = postgres(config.url, {
+      max: config.maxConnections ?? 10,
+      onnotice: () => {},
+      connect_timeout: 10,
+    });
+    return { db: drizzlePostgres({ client, schema }), config, close: () => client.end({ timeout: 5 }) };
+  }
+
+  if (config.dataDir === null) {
+    const client = new PGlite();
+    await client.waitReady;
+    return { db: drizzlePglite({ client, schema }), config, close: () => client.close() };
+  }
+
+  const dataDir = config.dataDir;
+  mkdirSync(dataDir, { recursive: true });
+  const release = await lockDataDir(dataDir, options.lockWaitMs ?? 0);
+  try {
+    const client = new PGlite(dataDir);
+    await client.waitReady;
+    return {
+      db: drizzlePglite({ client, schema }),
+      config,
+      close: async () => {
+        await client.close();
+        await release();
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+const STALE_MS = 10_000;
+
+async function lockDataDir(dataDir: string, waitMs: number): Promise<() => Promise<void>> {
+  try {
+    return await lockfile.lock(dataDir, {
+      lockfilePath: `${dataDir}.lock`,
+      realpath: false,
+      stale: STALE_MS,
+      retries: waitMs > 0 ? { retries: Math.ceil(waitMs / 500), minTimeout: 500, maxTimeout: 500, factor: 1 } : 0,
+      onCompromised: (error) => {
+        // Another process took the folder over (e.g. this one was frozen past the stale time).
+        console.error(`[db] lock on ${dataDir} compromised: ${error.message}`);
+      },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOCKED") throw new DatabaseInUseError(dataDir);
+    throw error;
+  }
+}

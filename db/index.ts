@@ -1,0 +1,38 @@
+/**
+ * The app's one database handle: opened, migrated and seeded once per process. Kept on
+ * globalThis because Next.js may load this module in more than one bundle (instrumentation,
+ * route handlers, dev reloads) and PGlite must only be opened once.
+ */
+import { type DatabaseHandle, databaseConfigFromEnv, openDatabase } from "./client";
+import { migrateDatabase } from "./migrate";
+import { seedDemoCatalogue } from "./seed";
+
+const state = globalThis as typeof globalThis & { __mpsDatabase?: Promise<DatabaseHandle> };
+
+export function getDatabase(): Promise<DatabaseHandle> {
+  if (!state.__mpsDatabase) {
+    state.__mpsDatabase = start().catch((error: unknown) => {
+      state.__mpsDatabase = undefined; // let the next request try again (e.g. PostgreSQL was down)
+      throw error;
+    });
+  }
+  return state.__mpsDatabase;
+}
+
+async function start(): Promise<DatabaseHandle> {
+  const config = databaseConfigFromEnv();
+  // A crashed previous process leaves a lock that goes stale after 10 s: wait for it rather than fail.
+  const handle = await openDatabase(config, { lockWaitMs: 15_000 });
+  try {
+    let seeded = false;
+    await migrateDatabase(handle, async (db) => {
+      seeded = await seedDemoCatalogue(db);
+    });
+    const where = config.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
+    console.log(`[db] ready: ${where}${seeded ? "; seeded the demo catalogue" : ""}`);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}

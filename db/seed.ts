@@ -1,0 +1,51 @@
+/**
+ * Seeds an empty database with the demo catalogue (db/demo/manifest.yaml), through the same
+ * publish and archive operations the operator CLI uses. A database with any market or control
+ * is left alone.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { loadDefinitionFile } from "../server/catalog/load";
+import { archiveMarket, catalogueIsEmpty, publishGeographies, publishMarket } from "../server/catalog/store";
+import type { Database } from "./client";
+
+export const DEMO_FOLDER = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "db/demo");
+
+const manifestSchema = z.strictObject({
+  steps: z.array(
+    z.union([
+      z.strictObject({
+        publish: z.string(),
+        notes: z.string().optional(),
+        material: z.boolean().default(false),
+        publishedAt: z.iso.datetime().optional(),
+      }),
+      z.strictObject({ archive: z.string() }),
+    ]),
+  ),
+});
+
+/** Returns true when it seeded, false when the database already had a catalogue. */
+export async function seedDemoCatalogue(db: Database, folder = DEMO_FOLDER): Promise<boolean> {
+  if (!(await catalogueIsEmpty(db))) return false;
+  const manifestFile = path.join(folder, "manifest.yaml");
+  const manifest = manifestSchema.parse(parseYaml(await readFile(manifestFile, "utf8")));
+  for (const step of manifest.steps) {
+    if ("archive" in step) {
+      await archiveMarket(db, step.archive);
+      continue;
+    }
+    const file = path.join(folder, step.publish);
+    const definition = await loadDefinitionFile(file);
+    if (definition.kind === "geographies") await publishGeographies(db, file, definition);
+    else
+      await publishMarket(db, file, definition, {
+        notes: step.notes ?? "",
+        material: step.material,
+        publishedAt: step.publishedAt ? new Date(step.publishedAt) : new Date(),
+      });
+  }
+  return true;
+}

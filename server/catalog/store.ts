@@ -1,0 +1,242 @@
+/**
+ * The catalogue in the database: publishing the controls/geographies catalogue, publishing a
+ * market release, archiving, listing. Every write is one transaction and runs only after the
+ * file has been fully checked, so bad input writes nothing.
+ */
+import { and, asc, count, desc, eq, max, sql } from "drizzle-orm";
+import type { Database, Transaction } from "../../db/client";
+import * as t from "../../db/schema";
+import type { ReleaseData } from "../readings/release";
+import { scoreMarket } from "../scoring/engine";
+import { canonicalJson, sha256 } from "./canonical";
+import type { Control, GeographiesFile, Geography, MarketFile } from "./definition";
+import { checkGeographies, checkMarket } from "./validate";
+
+/** A catalogue operation refused for a reason other than the file's content. */
+export class CatalogStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CatalogStateError";
+  }
+}
+
+type Reader = Database | Transaction;
+
+export async function readControls(db: Reader): Promise<Control[]> {
+  return db.select().from(t.controls).orderBy(asc(t.controls.id));
+}
+
+export async function readGeographies(db: Reader): Promise<Geography[]> {
+  const rows = await db.select().from(t.geographies).orderBy(asc(t.geographies.country));
+  const links = await db.select().from(t.geographyControls).orderBy(asc(t.geographyControls.controlId));
+  return rows.map((g) => ({
+    country: g.country,
+    name: g.name,
+    controls: links.filter((l) => l.country === g.country).map((l) => l.controlId),
+  }));
+}
+
+/** Replaces the live controls and geographies with the file's. Releases keep their own copies. */
+export async function publishGeographies(db: Database, file: string, definition: GeographiesFile) {
+  checkGeographies(file, definition);
+  await db.transaction(async (tx) => {
+    await tx.delete(t.geographyControls);
+    await tx.delete(t.geographies);
+    for (const control of definition.controls)
+      await tx
+        .insert(t.controls)
+        .values(control)
+        .onConflictDoUpdate({
+          target: t.controls.id,
+          set: { name: control.name, description: control.description, framework: control.framework },
+        });
+    const keep = new Set(definition.controls.map((c) => c.id));
+    for (const { id } of await tx.select({ id: t.controls.id }).from(t.controls))
+      if (!keep.has(id)) await tx.delete(t.controls).where(eq(t.controls.id, id));
+    await tx.insert(t.geographies).values(definition.geographies.map(({ country, name }) => ({ country, name })));
+    const links = definition.geographies.flatMap((g) =>
+      g.controls.map((controlId) => ({ country: g.country, controlId })),
+    );
+    if (links.length > 0) await tx.insert(t.geographyControls).values(links);
+  });
+  return { controls: definition.controls.length, geographies: definition.geographies.length };
+}
+
+export interface PublishOptions {
+  notes: string;
+  material: boolean;
+  /** The release's `lastUpdated`; the publish time. */
+  publishedAt: Date;
+}
+
+export interface PublishedRelease {
+  marketId: string;
+  release: number;
+  releaseId: number;
+  publishedAt: Date;
+  products: number;
+  countries: number;
+}
+
+/** Checks the market against the live controls, scores it for every live geography, stores release N+1. */
+export async function publishMarket(
+  db: Database,
+  file: string,
+  definition: MarketFile,
+  options: PublishOptions,
+): Promise<PublishedRelease> {
+  if (!options.notes.trim()) throw new CatalogStateError("--notes is required: say what changed in this release");
+  return db.transaction(async (tx) => {
+    const controls = await readControls(tx);
+    checkMarket(file, definition, controls);
+    const geographies = await readGeographies(tx);
+    if (geographies.length === 0)
+      throw new CatalogStateError("no geographies in the catalogue: publish a geographies file first");
+    const scored = scoreMarket(definition, geographies);
+
+    await tx
+      .insert(t.markets)
+      .values({ marketId: definition.marketId, name: definition.name, description: definition.description })
+      .onConflictDoNothing();
+    // Row lock: concurrent publishes of one market number their releases one after the other.
+    const [market] = await tx.select().from(t.markets).where(eq(t.markets.marketId, definition.marketId)).for("update");
+    if (market?.status === "archived")
+      throw new CatalogStateError(
+        `market "${definition.marketId}" is archived; restore it first (ops catalog restore ${definition.marketId})`,
+      );
+    const [latest] = await tx
+      .select({ release: max(t.releases.release) })
+      .from(t.releases)
+      .where(eq(t.releases.marketId, definition.marketId));
+    const release = (latest?.release ?? 0) + 1;
+
+    const [row] = await tx
+      .insert(t.releases)
+      .values({
+        marketId: definition.marketId,
+        release,
+        publishedAt: options.publishedAt,
+        methodologyVersion: definition.methodologyVersion,
+        methodology: definition.methodology,
+        material: options.material,
+        notes: options.notes.trim(),
+        definitionSha256: sha256(canonicalJson(definition)),
+        definition,
+        controls,
+        geographies,
+        dimensions: scored.dimensions,
+        products: scored.products,
+      })
+      .returning({ id: t.releases.id });
+    const releaseId = (row as { id: number }).id;
+    await tx
+      .insert(t.releaseCountryResults)
+      .values(scored.countries.map((result) => ({ releaseId, country: result.country, result })));
+    await tx
+      .update(t.markets)
+      .set({ name: definition.name, description: definition.description })
+      .where(eq(t.markets.marketId, definition.marketId));
+    return {
+      marketId: definition.marketId,
+      release,
+      releaseId,
+      publishedAt: options.publishedAt,
+      products: scored.products.length,
+      countries: scored.countries.length,
+    };
+  });
+}
+
+async function setStatus(db: Database, marketId: string, status: "listed" | "archived") {
+  const updated = await db
+    .update(t.markets)
+    .set({ status, archivedAt: status === "archived" ? sql`now()` : null })
+    .where(eq(t.markets.marketId, marketId))
+    .returning({ marketId: t.markets.marketId });
+  if (updated.length === 0) throw new CatalogStateError(`no market "${marketId}"`);
+}
+
+/** Archived markets are 404 everywhere and absent from every list; their releases are kept. */
+export const archiveMarket = (db: Database, marketId: string) => setStatus(db, marketId, "archived");
+export const restoreMarket = (db: Database, marketId: string) => setStatus(db, marketId, "listed");
+
+export interface MarketSummary {
+  marketId: string;
+  name: string;
+  description: string;
+  status: "listed" | "archived";
+  release: number | null;
+  lastUpdated: Date | null;
+  productCount: number;
+}
+
+/** Every market with its latest release, by id; `listedOnly` leaves archived ones out. */
+export async function listMarkets(db: Reader, { listedOnly = false } = {}): Promise<MarketSummary[]> {
+  const latest = db
+    .select({ marketId: t.releases.marketId, release: max(t.releases.release).as("latest_release") })
+    .from(t.releases)
+    .groupBy(t.releases.marketId)
+    .as("latest");
+  const rows = await db
+    .select({
+      marketId: t.markets.marketId,
+      name: t.markets.name,
+      description: t.markets.description,
+      status: t.markets.status,
+      release: t.releases.release,
+      lastUpdated: t.releases.publishedAt,
+      productCount: sql<number>`coalesce(jsonb_array_length(${t.releases.products}), 0)`.mapWith(Number),
+    })
+    .from(t.markets)
+    .leftJoin(latest, eq(latest.marketId, t.markets.marketId))
+    .leftJoin(t.releases, and(eq(t.releases.marketId, t.markets.marketId), eq(t.releases.release, latest.release)))
+    .where(listedOnly ? eq(t.markets.status, "listed") : undefined)
+    .orderBy(asc(t.markets.marketId));
+  return rows;
+}
+
+export async function catalogueIsEmpty(db: Reader): Promise<boolean> {
+  const [markets] = await db.select({ n: count() }).from(t.markets);
+  const [controls] = await db.select({ n: count() }).from(t.controls);
+  return (markets?.n ?? 0) === 0 && (controls?.n ?? 0) === 0;
+}
+
+/**
+ * One release of a listed market, decoded for the readings: the latest, or `release` when given.
+ * Undefined when the market is unknown, archived, or has no such release.
+ */
+export async function readRelease(db: Reader, marketId: string, release?: number): Promise<ReleaseData | undefined> {
+  const [row] = await db
+    .select({ release: t.releases, status: t.markets.status })
+    .from(t.releases)
+    .innerJoin(t.markets, eq(t.markets.marketId, t.releases.marketId))
+    .where(
+      and(
+        eq(t.releases.marketId, marketId),
+        eq(t.markets.status, "listed"),
+        release === undefined ? undefined : eq(t.releases.release, release),
+      ),
+    )
+    .orderBy(desc(t.releases.release))
+    .limit(1);
+  if (!row) return undefined;
+  const stored = row.release;
+  const results = await db
+    .select({ country: t.releaseCountryResults.country, result: t.releaseCountryResults.result })
+    .from(t.releaseCountryResults)
+    .where(eq(t.releaseCountryResults.releaseId, stored.id));
+  return {
+    marketId: stored.marketId,
+    name: stored.definition.name,
+    release: stored.release,
+    lastUpdated: stored.publishedAt.toISOString(),
+    methodologyVersion: stored.methodologyVersion,
+    methodology: stored.methodology,
+    material: stored.material,
+    notes: stored.notes,
+    dimensions: stored.dimensions,
+    products: stored.products,
+    controls: stored.controls,
+    countries: new Map(results.map((r) => [r.country, r.result])),
+  };
+}

@@ -1,0 +1,154 @@
+/** `ops catalog …`: validate, publish, archive, restore and list catalogue definitions. */
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { DatabaseHandle } from "../../db/client";
+import { loadDefinitionFile } from "../catalog/load";
+import {
+  archiveMarket,
+  listMarkets,
+  publishGeographies,
+  publishMarket,
+  readControls,
+  readGeographies,
+  restoreMarket,
+} from "../catalog/store";
+import { checkGeographies, checkMarket } from "../catalog/validate";
+import { scoreMarket } from "../scoring/engine";
+import { type CliContext, UsageError } from "./io";
+
+export const CATALOG_USAGE = `ops catalog <command>
+  validate FILE                           check a definition file (YAML or JSON); writes nothing
+  publish FILE --notes TEXT [--material]  validate, score and store a new immutable release
+                                          (a geographies file replaces the controls and geographies)
+  archive MARKET_ID                       hide a market everywhere; its releases are kept
+  restore MARKET_ID                       list an archived market again
+  list [--json]                           one line per market: id, status, latest release, products`;
+
+export async function catalogCommand(args: string[], ctx: CliContext): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case "validate":
+      return validate(rest, ctx);
+    case "publish":
+      return publish(rest, ctx);
+    case "archive":
+    case "restore":
+      return setStatus(command, rest, ctx);
+    case "list":
+      return list(rest, ctx);
+    default:
+      throw new UsageError(command ? `unknown command "catalog ${command}"` : "missing command");
+  }
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+function parse<T extends Options>(args: string[], options: T, positionals: number) {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== positionals)
+    throw new UsageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
+  return parsed;
+}
+
+async function withDatabase<T>(ctx: CliContext, work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
+  const handle = await ctx.openDatabase();
+  try {
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function validate(args: string[], ctx: CliContext): Promise<number> {
+  const [file] = parse(args, {}, 1).positionals as [string];
+  const definition = await loadDefinitionFile(file);
+  if (definition.kind === "geographies") {
+    checkGeographies(file, definition);
+    ctx.io.out(`${file}: OK — ${definition.controls.length} controls, ${definition.geographies.length} geographies`);
+    return 0;
+  }
+  // A market is checked against the live controls catalogue and scored as a dry run.
+  const { controls, geographies } = await withDatabase(ctx, async ({ db }) => ({
+    controls: await readControls(db),
+    geographies: await readGeographies(db),
+  }));
+  checkMarket(file, definition, controls);
+  const scored = scoreMarket(definition, geographies);
+  const offerings = definition.products.reduce((n, p) => n + p.offerings.length, 0);
+  ctx.io.out(
+    `${file}: OK — market ${definition.marketId}: ${definition.products.length} products, ` +
+      `${offerings} offerings, ${definition.indicators.length} indicators, scored for ${scored.countries.length} geographies`,
+  );
+  return 0;
+}
+
+async function publish(args: string[], ctx: CliContext): Promise<number> {
+  const { positionals, values } = parse(
+    args,
+    { notes: { type: "string" }, material: { type: "boolean", default: false } },
+    1,
+  );
+  const file = positionals[0] as string;
+  const definition = await loadDefinitionFile(file);
+  return withDatabase(ctx, async ({ db }) => {
+    if (definition.kind === "geographies") {
+      const counts = await publishGeographies(db, file, definition);
+      ctx.io.out(`published ${counts.controls} controls and ${counts.geographies} geographies from ${file}`);
+      return 0;
+    }
+    if (values.notes === undefined) throw new UsageError("publish needs --notes TEXT (the changelog entry)");
+    const published = await publishMarket(db, file, definition, {
+      notes: values.notes,
+      material: values.material === true,
+      publishedAt: ctx.now(),
+    });
+    ctx.io.out(
+      `published ${published.marketId} release ${published.release} (${published.products} products, ` +
+        `${published.countries} geographies) at ${published.publishedAt.toISOString()}`,
+    );
+    return 0;
+  });
+}
+
+async function setStatus(command: "archive" | "restore", args: string[], ctx: CliContext): Promise<number> {
+  const [marketId] = parse(args, {}, 1).positionals as [string];
+  await withDatabase(ctx, ({ db }) =>
+    command === "archive" ? archiveMarket(db, marketId) : restoreMarket(db, marketId),
+  );
+  ctx.io.out(`${command === "archive" ? "archived" : "restored"} ${marketId}`);
+  return 0;
+}
+
+async function list(args: string[], ctx: CliContext): Promise<number> {
+  const { values } = parse(args, { json: { type: "boolean", default: false } }, 0);
+  const markets = await withDatabase(ctx, ({ db }) => listMarkets(db));
+  if (values.json) {
+    ctx.io.out(
+      JSON.stringify(
+        markets.map((m) => ({
+          marketId: m.marketId,
+          status: m.status,
+          release: m.release,
+          lastUpdated: m.lastUpdated?.toISOString() ?? null,
+          productCount: m.productCount,
+        })),
+      ),
+    );
+    return 0;
+  }
+  if (markets.length === 0) ctx.io.out("no markets");
+  for (const m of markets)
+    ctx.io.out(
+      [
+        m.marketId.padEnd(32),
+        m.status.padEnd(9),
+        `release ${m.release ?? "-"}`.padEnd(12),
+        `${m.productCount} products`,
+      ].join(" "),
+    );
+  return 0;
+}

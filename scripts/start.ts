@@ -1,0 +1,51 @@
+/**
+ * `npm start`: builds the app when there is no build or the sources are newer than it, then runs
+ * `next start` on PORT (default 3000). Migrations and demo seeding happen in the server's start-up
+ * hook (instrumentation.ts), so no database step is needed here.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+const root = process.cwd();
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const SOURCES = [
+  "app",
+  "server",
+  "db",
+  "components",
+  "instrumentation.ts",
+  "next.config.ts",
+  "package-lock.json",
+  "tsconfig.json",
+];
+const BUILT_FROM = /\.(tsx?|css|json)$/;
+
+function newestSourceTime(entry: string): number {
+  const full = path.join(root, entry);
+  if (!existsSync(full)) return 0;
+  const stat = statSync(full);
+  if (!stat.isDirectory()) return BUILT_FROM.test(entry) ? stat.mtimeMs : 0;
+  return readdirSync(full).reduce((newest, name) => Math.max(newest, newestSourceTime(path.join(entry, name))), 0);
+}
+
+function buildIsCurrent(): boolean {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  if (!existsSync(buildId)) return false;
+  const builtAt = statSync(buildId).mtimeMs;
+  return SOURCES.every((entry) => newestSourceTime(entry) <= builtAt);
+}
+
+if (!buildIsCurrent()) {
+  console.log("[start] building the app (next build)…");
+  const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
+  if (build.status !== 0) {
+    console.error("[start] the build failed; not starting");
+    process.exit(build.status ?? 1);
+  }
+}
+
+const port = process.env.PORT || "3000";
+const server = spawn(process.execPath, [nextBin, "start", "--port", port], { stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

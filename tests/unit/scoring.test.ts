@@ -3,7 +3,7 @@
  * number below was worked out on paper from DESIGN.md §3; the arithmetic is in the comments.
  */
 import { describe, expect, it } from "vitest";
-import { marketFileSchema } from "@/server/catalog/definition";
+import { type Indicator, marketFileSchema } from "@/server/catalog/definition";
 import { bandOf, scoreMarket } from "@/server/scoring/engine";
 import { normalize } from "@/server/scoring/normalize";
 import { round1 } from "@/server/scoring/round";
@@ -202,14 +202,14 @@ describe("normalisation", () => {
   it("scores missing values as 0, levels by index / (n − 1)", () => {
     expect(normalize(higher, null, { min: 0, max: 10 })).toBe(0);
     expect(normalize(higher, undefined, { min: 0, max: 10 })).toBe(0);
-    const level = {
+    const level: Indicator = {
       id: "l",
       axis: "scale",
       name: "l",
       kind: "level",
       levels: ["a", "b", "c", "d", "e"],
       weight: 1,
-    } as const;
+    };
     expect(normalize(level, "d", undefined)).toBe(0.75);
   });
   it("scores an all-equal field in a whole market as 100", () => {

@@ -1,0 +1,53 @@
+/**
+ * A fresh, migrated database for one test file: embedded PGlite (in memory) by default, or a new
+ * database on the PostgreSQL server of TEST_DATABASE_URL, dropped afterwards.
+ */
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { type DatabaseHandle, openDatabase } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+
+export const testServerUrl = process.env.TEST_DATABASE_URL;
+export const testDatabaseKind = testServerUrl ? "postgres" : "pglite";
+
+export interface TestDatabase extends DatabaseHandle {
+  /** The connection URL of this database, when it is on PostgreSQL (for child processes). */
+  url?: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!testServerUrl) {
+    const handle = await openDatabase({ kind: "pglite", dataDir: null });
+    await migrateDatabase(handle);
+    return { ...handle, drop: () => handle.close() };
+  }
+  const name = `mps_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(testServerUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(testServerUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ kind: "postgres", url: url.toString() });
+  await migrateDatabase(handle);
+  return {
+    ...handle,
+    url: url.toString(),
+    drop: async () => {
+      await handle.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Every row of every catalogue table, in a stable order: to prove a refused command wrote nothing. */
+export async function dumpCatalogue(handle: DatabaseHandle): Promise<string> {
+  const tables = ["controls", "geographies", "geography_controls", "markets", "releases", "release_country_results"];
+  const dump: Record<string, unknown> = {};
+  for (const table of tables) {
+    // PGlite answers { rows }, postgres.js an array of rows.
+    const result = (await handle.db.execute(`select * from ${table} order by 1, 2`)) as unknown;
+    dump[table] = Array.isArray(result) ? [...result] : (result as { rows: unknown[] }).rows;
+  }
+  return JSON.stringify(dump);
+}

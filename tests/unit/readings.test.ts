@@ -1,0 +1,128 @@
+/** Readings over a hand-made release: ranking, ties, order, and the Max/Delta payloads. */
+import { describe, expect, it } from "vitest";
+import { capabilityIndex, delta, maxReading, snapshot } from "@/server/readings/readings";
+import { type ReleaseData, UnknownCountryError } from "@/server/readings/release";
+import type { ProductScore, ProductUnderControls } from "@/server/scoring/types";
+
+const published = (productId: string, name: string, innovation: number): ProductScore => ({
+  productId,
+  name,
+  vendor: `${name} Inc`,
+  scores: { innovation, control: 50, scale: 60 },
+  bands: { innovation: innovation >= 80 ? "Frontier" : "Foundation", control: "Foundation", scale: "Foundation" },
+  gaps: [],
+});
+
+// Products in the snapshot's order (by name), as the engine stores them.
+const products = [
+  published("delta-ai", "Delta AI", 80),
+  published("echo", "Echo", 90),
+  published("alpha", "Alpha", 80),
+  published("zulu", "Zulu", 70),
+].sort((a, b) => a.name.localeCompare(b.name));
+
+const moved = (p: ProductScore, on: number | null): ProductUnderControls =>
+  on === null
+    ? {
+        productId: p.productId,
+        available: false,
+        offering: null,
+        missingControls: ["eu-data-residency"],
+        on: { innovation: 0, control: 0, scale: 0 },
+        distance: { innovation: -p.scores.innovation, control: -50, scale: -60, magnitude: 0 },
+      }
+    : {
+        productId: p.productId,
+        available: true,
+        offering: { id: "eu", name: "EU" },
+        missingControls: [],
+        on: { innovation: on, control: 70, scale: 60 },
+        distance: { innovation: on - p.scores.innovation, control: 20, scale: 0, magnitude: 0 },
+      };
+
+const onInnovation: Record<string, number | null> = { alpha: 40, "delta-ai": 75, echo: null, zulu: 75 };
+
+const release: ReleaseData = {
+  marketId: "sample",
+  name: "Sample",
+  release: 2,
+  lastUpdated: "2026-05-04T09:00:00.000Z",
+  methodologyVersion: "2.0",
+  methodology: "How it is scored.",
+  material: false,
+  notes: "n",
+  dimensions: [],
+  products,
+  controls: [{ id: "eu-data-residency", name: "EU data residency", description: "d", framework: "f" }],
+  countries: new Map([
+    [
+      "FR",
+      {
+        country: "FR",
+        controls: ["eu-data-residency"],
+        products: products.map((p) => moved(p, onInnovation[p.productId] ?? null)),
+      },
+    ],
+  ]),
+};
+
+describe("capability index", () => {
+  it("ranks by innovation with competition ranking and name tie-break", () => {
+    expect(capabilityIndex(release).products.map((p) => [p.rank, p.productId, p.innovation, p.band])).toEqual([
+      [1, "echo", 90, "Frontier"],
+      [2, "alpha", 80, "Frontier"],
+      [2, "delta-ai", 80, "Frontier"],
+      [4, "zulu", 70, "Foundation"],
+    ]);
+  });
+  it("carries the release header", () => {
+    expect(capabilityIndex(release)).toMatchObject({
+      marketId: "sample",
+      release: 2,
+      lastUpdated: release.lastUpdated,
+    });
+  });
+});
+
+describe("max reading", () => {
+  it("ranks by retained innovation, ties by name, unavailable products last with zeros", () => {
+    const reading = maxReading(release, "fr");
+    expect(reading.country).toBe("FR");
+    expect(reading.controls).toEqual([{ id: "eu-data-residency", name: "EU data residency" }]);
+    expect(reading.products.map((p) => [p.rank, p.productId, p.on.innovation, p.available])).toEqual([
+      [1, "delta-ai", 75, true],
+      [1, "zulu", 75, true],
+      [3, "alpha", 40, true],
+      [4, "echo", 0, false],
+    ]);
+    const echo = reading.products.find((p) => p.productId === "echo");
+    expect(echo).toMatchObject({ offering: null, missingControls: ["eu-data-residency"], off: { innovation: 90 } });
+  });
+  it("refuses a country the release was not scored for", () => {
+    expect(() => maxReading(release, "XX")).toThrow(UnknownCountryError);
+  });
+});
+
+describe("delta", () => {
+  it("gives published, under controls and distance = on − off per product, in name order", () => {
+    const reading = delta(release, "FR");
+    expect(reading.products.map((p) => p.productId)).toEqual(["alpha", "delta-ai", "echo", "zulu"]);
+    for (const p of reading.products)
+      expect(p.distance.innovation).toBe(p.underControls.innovation - p.published.innovation);
+    expect(reading.products[0]).toMatchObject({
+      published: { innovation: 80, control: 50, scale: 60 },
+      underControls: { innovation: 40, control: 70, scale: 60 },
+      distance: { innovation: -40, control: 20, scale: 0 },
+    });
+  });
+});
+
+describe("snapshot", () => {
+  it("is the release's published view with methodology verbatim", () => {
+    const s = snapshot(release);
+    expect(s).toMatchObject({ marketId: "sample", name: "Sample", release: 2, methodologyVersion: "2.0" });
+    expect(s.methodology).toBe("How it is scored.");
+    expect(s.products).toHaveLength(4);
+    expect(Object.keys(s)).not.toContain("notes");
+  });
+});

@@ -1,8 +1,9 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` is pure (no I/O); `db` talks to a real database — embedded PGlite by default,
-// or the PostgreSQL server named by TEST_DATABASE_URL (a fresh database per test file).
+// Projects: `unit` is pure (no I/O); `db` talks to a real database — embedded PGlite by default, or
+// the PostgreSQL server named by TEST_DATABASE_URL (a fresh database per test file); `app` runs the
+// built app over HTTP.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -11,6 +12,11 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "db", include: ["tests/db/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
+      },
+      {
+        // The built app as a real process over HTTP; may run `next build` first.
+        extends: true,
+        test: { name: "app", include: ["tests/app/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 300_000 },
       },
     ],
   },

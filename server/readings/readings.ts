@@ -87,18 +87,7 @@ export function maxReading(release: ReleaseData, country: string) {
   const { header, products } = underControls(release, country);
   return {
     ...header,
-    products: rankBy(products, (p) => p.on.innovation).map((p) => ({
-      rank: p.rank,
-      productId: p.productId,
-      name: p.name,
-      vendor: p.vendor,
-      available: p.available,
-      offering: p.offering,
-      missingControls: p.missingControls,
-      off: p.off,
-      on: p.on,
-      distance: p.distance,
-    })),
+    products: rankBy(products, (p) => p.on.innovation).map(({ rank, ...product }) => ({ rank, ...product })),
   };
 }
 
@@ -107,16 +96,11 @@ export function delta(release: ReleaseData, country: string) {
   const { header, products } = underControls(release, country);
   return {
     ...header,
-    products: products.map((p) => ({
-      productId: p.productId,
-      name: p.name,
-      vendor: p.vendor,
-      available: p.available,
-      offering: p.offering,
-      missingControls: p.missingControls,
-      published: p.off,
-      underControls: p.on,
-      distance: p.distance,
+    products: products.map(({ off, on, distance, ...product }) => ({
+      ...product,
+      published: off,
+      underControls: on,
+      distance,
     })),
   };
 }

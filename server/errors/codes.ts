@@ -1,0 +1,76 @@
+/**
+ * Every error code the API answers with: its HTTP status, title and what a client should do.
+ * The one registry: problem bodies, the OpenAPI document and the /docs/errors page read it.
+ */
+export const ERROR_CODES = {
+  invalid_request: {
+    status: 400,
+    title: "Invalid request",
+    description:
+      "A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release that is not a positive integer. `issues` lists each problem with its parameter path.",
+    action: "Fix the parameters named in `issues`. Valid countries are listed by GET /v1/geographies.",
+  },
+  unauthorized: {
+    status: 401,
+    title: "Unauthorized",
+    description:
+      "The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`.",
+    action: "Send `Authorization: Bearer <token>` with a valid API token from the dashboard.",
+  },
+  insufficient_credits: {
+    status: 402,
+    title: "Insufficient credits",
+    description:
+      "The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited.",
+    action: "Ask an operator for more credits, or call a cheaper operation.",
+  },
+  insufficient_scope: {
+    status: 403,
+    title: "Insufficient scope",
+    description: "The token is valid but lacks the scope the operation requires (Market.Read.All for readings).",
+    action: "Create a token with the required scope.",
+  },
+  organization_required: {
+    status: 403,
+    title: "Organization required",
+    description: "The signed-in user does not belong to an organization yet; readings are billed to an organization.",
+    action: "Create an organization at the URL given in `detail`, then retry with the same credentials.",
+  },
+  not_found: {
+    status: 404,
+    title: "Not found",
+    description:
+      "No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found.",
+    action: "List markets with GET /v1/markets and releases with GET /v1/markets/{marketId}/changelog.",
+  },
+  method_not_allowed: {
+    status: 405,
+    title: "Method not allowed",
+    description: "The path exists but not for this method. The API is read-only: every path answers GET (and HEAD).",
+    action: "Use one of the methods in the `Allow` header.",
+  },
+  rate_limited: {
+    status: 429,
+    title: "Too many requests",
+    description: "The organization made more requests than its rate limit allows in the current window.",
+    action: "Wait the number of seconds in `Retry-After` before retrying.",
+  },
+  internal_error: {
+    status: 500,
+    title: "Internal error",
+    description: "The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited.",
+    action: "Retry later; quote `requestId` when reporting it.",
+  },
+  unavailable: {
+    status: 503,
+    title: "Service unavailable",
+    description: "A dependency (the database) is unreachable for now. Nothing was debited.",
+    action: "Retry after a short wait.",
+  },
+} as const satisfies Record<string, { status: number; title: string; description: string; action: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
+
+/** Where each code is documented; `type` of a problem body. */
+export const ERRORS_DOC_PATH = "/docs/errors";

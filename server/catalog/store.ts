@@ -201,13 +201,14 @@ export async function catalogueIsEmpty(db: Reader): Promise<boolean> {
   return (markets?.n ?? 0) === 0 && (controls?.n ?? 0) === 0;
 }
 
-/**
- * One release of a listed market, decoded for the readings: the latest, or `release` when given.
- * Undefined when the market is unknown, archived, or has no such release.
- */
-export async function readRelease(db: Reader, marketId: string, release?: number): Promise<ReleaseData | undefined> {
+/** Which stored release a request means: the latest of a listed market, or release N of it. */
+export async function findRelease(
+  db: Reader,
+  marketId: string,
+  release?: number,
+): Promise<{ id: number; release: number } | undefined> {
   const [row] = await db
-    .select({ release: t.releases, status: t.markets.status })
+    .select({ id: t.releases.id, release: t.releases.release })
     .from(t.releases)
     .innerJoin(t.markets, eq(t.markets.marketId, t.releases.marketId))
     .where(
@@ -219,8 +220,13 @@ export async function readRelease(db: Reader, marketId: string, release?: number
     )
     .orderBy(desc(t.releases.release))
     .limit(1);
-  if (!row) return undefined;
-  const stored = row.release;
+  return row;
+}
+
+/** One stored release, decoded for the readings. */
+export async function readReleaseById(db: Reader, id: number): Promise<ReleaseData> {
+  const [stored] = await db.select().from(t.releases).where(eq(t.releases.id, id));
+  if (!stored) throw new Error(`release ${id} does not exist`);
   const results = await db
     .select({ country: t.releaseCountryResults.country, result: t.releaseCountryResults.result })
     .from(t.releaseCountryResults)
@@ -228,6 +234,7 @@ export async function readRelease(db: Reader, marketId: string, release?: number
   return {
     marketId: stored.marketId,
     name: stored.definition.name,
+    description: stored.definition.description,
     release: stored.release,
     lastUpdated: stored.publishedAt.toISOString(),
     methodologyVersion: stored.methodologyVersion,
@@ -239,4 +246,33 @@ export async function readRelease(db: Reader, marketId: string, release?: number
     controls: stored.controls,
     countries: new Map(results.map((r) => [r.country, r.result])),
   };
+}
+
+/**
+ * One release of a listed market, decoded for the readings: the latest, or `release` when given.
+ * Undefined when the market is unknown, archived, or has no such release.
+ */
+export async function readRelease(db: Reader, marketId: string, release?: number): Promise<ReleaseData | undefined> {
+  const pointer = await findRelease(db, marketId, release);
+  return pointer ? readReleaseById(db, pointer.id) : undefined;
+}
+
+/** Every release of a listed market, newest first; undefined when the market is unknown or archived. */
+export async function readChangelog(db: Reader, marketId: string) {
+  const [market] = await db
+    .select({ status: t.markets.status })
+    .from(t.markets)
+    .where(eq(t.markets.marketId, marketId));
+  if (market?.status !== "listed") return undefined;
+  return db
+    .select({
+      release: t.releases.release,
+      publishedAt: t.releases.publishedAt,
+      methodologyVersion: t.releases.methodologyVersion,
+      material: t.releases.material,
+      notes: t.releases.notes,
+    })
+    .from(t.releases)
+    .where(eq(t.releases.marketId, marketId))
+    .orderBy(desc(t.releases.release));
 }

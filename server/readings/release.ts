@@ -6,6 +6,7 @@ import type { CountryResult, ProductScore } from "../scoring/types";
 export interface ReleaseData {
   marketId: string;
   name: string;
+  description: string;
   release: number;
   /** ISO 8601 publish time of the release. */
   lastUpdated: string;

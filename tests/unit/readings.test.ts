@@ -45,6 +45,7 @@ const onInnovation: Record<string, number | null> = { alpha: 40, "delta-ai": 75,
 const release: ReleaseData = {
   marketId: "sample",
   name: "Sample",
+  description: "A sample market.",
   release: 2,
   lastUpdated: "2026-05-04T09:00:00.000Z",
   methodologyVersion: "2.0",

@@ -7,7 +7,10 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // Migrations and demo data are read from the project folder at run time.
-  outputFileTracingIncludes: { "/*": ["./db/migrations/**/*", "./db/demo/**/*"] },
+  outputFileTracingIncludes: {
+    "/*": ["./db/migrations/**/*", "./db/demo/**/*"],
+    "/docs/api/scalar.js": ["./node_modules/@scalar/api-reference/dist/browser/standalone.js"],
+  },
 };
 
 export default nextConfig;

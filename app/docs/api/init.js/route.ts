@@ -1,0 +1,5 @@
+import { REFERENCE_INIT } from "@/server/rest/reference-page";
+
+export function GET() {
+  return new Response(REFERENCE_INIT, { headers: { "Content-Type": "text/javascript; charset=utf-8" } });
+}

@@ -1,0 +1,7 @@
+import { referenceBundle } from "@/server/rest/reference-page";
+
+export async function GET() {
+  return new Response(new Uint8Array(await referenceBundle()), {
+    headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" },
+  });
+}

@@ -1,0 +1,16 @@
+import { getDatabase } from "@/db";
+import { handleRestRequest } from "@/server/rest/handler";
+
+export const dynamic = "force-dynamic";
+
+const handle = (request: Request) => handleRestRequest(request, async () => (await getDatabase()).db);
+
+export {
+  handle as DELETE,
+  handle as GET,
+  handle as HEAD,
+  handle as OPTIONS,
+  handle as PATCH,
+  handle as POST,
+  handle as PUT,
+};

@@ -1,0 +1,219 @@
+/**
+ * The OpenAPI 3.1 document of /v1, generated from the routers (trpc-to-openapi), then given what
+ * the generator cannot know: our problem+json errors for each operation, conditional requests on
+ * readings, response headers, credits per operation, and the bearer scheme.
+ */
+import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+
+import { appRouter } from "../api/root";
+import type { ApiMeta } from "../api/trpc";
+import { ERROR_CODES, ERRORS_DOC_PATH, type ErrorCode } from "../errors/codes";
+import { PROBLEM_CONTENT_TYPE } from "../errors/problem";
+
+type Json = Record<string, unknown>;
+
+const SECURITY_SCHEME = "bearerAuth";
+
+/** Which error codes each kind of operation can answer. */
+const COMMON_ERRORS: ErrorCode[] = [
+  "unauthorized",
+  "organization_required",
+  "not_found",
+  "rate_limited",
+  "internal_error",
+  "unavailable",
+];
+const errorsOf = (metered: boolean, hasInput: boolean): ErrorCode[] => [
+  ...(hasInput ? (["invalid_request"] as const) : []),
+  ...COMMON_ERRORS,
+  ...(metered ? (["insufficient_credits", "insufficient_scope"] as const) : []),
+];
+
+const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
+  invalid_request: {
+    detail: "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
+    issues: [{ path: "country", message: "country must be an ISO 3166-1 alpha-2 code, e.g. FR" }],
+  },
+  unauthorized: { detail: "A valid bearer token is required." },
+  insufficient_credits: { detail: "This call costs 5 credits; the balance is 3.", cost: 5, balance: 3 },
+  insufficient_scope: { detail: "This operation requires the scope Market.Read.All." },
+  organization_required: { detail: "Create an organization first: https://example.com/onboarding" },
+  not_found: { detail: 'No market "no-such-market".' },
+  method_not_allowed: { detail: "POST is not allowed on /v1/markets; use GET." },
+  rate_limited: { detail: "Rate limit of 600 requests per minute exceeded." },
+  internal_error: { detail: "The service failed unexpectedly." },
+  unavailable: { detail: "The database is unreachable; retry shortly." },
+};
+
+const problemSchema: Json = {
+  type: "object",
+  description: "RFC 9457 problem details. `code` is stable; `type` links to its documentation.",
+  required: ["type", "title", "status", "code", "detail", "requestId"],
+  properties: {
+    type: { type: "string", format: "uri", description: "Link to the documentation of `code`." },
+    title: { type: "string" },
+    status: { type: "integer" },
+    code: { type: "string", enum: Object.keys(ERROR_CODES), description: "Stable machine-readable error code." },
+    detail: { type: "string", description: "What went wrong with this request, in words." },
+    requestId: { type: "string", description: "Also sent as X-Request-Id; quote it when reporting a problem." },
+    issues: {
+      type: "array",
+      description: "For invalid_request: each problem with the parameter it concerns.",
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: { path: { type: "string" }, message: { type: "string" } },
+      },
+    },
+    cost: { type: "integer", description: "For insufficient_credits: the cost of the call." },
+    balance: { type: "integer", description: "For insufficient_credits: the organization's balance." },
+  },
+};
+
+const header = (description: string, example?: string): Json => ({
+  description,
+  schema: { type: "string", ...(example ? { example } : {}) },
+});
+
+function errorResponse(code: ErrorCode, origin: string): Json {
+  const { status, title, description } = ERROR_CODES[code];
+  return {
+    description: `${title} (\`${code}\`): ${description}`,
+    headers: {
+      "X-Request-Id": { $ref: "#/components/headers/RequestId" },
+      ...(code === "unauthorized" ? { "WWW-Authenticate": header("Bearer challenge.", 'Bearer realm="api"') } : {}),
+      ...(code === "rate_limited" ? { "Retry-After": header("Seconds to wait.", "30") } : {}),
+    },
+    content: {
+      [PROBLEM_CONTENT_TYPE]: {
+        schema: { $ref: "#/components/schemas/Problem" },
+        example: {
+          type: `${origin}${ERRORS_DOC_PATH}#${code}`,
+          title,
+          status,
+          code,
+          requestId: "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+          ...EXAMPLE_PROBLEM[code],
+        },
+      },
+    },
+  };
+}
+
+function procedureMetas(): ApiMeta[] {
+  return Object.values(appRouter._def.procedures).map(
+    (procedure) => (procedure as unknown as { _def: { meta?: ApiMeta } })._def.meta ?? {},
+  );
+}
+
+export function buildOpenApiDocument(origin: string): OpenAPIObject {
+  const document = generateOpenApiDocument(appRouter, {
+    title: "Market Positioning Service API",
+    version: "1.0.0",
+    description: [
+      "Read-only market positioning data. Every product of a technology market is scored 0–100 on Innovation, Control and Scale against the field of its market, with per-market bands from Foundation to Frontier and methodology text to quote verbatim.",
+      "",
+      "A reading engages one country's sovereign controls and shows what each product keeps and loses: the Capability Index (rank by Innovation), the Max reading (rank by what is retained under controls) and the Delta (published vs under controls).",
+      "",
+      `Authenticate with \`Authorization: Bearer <token>\`. Readings cost credits (snapshot 5, servicemax 3, delta 3, capaindex 2; the rest is free), debited once per successful call; failed calls and 304 responses cost nothing. Every error is \`application/problem+json\` with a stable \`code\`, documented at ${origin}${ERRORS_DOC_PATH}.`,
+    ].join("\n"),
+    baseUrl: `${origin}/v1`,
+    securitySchemes: {
+      [SECURITY_SCHEME]: {
+        type: "http",
+        scheme: "bearer",
+        description: "An API token created in the dashboard (Settings → API tokens).",
+      },
+    },
+    tags: ["Markets", "Readings", "Geographies"],
+  }) as OpenAPIObject & Json;
+
+  document.info.contact = { name: "Market Positioning Service", url: `${origin}/docs/api` };
+  document.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" };
+  document.tags = [
+    { name: "Markets", description: "The listed markets, one market, and its changelog. Free." },
+    { name: "Readings", description: "Snapshot, Capability Index, Max and Delta of a market release. Metered." },
+    { name: "Geographies", description: "Countries and the sovereign controls each engages. Free." },
+  ];
+  const components = (document.components ??= {}) as Json & { schemas: Json };
+  for (const name of Object.keys(components.schemas ?? {}))
+    if (name.startsWith("error.")) delete components.schemas[name];
+  components.schemas.Problem = problemSchema;
+  components.headers = {
+    RequestId: header("Identifies this request in our logs.", "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11"),
+    ETag: header(
+      "Strong validator of the reading; send it back in If-None-Match.",
+      '"k3rQ0mKk1mZ9y1Wm8JtQ2w9x6Yp1Lz0A"',
+    ),
+    CacheControl: header("How long the reading may be reused.", "private, max-age=60"),
+    CreditsCost: header("Credits this call cost.", "5"),
+    CreditsRemaining: header("The organization's balance after this call.", "995"),
+  };
+
+  const byPath = new Map(procedureMetas().map((meta) => [meta.openapi?.path, meta]));
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const operation = (item as Json).get as Json & { responses: Json; parameters?: Json[] };
+    const access = byPath.get(path as `/${string}`)?.operation;
+    const metered = (access?.credits ?? 0) > 0;
+    operation.security = [{ [SECURITY_SCHEME]: [] }];
+    operation["x-credits"] = access?.credits ?? 0;
+    operation["x-scope"] = access?.scope ?? null;
+    const ok = operation.responses["200"] as Json;
+    ok.description = "The reading or resource.";
+    ok.headers = {
+      "X-Request-Id": { $ref: "#/components/headers/RequestId" },
+      "Cache-Control": { $ref: "#/components/headers/CacheControl" },
+      ...(metered
+        ? {
+            ETag: { $ref: "#/components/headers/ETag" },
+            "X-Credits-Cost": { $ref: "#/components/headers/CreditsCost" },
+            "X-Credits-Remaining": { $ref: "#/components/headers/CreditsRemaining" },
+          }
+        : {}),
+    };
+    const responses: Json = { "200": ok };
+    if (metered) {
+      operation.parameters = [
+        ...(operation.parameters ?? []),
+        {
+          in: "header",
+          name: "If-None-Match",
+          required: false,
+          description:
+            "An ETag from an earlier response: answers 304 with no body, and no credits, while it is current.",
+          schema: { type: "string" },
+        },
+      ];
+      responses["304"] = {
+        description: "Not modified: the copy named by If-None-Match is current. No body, no credits.",
+        headers: {
+          ETag: { $ref: "#/components/headers/ETag" },
+          "X-Request-Id": { $ref: "#/components/headers/RequestId" },
+        },
+      };
+    }
+    const hasInput = (operation.parameters ?? []).some((p) => p.in === "path" || p.in === "query");
+    for (const code of errorsOf(metered, hasInput)) {
+      const status = String(ERROR_CODES[code].status);
+      const existing = responses[status] as Json | undefined;
+      // Two codes share 403: describe both on one response.
+      responses[status] = existing
+        ? { ...existing, description: `${existing.description} Or ${errorResponse(code, origin).description}` }
+        : errorResponse(code, origin);
+    }
+    operation.responses = responses;
+  }
+  return document;
+}
+
+const cache = new Map<string, string>();
+
+/** The serialised document for an origin; generated once per origin. */
+export function openApiJson(origin: string): string {
+  let json = cache.get(origin);
+  if (!json) {
+    json = JSON.stringify(buildOpenApiDocument(origin));
+    cache.set(origin, json);
+  }
+  return json;
+}

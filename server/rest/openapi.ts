@@ -135,8 +135,10 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
     { name: "Readings", description: "Snapshot, Capability Index, Max and Delta of a market release. Metered." },
     { name: "Geographies", description: "Countries and the sovereign controls each engages. Free." },
   ];
-  const components = (document.components ??= {}) as Json & { schemas: Json };
-  for (const name of Object.keys(components.schemas ?? {}))
+  document.components ??= {};
+  const components = document.components as Json & { schemas: Json };
+  components.schemas ??= {};
+  for (const name of Object.keys(components.schemas))
     if (name.startsWith("error.")) delete components.schemas[name];
   components.schemas.Problem = problemSchema;
   components.headers = {

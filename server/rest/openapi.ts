@@ -138,8 +138,7 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
   document.components ??= {};
   const components = document.components as Json & { schemas: Json };
   components.schemas ??= {};
-  for (const name of Object.keys(components.schemas))
-    if (name.startsWith("error.")) delete components.schemas[name];
+  for (const name of Object.keys(components.schemas)) if (name.startsWith("error.")) delete components.schemas[name];
   components.schemas.Problem = problemSchema;
   components.headers = {
     RequestId: header("Identifies this request in our logs.", "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11"),

@@ -16,7 +16,13 @@ export default defineConfig({
       {
         // The built app as a real process over HTTP; may run `next build` first.
         extends: true,
-        test: { name: "app", include: ["tests/app/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 300_000 },
+        test: {
+          name: "app",
+          include: ["tests/app/**/*.test.ts"],
+          globalSetup: ["tests/app/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
+        },
       },
     ],
   },

@@ -19,7 +19,8 @@ export const slug = z
   .max(64, "must be at most 64 characters")
   .regex(SLUG_PATTERN, "must be a kebab-case slug (lowercase words joined by hyphens)");
 
-const text = z.string().trim().min(1, "must not be empty");
+// Text is kept exactly as written (methodology is quoted verbatim); it only has to say something.
+const text = z.string().refine((value) => value.trim().length > 0, "must not be empty");
 
 /** Reports every duplicate of `key` in a list as an issue at the duplicate's own path. */
 function uniqueBy<T>(key: (item: T) => string, what: string) {

@@ -12,9 +12,17 @@ import { describeError, type ErrorDescription } from "../api/trpc";
 import { type Problem, problemOf, problemResponse } from "../errors/problem";
 import { ALLOWED_METHODS, API_PREFIX, isApiPath } from "./routes";
 
-/** The origin problem `type` links and the OpenAPI servers use: APP_URL, else the request's. */
+/**
+ * The origin that problem `type` links and the OpenAPI servers use: APP_URL when set (deployments
+ * behind a proxy should set it), else the host the client asked for. Next.js rewrites
+ * `request.url` to its own hostname, so the Host header is the truth here.
+ */
 export function publicOrigin(request: Request): string {
-  return (process.env.APP_URL || new URL(request.url).origin).replace(/\/$/, "");
+  if (process.env.APP_URL) return process.env.APP_URL.replace(/\/$/, "");
+  const url = new URL(request.url);
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
+  const protocol = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  return `${protocol.split(",")[0]?.trim()}://${host.split(",")[0]?.trim()}`;
 }
 
 const COMMON_HEADERS = { Vary: "Authorization" };

@@ -166,7 +166,10 @@ describe("readings", () => {
     expect(products).toHaveLength(snapshot.products.length);
     products.forEach((p: { rank: number; innovation: number; name: string }, i: number) => {
       const previous = products[i - 1];
-      if (!previous) return expect(p.rank).toBe(1);
+      if (!previous) {
+        expect(p.rank).toBe(1);
+        return;
+      }
       expect(p.innovation).toBeLessThanOrEqual(previous.innovation);
       if (p.innovation === previous.innovation) {
         expect(p.rank).toBe(previous.rank);

@@ -6,13 +6,15 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 
-type Json = Record<string, any>; // biome-ignore lint/suspicious/noExplicitAny: walking a JSON document
+// biome-ignore lint/suspicious/noExplicitAny: walking a JSON document
+type Json = Record<string, any>;
 
 export interface CheckedResponse {
   status: number;
   headers: Headers;
   text: string;
-  body: any; // biome-ignore lint/suspicious/noExplicitAny: tests read payload fields freely
+  // biome-ignore lint/suspicious/noExplicitAny: tests read payload fields freely
+  body: any;
 }
 
 export function responseValidator(document: Json) {
@@ -23,7 +25,7 @@ export function responseValidator(document: Json) {
     template,
     pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
   }));
-  const escape = (part: string) => part.replace(/~/g, "~0").replace(/\//g, "~1");
+  const pointerPart = (part: string) => part.replace(/~/g, "~0").replace(/\//g, "~1");
 
   /** Throws with the reasons when the response does not match the document. */
   return function validate(method: string, apiPath: string, response: CheckedResponse): void {
@@ -60,7 +62,7 @@ export function responseValidator(document: Json) {
       contentType,
       "schema",
     ]
-      .map(escape)
+      .map(pointerPart)
       .join("/");
     if (!ajv.validate({ $ref: `openapi#/${pointer}` }, response.body))
       throw new Error(`${method} ${match.template} ${response.status}: ${ajv.errorsText()}`);

@@ -24,6 +24,17 @@ export default defineConfig({
           hookTimeout: 300_000,
         },
       },
+      {
+        // Real Chromium (Debian's, at /usr/bin/chromium) against the running app; `npm run test:browser`.
+        extends: true,
+        test: {
+          name: "browser",
+          include: ["tests/browser/**/*.test.ts"],
+          globalSetup: ["tests/app/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });

@@ -26,18 +26,20 @@ export const REFERENCE_HTML = `<!doctype html>
     <title>API reference · Market Positioning Service</title>
   </head>
   <body>
-    <div id="api-reference"></div>
+    <div id="reference"></div>
     <script src="/docs/api/scalar.js"></script>
     <script src="/docs/api/init.js"></script>
   </body>
 </html>
 `;
 
-export const REFERENCE_INIT = `Scalar.createApiReference("#api-reference", {
+export const REFERENCE_INIT = `// Not "#api-reference": the bundle auto-mounts that id itself, with an empty configuration.
+Scalar.createApiReference("#reference", {
   url: "/v1/openapi.json",
   withDefaultFonts: false,
   telemetry: false,
   hideClientButton: false,
+  showDeveloperTools: "never",
   agent: { disabled: true },
   mcp: { disabled: true },
   documentDownloadType: "json",

@@ -1,7 +1,7 @@
 import { geographiesRouter } from "./routers/geographies";
 import { marketsRouter } from "./routers/markets";
 import { readingsRouter } from "./routers/readings";
-import { createCallerFactory, createRouter } from "./trpc";
+import { type ApiMeta, createCallerFactory, createRouter } from "./trpc";
 
 /** The one API: REST, MCP and the dashboard all call these procedures. */
 export const appRouter = createRouter({
@@ -11,6 +11,11 @@ export const appRouter = createRouter({
 });
 
 export type AppRouter = typeof appRouter;
+
+/** The metadata every procedure declares: its operation and its REST route. */
+export const procedureMetas: ApiMeta[] = Object.values(appRouter._def.procedures).map(
+  (procedure) => (procedure as unknown as { _def: { meta?: ApiMeta } })._def.meta ?? {},
+);
 
 /** Server-side calls (MCP tools, server components) go through the same procedures. */
 export const createCaller = createCallerFactory(appRouter);

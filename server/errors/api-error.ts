@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from "./codes";
+import type { ErrorCode } from "./codes";
 
 export interface ProblemIssue {
   path: string;
@@ -10,7 +10,6 @@ export interface ProblemIssue {
  * internal_error, and its message never reaches the client.
  */
 export class ApiError extends Error {
-  readonly status: number;
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
@@ -23,7 +22,6 @@ export class ApiError extends Error {
   ) {
     super(detail);
     this.name = "ApiError";
-    this.status = ERROR_CODES[code].status;
   }
 }
 

@@ -40,8 +40,3 @@ export function problemResponse(problem: Problem, headers: Record<string, string
     headers: { ...headers, "Content-Type": PROBLEM_CONTENT_TYPE, "X-Request-Id": problem.requestId },
   });
 }
-
-export function problemFromError(error: ApiError, context: { origin: string; requestId: string }): Response {
-  const problem = problemOf(error.code, error.detail, context, error.extra);
-  return problemResponse(problem, error.extra.headers);
-}

@@ -9,7 +9,7 @@ import type { Database } from "../../db/client";
 import { createApiContext } from "../api/context";
 import { appRouter } from "../api/root";
 import { describeError, type ErrorDescription } from "../api/trpc";
-import { type Problem, problemOf, problemResponse } from "../errors/problem";
+import { problemOf, problemResponse } from "../errors/problem";
 import { ALLOWED_METHODS, API_PREFIX, isApiPath } from "./routes";
 
 /**
@@ -86,5 +86,3 @@ export async function handleRestRequest(request: Request, database: () => Promis
   }
   return new Response(request.method === "HEAD" ? null : response.body, { status: response.status, headers });
 }
-
-export type { Problem };

@@ -5,8 +5,7 @@
  */
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 
-import { appRouter } from "../api/root";
-import type { ApiMeta } from "../api/trpc";
+import { appRouter, procedureMetas } from "../api/root";
 import { ERROR_CODES, ERRORS_DOC_PATH, type ErrorCode } from "../errors/codes";
 import { PROBLEM_CONTENT_TYPE } from "../errors/problem";
 
@@ -100,12 +99,6 @@ function errorResponse(code: ErrorCode, origin: string): Json {
   };
 }
 
-function procedureMetas(): ApiMeta[] {
-  return Object.values(appRouter._def.procedures).map(
-    (procedure) => (procedure as unknown as { _def: { meta?: ApiMeta } })._def.meta ?? {},
-  );
-}
-
 export function buildOpenApiDocument(origin: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: "Market Positioning Service API",
@@ -151,7 +144,7 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
     CreditsRemaining: header("The organization's balance after this call.", "995"),
   };
 
-  const byPath = new Map(procedureMetas().map((meta) => [meta.openapi?.path, meta]));
+  const byPath = new Map(procedureMetas.map((meta) => [meta.openapi?.path, meta]));
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     const operation = (item as Json).get as Json & { responses: Json; parameters?: Json[] };
     const access = byPath.get(path as `/${string}`)?.operation;
@@ -207,14 +200,17 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
   return document;
 }
 
+// The origin comes from the client's Host header, so the cache must stay small whatever it sends.
+const MAX_CACHED_ORIGINS = 8;
 const cache = new Map<string, string>();
 
-/** The serialised document for an origin; generated once per origin. */
+/** The serialised document for an origin; generated once per origin, for the last few origins. */
 export function openApiJson(origin: string): string {
   let json = cache.get(origin);
   if (!json) {
     json = JSON.stringify(buildOpenApiDocument(origin));
     cache.set(origin, json);
+    if (cache.size > MAX_CACHED_ORIGINS) cache.delete(cache.keys().next().value as string);
   }
   return json;
 }

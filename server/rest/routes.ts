@@ -1,12 +1,11 @@
 /** The /v1 paths the API serves, from the procedures' OpenAPI metadata (for 405 vs 404). */
-import { appRouter } from "../api/root";
-import type { ApiMeta } from "../api/trpc";
+import { procedureMetas } from "../api/root";
 
 export const API_PREFIX = "/v1";
 export const ALLOWED_METHODS = "GET, HEAD";
 
-const pathPatterns: RegExp[] = Object.values(appRouter._def.procedures)
-  .map((procedure) => (procedure as unknown as { _def: { meta?: ApiMeta } })._def.meta?.openapi?.path)
+const pathPatterns: RegExp[] = procedureMetas
+  .map((meta) => meta.openapi?.path)
   .filter((path): path is `/${string}` => typeof path === "string")
   .concat(["/openapi.json"])
   .map((path) => new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`, "i"));

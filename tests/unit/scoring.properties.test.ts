@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { AXES, type Geography, type MarketFile, marketFileSchema } from "@/server/catalog/definition";
 import { scoreMarket } from "@/server/scoring/engine";
 import { round1 } from "@/server/scoring/round";
+import { plainDimensions } from "../helpers/fixtures";
 
 const CONTROLS = ["k1", "k2", "k3"];
 
@@ -89,19 +90,7 @@ const marketArb: fc.Arbitrary<MarketFile> = fc
           description: "d",
           methodologyVersion: "1",
           methodology: "m",
-          dimensions: Object.fromEntries(
-            AXES.map((axis) => [
-              axis,
-              {
-                name: axis,
-                description: "d",
-                bands: [
-                  { name: "Foundation", from: 0 },
-                  { name: "Frontier", from: 60 },
-                ],
-              },
-            ]),
-          ),
+          dimensions: plainDimensions(60),
           indicators,
           products,
         }),

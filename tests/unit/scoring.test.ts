@@ -7,7 +7,7 @@ import { type Indicator, marketFileSchema } from "@/server/catalog/definition";
 import { bandOf, scoreMarket } from "@/server/scoring/engine";
 import { normalize } from "@/server/scoring/normalize";
 import { round1 } from "@/server/scoring/round";
-import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
+import { fixtureGeographies, fixtureMarket, plainDimensions } from "../helpers/fixtures";
 
 const scored = () => scoreMarket(fixtureMarket(), fixtureGeographies().geographies);
 const product = (id: string) => scored().products.find((p) => p.productId === id);
@@ -135,19 +135,7 @@ describe("tie rules for the engaged offering", () => {
       description: "d",
       methodologyVersion: "1",
       methodology: "m",
-      dimensions: Object.fromEntries(
-        ["innovation", "control", "scale"].map((axis) => [
-          axis,
-          {
-            name: axis,
-            description: "d",
-            bands: [
-              { name: "Foundation", from: 0 },
-              { name: "Frontier", from: 50 },
-            ],
-          },
-        ]),
-      ),
+      dimensions: plainDimensions(50),
       indicators: [
         { id: "i", axis: "innovation", name: "i", kind: "boolean", weight: 1 },
         { id: "c", axis: "control", name: "c", kind: "boolean", weight: 1 },

@@ -2,6 +2,7 @@
 import { loadRelease } from "../../catalog/release-cache";
 import { invalidRequest, notFound } from "../../errors/api-error";
 import { capabilityIndex, delta, maxReading, snapshot } from "../../readings/readings";
+import type { ReleaseData } from "../../readings/release";
 import type { ApiContext } from "../context";
 import { cacheReading } from "../http-cache";
 import { OPERATIONS } from "../operations";
@@ -36,6 +37,25 @@ function countryFor(ctx: ApiContext, countries: ReadonlyMap<string, unknown>, re
   return code;
 }
 
+/**
+ * One reading of a release: the release the request names, the country it engages (for readings
+ * that take one), ETag and caching, and the payload computed once per release and country.
+ */
+async function serveReading<T>(
+  ctx: ApiContext,
+  input: { marketId: string; release?: number; country?: string },
+  name: string,
+  compute: (release: ReleaseData, country: string) => T,
+  { engagesCountry }: { engagesCountry: boolean },
+): Promise<T> {
+  const loaded = await releaseFor(ctx, input.marketId, input.release);
+  const { marketId, release, countries } = loaded.data;
+  const country = engagesCountry ? countryFor(ctx, countries, release, input.country) : "";
+  // The ETag names what the bytes depend on; view is left out: map and bars are the same bytes.
+  cacheReading(ctx, [marketId, release, name, ...(country ? [country] : [])], input.release !== undefined);
+  return loaded.reading(country ? `${name}:${country}` : name, (data) => compute(data, country));
+}
+
 const READINGS = "Readings";
 
 export const readingsRouter = createRouter({
@@ -54,11 +74,7 @@ export const readingsRouter = createRouter({
     })
     .input(releaseInput)
     .output(snapshotSchema)
-    .query(async ({ ctx, input }) => {
-      const loaded = await releaseFor(ctx, input.marketId, input.release);
-      cacheReading(ctx, [loaded.data.marketId, loaded.data.release, "snapshot"], input.release !== undefined);
-      return loaded.reading("snapshot", snapshot);
-    }),
+    .query(({ ctx, input }) => serveReading(ctx, input, "snapshot", snapshot, { engagesCountry: false })),
 
   capaindex: apiProcedure
     .meta({
@@ -75,11 +91,7 @@ export const readingsRouter = createRouter({
     })
     .input(releaseInput)
     .output(capaIndexSchema)
-    .query(async ({ ctx, input }) => {
-      const loaded = await releaseFor(ctx, input.marketId, input.release);
-      cacheReading(ctx, [loaded.data.marketId, loaded.data.release, "capaindex"], input.release !== undefined);
-      return loaded.reading("capaindex", capabilityIndex);
-    }),
+    .query(({ ctx, input }) => serveReading(ctx, input, "capaindex", capabilityIndex, { engagesCountry: false })),
 
   servicemax: apiProcedure
     .meta({
@@ -96,16 +108,7 @@ export const readingsRouter = createRouter({
     })
     .input(servicemaxInput)
     .output(maxSchema)
-    .query(async ({ ctx, input }) => {
-      const loaded = await releaseFor(ctx, input.marketId, input.release);
-      const country = countryFor(ctx, loaded.data.countries, loaded.data.release, input.country);
-      cacheReading(
-        ctx,
-        [loaded.data.marketId, loaded.data.release, "servicemax", country],
-        input.release !== undefined,
-      );
-      return loaded.reading(`servicemax:${country}`, (release) => maxReading(release, country));
-    }),
+    .query(({ ctx, input }) => serveReading(ctx, input, "servicemax", maxReading, { engagesCountry: true })),
 
   delta: apiProcedure
     .meta({
@@ -122,11 +125,5 @@ export const readingsRouter = createRouter({
     })
     .input(deltaInput)
     .output(deltaSchema)
-    .query(async ({ ctx, input }) => {
-      const loaded = await releaseFor(ctx, input.marketId, input.release);
-      const country = countryFor(ctx, loaded.data.countries, loaded.data.release, input.country);
-      // view is left out of the ETag: the bytes are the same for map and bars.
-      cacheReading(ctx, [loaded.data.marketId, loaded.data.release, "delta", country], input.release !== undefined);
-      return loaded.reading(`delta:${country}`, (release) => delta(release, country));
-    }),
+    .query(({ ctx, input }) => serveReading(ctx, input, "delta", delta, { engagesCountry: true })),
 });

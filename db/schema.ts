@@ -5,10 +5,15 @@
  * definition it was scored from, the controls and geographies as they were, and the computed
  * results (a trigger in the migrations refuses UPDATE and DELETE on releases and their results).
  */
+
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
+  bigserial,
   boolean,
   check,
+  index,
   integer,
   jsonb,
   pgEnum,
@@ -19,9 +24,13 @@ import {
   timestamp,
   unique,
 } from "drizzle-orm/pg-core";
+import type { AdapterAccountType } from "next-auth/adapters";
 import type { Control, Geography, MarketFile } from "../server/catalog/definition";
 import type { Dimension } from "../server/scoring/engine";
 import type { CountryResult, ProductScore } from "../server/scoring/types";
+
+/** 96 random bits: ids that reveal neither counts nor creation order. */
+const randomId = () => randomBytes(12).toString("hex");
 
 export const controls = pgTable("controls", {
   id: text("id").primaryKey(),
@@ -101,4 +110,169 @@ export const releaseCountryResults = pgTable(
     result: jsonb("result").$type<CountryResult>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.releaseId, t.country] })],
+);
+
+// ------------------------------------------------------------------------------------------------
+// Accounts: people (next-auth's tables, through @auth/drizzle-adapter), organizations, API tokens
+// and the credits ledger.
+
+export const users = pgTable("users", {
+  id: text("id")
+    .primaryKey()
+    .$defaultFn(() => `usr_${randomId()}`),
+  name: text("name"),
+  email: text("email").unique(),
+  emailVerified: timestamp("email_verified", { withTimezone: true, mode: "date" }),
+  image: text("image"),
+  /** The organization the dashboard and OAuth connections act for; null until the user has one. */
+  activeOrganizationId: text("active_organization_id").references((): AnyPgColumn => organizations.id, {
+    onDelete: "set null",
+  }),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+export const authAccounts = pgTable(
+  "auth_accounts",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").$type<AdapterAccountType>().notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("provider_account_id").notNull(),
+    refresh_token: text("refresh_token"),
+    access_token: text("access_token"),
+    expires_at: integer("expires_at"),
+    token_type: text("token_type"),
+    scope: text("scope"),
+    id_token: text("id_token"),
+    session_state: text("session_state"),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] })],
+);
+
+export const authSessions = pgTable(
+  "auth_sessions",
+  {
+    sessionToken: text("session_token").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("auth_sessions_user").on(t.userId)],
+);
+
+export const authVerificationTokens = pgTable(
+  "auth_verification_tokens",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: timestamp("expires", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);
+
+/** Mail that would have been sent when no SMTP server is configured: the dev outbox. */
+export const mailOutbox = pgTable("mail_outbox", {
+  id: serial("id").primaryKey(),
+  recipient: text("recipient").notNull(),
+  subject: text("subject").notNull(),
+  body: text("body").notNull(),
+  /** The sign-in link of a magic-link mail. */
+  url: text("url"),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id")
+      .primaryKey()
+      .$defaultFn(() => `org_${randomId()}`),
+    name: text("name").notNull(),
+    /** The country readings engage when a call names none. */
+    homeCountry: text("home_country").notNull(),
+    /** Always the sum of this organization's ledger; changed only together with a ledger row. */
+    creditBalance: integer("credit_balance").notNull().default(0),
+    /** Requests per rate-limit window; null: the service default. */
+    rateLimit: integer("rate_limit"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("organizations_balance_not_negative", sql`${t.creditBalance} >= 0`),
+    check("organizations_home_country_iso", sql`${t.homeCountry} ~ '^[A-Z]{2}$'`),
+    check("organizations_rate_limit_positive", sql`${t.rateLimit} is null or ${t.rateLimit} > 0`),
+  ],
+);
+
+export const membershipRole = pgEnum("membership_role", ["owner", "member"]);
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: membershipRole("role").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index("memberships_user").on(t.userId)],
+);
+
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: text("id")
+      .primaryKey()
+      .$defaultFn(() => `tok_${randomId()}`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** SHA-256 of the secret, hex. The secret itself is never stored. */
+    secretHash: text("secret_hash").notNull().unique(),
+    /** The first characters of the secret, to recognise it in lists. */
+    displayPrefix: text("display_prefix").notNull(),
+    scopes: text("scopes").array().notNull(),
+    createdByUserId: text("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("api_tokens_organization").on(t.organizationId)],
+);
+
+export const ledgerKind = pgEnum("ledger_kind", ["grant", "debit", "adjustment"]);
+
+/** Every change of an organization's balance; the balance is always the sum of `amount`. */
+export const creditLedger = pgTable(
+  "credit_ledger",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    kind: ledgerKind("kind").notNull(),
+    /** Signed: positive for grants, negative for debits. */
+    amount: integer("amount").notNull(),
+    balanceAfter: integer("balance_after").notNull(),
+    /** Debits: the operation (e.g. readings.snapshot), the token or OAuth client, the request id. */
+    operation: text("operation"),
+    tokenId: text("token_id"),
+    requestId: text("request_id"),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("credit_ledger_organization_id").on(t.organizationId, t.id),
+    check(
+      "credit_ledger_sign",
+      sql`(${t.kind} = 'debit' and ${t.amount} < 0) or (${t.kind} = 'grant' and ${t.amount} > 0) or ${t.kind} = 'adjustment'`,
+    ),
+  ],
 );

@@ -7,9 +7,11 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { createOrganization } from "../server/accounts/organizations";
 import { loadDefinitionFile } from "../server/catalog/load";
 import { archiveMarket, catalogueIsEmpty, publishGeographies, publishMarket } from "../server/catalog/store";
 import type { Database } from "./client";
+import { users } from "./schema";
 
 export const DEMO_FOLDER = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "db/demo");
 
@@ -47,5 +49,27 @@ export async function seedDemoCatalogue(db: Database, folder = DEMO_FOLDER): Pro
         publishedAt: step.publishedAt ? new Date(step.publishedAt) : new Date(),
       });
   }
+  await seedDemoAccounts(db);
   return true;
+}
+
+/** The demo organization and its owner, for trying the dashboard and API at once (README). */
+export const DEMO_ACCOUNT = {
+  userId: "usr_demo",
+  email: "demo@example.com",
+  organizationId: "org_demo",
+  organizationName: "Demo Organization",
+  homeCountry: "DE",
+} as const;
+
+async function seedDemoAccounts(db: Database): Promise<void> {
+  await db
+    .insert(users)
+    .values({ id: DEMO_ACCOUNT.userId, email: DEMO_ACCOUNT.email, name: "Demo User", emailVerified: new Date() });
+  await createOrganization(db, {
+    id: DEMO_ACCOUNT.organizationId,
+    name: DEMO_ACCOUNT.organizationName,
+    homeCountry: DEMO_ACCOUNT.homeCountry,
+    ownerUserId: DEMO_ACCOUNT.userId,
+  });
 }

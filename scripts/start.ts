@@ -45,6 +45,15 @@ if (!buildIsCurrent()) {
   }
 }
 
+// With no SMTP server, sign-in links can only reach people through the log and the dev outbox
+// page: the quick start turns that page on. Deployments set SMTP_URL (or DEV_OUTBOX=0).
+if (!process.env.SMTP_URL && process.env.DEV_OUTBOX === undefined) {
+  process.env.DEV_OUTBOX = "1";
+  console.log(
+    "[start] no SMTP_URL: sign-in links go to the server log and to /dev/outbox (DEV_OUTBOX=0 turns the page off)",
+  );
+}
+
 const port = process.env.PORT || "3000";
 const server = spawn(process.execPath, [nextBin, "start", "--port", port], { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

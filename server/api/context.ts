@@ -1,8 +1,12 @@
 import type { Database } from "../../db/client";
+import type { Authenticate, Caller } from "../auth/caller";
 
 /** What a procedure tells the HTTP edge besides its data. */
 export interface ResponseHints {
+  /** Headers of a successful answer (ETag, caching, credits). */
   headers: Record<string, string>;
+  /** Headers of any answer, failures included (rate limits). */
+  commonHeaders: Record<string, string>;
   /** The client's cached copy (If-None-Match) is current: answer 304 with no body. */
   notModified: boolean;
 }
@@ -12,14 +16,28 @@ export interface ApiContext {
   requestId: string;
   /** Request headers: Authorization, If-None-Match. */
   headers: Headers;
+  /** The public origin, for links in error details. */
+  origin: string;
   response: ResponseHints;
-  /** The country readings use when the caller names none (the organization's home country). */
+  /** How this surface proves who calls; run by apiProcedure. */
+  authenticate: Authenticate;
+  /** Set by apiProcedure once authenticated. */
+  caller: Caller | null;
+  /** The country readings use when the caller names none: the organization's home country. */
   defaultCountry: string;
 }
 
-/** Until organizations exist, readings without `country` use DEFAULT_COUNTRY (documented fallback). */
-export const FALLBACK_COUNTRY = (process.env.DEFAULT_COUNTRY || "DE").toUpperCase();
-
-export function createApiContext(db: Database, headers: Headers, requestId: string): ApiContext {
-  return { db, requestId, headers, response: { headers: {}, notModified: false }, defaultCountry: FALLBACK_COUNTRY };
+export function createApiContext(options: {
+  db: Database;
+  headers: Headers;
+  requestId: string;
+  origin: string;
+  authenticate: Authenticate;
+}): ApiContext {
+  return {
+    ...options,
+    response: { headers: {}, commonHeaders: {}, notModified: false },
+    caller: null,
+    defaultCountry: "",
+  };
 }

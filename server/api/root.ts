@@ -1,6 +1,9 @@
+import { creditsRouter } from "./routers/credits";
 import { geographiesRouter } from "./routers/geographies";
 import { marketsRouter } from "./routers/markets";
+import { organizationsRouter } from "./routers/organizations";
 import { readingsRouter } from "./routers/readings";
+import { tokensRouter } from "./routers/tokens";
 import { type ApiMeta, createCallerFactory, createRouter } from "./trpc";
 
 /** The one API: REST, MCP and the dashboard all call these procedures. */
@@ -8,6 +11,10 @@ export const appRouter = createRouter({
   markets: marketsRouter,
   geographies: geographiesRouter,
   readings: readingsRouter,
+  // The dashboard's own procedures (signed-in people; not on REST or MCP).
+  organizations: organizationsRouter,
+  tokens: tokensRouter,
+  credits: creditsRouter,
 });
 
 export type AppRouter = typeof appRouter;

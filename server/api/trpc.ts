@@ -6,8 +6,21 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
-import { ApiError, type ProblemIssue } from "../errors/api-error";
+import { debitCredits } from "../accounts/credits";
+import type { CallerOrganization } from "../auth/caller";
+import {
+  ApiError,
+  insufficientCredits,
+  insufficientScope,
+  organizationRequired,
+  type ProblemIssue,
+  rateLimited,
+  unauthorized,
+} from "../errors/api-error";
 import type { ErrorCode } from "../errors/codes";
+import { ONBOARDING_PATH } from "../paths";
+import { rateLimitHeaders } from "../rate-limit/limiter";
+import { defaultRateLimit, sharedRateLimiter } from "../rate-limit/shared";
 import type { ApiContext } from "./context";
 import type { Operation } from "./operations";
 
@@ -44,8 +57,9 @@ function isUnavailable(error: unknown): boolean {
 const issuePath = (path: readonly PropertyKey[]) => path.map(String).join(".") || "(input)";
 
 export function describeError(error: TRPCError): ErrorDescription {
+  if (error instanceof ApiError) return { code: error.problemCode, detail: error.detail, ...error.extra };
   const cause = error.cause;
-  if (cause instanceof ApiError) return { code: cause.code, detail: cause.detail, ...cause.extra };
+  if (cause instanceof ApiError) return { code: cause.problemCode, detail: cause.detail, ...cause.extra };
   if (cause instanceof ZodError && error.code === "BAD_REQUEST") {
     const issues = cause.issues.map((issue) => ({ path: issuePath(issue.path), message: issue.message }));
     return { code: "invalid_request", detail: issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues };
@@ -68,11 +82,71 @@ export const createRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * Every API procedure: declares its operation (scope and credits) as metadata. Authentication,
- * scope checks and the credit debit are enforced here from that metadata by the accounts issue.
+ * Every API procedure, whatever surface calls it (REST, MCP, dashboard). Its operation metadata
+ * decides everything here, in this order: who calls (401), the scope (403), an organization to
+ * bill (403), the organization's rate limit (429); then the procedure runs, and only when it
+ * succeeded — and answered more than a 304 — are its credits debited (402 when they run short).
  */
-export const apiProcedure = t.procedure.use(async ({ meta, next }) => {
-  if (!meta?.operation)
-    throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "procedure declares no operation" });
-  return next();
+export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+  const operation = meta?.operation;
+  if (!operation) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "procedure declares no operation" });
+  const caller = await ctx.authenticate();
+  if (operation.scope && !caller.scopes.includes(operation.scope)) throw insufficientScope(operation.scope);
+  const organization = caller.organization;
+  if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
+  await enforceRateLimit(ctx, organization);
+  if (caller.metered && operation.credits > organization.creditBalance)
+    throw insufficientCredits(operation.credits, organization.creditBalance); // spare the work: it cannot be paid for
+
+  const result = await next({ ctx: { caller, defaultCountry: organization.homeCountry } });
+  if (result.ok && caller.metered) await meter(ctx, operation, caller.credentialId, organization);
+  return result;
+});
+
+async function enforceRateLimit(ctx: ApiContext, organization: CallerOrganization): Promise<void> {
+  const decision = await sharedRateLimiter().consume(
+    `org:${organization.id}`,
+    organization.rateLimit ?? defaultRateLimit(),
+  );
+  const headers = rateLimitHeaders(decision);
+  Object.assign(ctx.response.commonHeaders, headers);
+  if (!decision.allowed) throw rateLimited(decision.resetSeconds, headers);
+}
+
+/** Debits a successful metered call (a 304 is free) and reports cost and balance in headers. */
+async function meter(
+  ctx: ApiContext,
+  operation: Operation,
+  credentialId: string | null,
+  organization: CallerOrganization,
+): Promise<void> {
+  const cost = ctx.response.notModified ? 0 : operation.credits;
+  let balance = organization.creditBalance;
+  if (cost > 0) {
+    const debit = await debitCredits(ctx.db, {
+      organizationId: organization.id,
+      cost,
+      operation: operation.name,
+      tokenId: credentialId,
+      requestId: ctx.requestId,
+    });
+    if (!debit.ok) throw insufficientCredits(cost, debit.balance);
+    balance = debit.balance;
+  }
+  ctx.response.headers["X-Credits-Cost"] = String(cost);
+  ctx.response.headers["X-Credits-Remaining"] = String(balance);
+}
+
+/** Dashboard procedures for a signed-in person (no operation metadata: never on REST or MCP). */
+export const userProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const caller = await ctx.authenticate();
+  if (!caller.userId) throw unauthorized("Sign in to use the dashboard.");
+  return next({ ctx: { caller, userId: caller.userId } });
+});
+
+/** Dashboard procedures acting for the signed-in person's active organization. */
+export const organizationProcedure = userProcedure.use(async ({ ctx, next }) => {
+  const organization = ctx.caller.organization;
+  if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
+  return next({ ctx: { organization } });
 });

@@ -1,6 +1,4 @@
 /** `ops catalog …`: validate, publish, archive, restore and list catalogue definitions. */
-import { type ParseArgsConfig, parseArgs } from "node:util";
-import type { DatabaseHandle } from "../../db/client";
 import { loadDefinitionFile } from "../catalog/load";
 import {
   archiveMarket,
@@ -13,7 +11,7 @@ import {
 } from "../catalog/store";
 import { checkGeographies, checkMarket } from "../catalog/validate";
 import { scoreMarket } from "../scoring/engine";
-import { type CliContext, UsageError } from "./io";
+import { type CliContext, parse, UsageError, withDatabase } from "./io";
 
 export const CATALOG_USAGE = `ops catalog <command>
   validate FILE                           check a definition file (YAML or JSON); writes nothing
@@ -37,29 +35,6 @@ export async function catalogCommand(args: string[], ctx: CliContext): Promise<n
       return list(rest, ctx);
     default:
       throw new UsageError(command ? `unknown command "catalog ${command}"` : "missing command");
-  }
-}
-
-type Options = NonNullable<ParseArgsConfig["options"]>;
-
-function parse<T extends Options>(args: string[], options: T, positionals: number) {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (parsed.positionals.length !== positionals)
-    throw new UsageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
-  return parsed;
-}
-
-async function withDatabase<T>(ctx: CliContext, work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
-  const handle = await ctx.openDatabase();
-  try {
-    return await work(handle);
-  } finally {
-    await handle.close();
   }
 }
 

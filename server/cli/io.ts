@@ -1,4 +1,5 @@
 /** Where a CLI command writes, and how it reaches the database; injectable for tests. */
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { DatabaseHandle } from "../../db/client";
 
 export interface CliIo {
@@ -15,3 +16,26 @@ export interface CliContext {
 
 /** Wrong words on the command line: exit code 2 and the usage text. */
 export class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+export function parse<T extends Options>(args: string[], options: T, positionals: number) {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== positionals)
+    throw new UsageError(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
+  return parsed;
+}
+
+export async function withDatabase<T>(ctx: CliContext, work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
+  const handle = await ctx.openDatabase();
+  try {
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}

@@ -2,11 +2,23 @@
 import { DatabaseInUseError } from "../../db/client";
 import { CatalogStateError } from "../catalog/store";
 import { CatalogFileError } from "../catalog/validate";
+import {
+  CREDITS_USAGE,
+  creditsCommand,
+  isAccountRefusal,
+  ORG_USAGE,
+  orgCommand,
+  TOKEN_USAGE,
+  tokenCommand,
+} from "./accounts";
 import { CATALOG_USAGE, catalogCommand } from "./catalog";
 import { type CliContext, UsageError } from "./io";
 
 const GROUPS: Record<string, { usage: string; run: (args: string[], ctx: CliContext) => Promise<number> }> = {
   catalog: { usage: CATALOG_USAGE, run: catalogCommand },
+  org: { usage: ORG_USAGE, run: orgCommand },
+  token: { usage: TOKEN_USAGE, run: tokenCommand },
+  credits: { usage: CREDITS_USAGE, run: creditsCommand },
 };
 
 const USAGE = `usage: npm run ops -- <group> <command> [options]\n\n${Object.values(GROUPS)
@@ -33,7 +45,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       ctx.io.err(`error: ${error.issues.length} problem(s); nothing was written\n${error.message}`);
       return 1;
     }
-    if (error instanceof CatalogStateError || error instanceof DatabaseInUseError) {
+    if (error instanceof CatalogStateError || error instanceof DatabaseInUseError || isAccountRefusal(error)) {
       ctx.io.err(`error: ${error.message}`);
       return 1;
     }

@@ -1,4 +1,19 @@
-import type { ErrorCode } from "./codes";
+import { TRPCError } from "@trpc/server";
+import { BEARER_REALM } from "../auth/caller";
+import { ERROR_CODES, type ErrorCode } from "./codes";
+
+/** tRPC's code for each HTTP status we answer, so tRPC's own HTTP adapters send the right status. */
+const TRPC_CODE_BY_STATUS: Record<number, TRPCError["code"]> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  402: "PAYMENT_REQUIRED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_SUPPORTED",
+  429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL_SERVER_ERROR",
+  503: "SERVICE_UNAVAILABLE",
+};
 
 export interface ProblemIssue {
   path: string;
@@ -9,9 +24,9 @@ export interface ProblemIssue {
  * An error the API answers deliberately, with a stable code. Anything else that is thrown is an
  * internal_error, and its message never reaches the client.
  */
-export class ApiError extends Error {
+export class ApiError extends TRPCError {
   constructor(
-    readonly code: ErrorCode,
+    readonly problemCode: ErrorCode,
     readonly detail: string,
     readonly extra: {
       issues?: ProblemIssue[];
@@ -20,7 +35,7 @@ export class ApiError extends Error {
       members?: Record<string, unknown>;
     } = {},
   ) {
-    super(detail);
+    super({ code: TRPC_CODE_BY_STATUS[ERROR_CODES[problemCode].status] ?? "INTERNAL_SERVER_ERROR", message: detail });
     this.name = "ApiError";
   }
 }
@@ -29,3 +44,40 @@ export const notFound = (detail: string) => new ApiError("not_found", detail);
 
 export const invalidRequest = (detail: string, issues: ProblemIssue[]) =>
   new ApiError("invalid_request", detail, { issues });
+
+const bearerChallenge = (params: Record<string, string>) =>
+  `Bearer ${Object.entries({ realm: BEARER_REALM, ...params })
+    .map(([name, value]) => `${name}="${value.replace(/["\\]/g, "")}"`)
+    .join(", ")}`;
+
+export const unauthorized = (detail: string) =>
+  new ApiError("unauthorized", detail, {
+    headers: { "WWW-Authenticate": bearerChallenge({ error: "invalid_token", error_description: detail }) },
+  });
+
+export const insufficientScope = (scope: string) =>
+  new ApiError("insufficient_scope", `This operation needs a token with the scope ${scope}.`, {
+    headers: { "WWW-Authenticate": bearerChallenge({ error: "insufficient_scope", scope }) },
+    members: { scope },
+  });
+
+export const organizationRequired = (createUrl: string) =>
+  new ApiError(
+    "organization_required",
+    `You do not belong to an organization yet. Create one at ${createUrl}, then call again with the same credentials.`,
+    { members: { createOrganizationUrl: createUrl } },
+  );
+
+export const insufficientCredits = (cost: number, balance: number) =>
+  new ApiError(
+    "insufficient_credits",
+    `This call costs ${cost} credits and the organization's balance is ${balance}. Nothing was debited.`,
+    { members: { cost, balance } },
+  );
+
+export const rateLimited = (retryAfterSeconds: number, headers: Record<string, string>) =>
+  new ApiError(
+    "rate_limited",
+    `The organization's rate limit is used up for this window; retry in ${retryAfterSeconds} s.`,
+    { headers },
+  );

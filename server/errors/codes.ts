@@ -30,6 +30,13 @@ export const ERROR_CODES = {
     description: "The token is valid but lacks the scope the operation requires (Market.Read.All for readings).",
     action: "Create a token with the required scope.",
   },
+  forbidden_origin: {
+    status: 403,
+    title: "Forbidden origin",
+    description:
+      "A dashboard change (a tRPC mutation) came from another site or without an Origin header: cross-site request forgery is refused.",
+    action: "Make the change from the dashboard's own pages.",
+  },
   organization_required: {
     status: 403,
     title: "Organization required",

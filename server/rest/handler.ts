@@ -9,6 +9,7 @@ import type { Database } from "../../db/client";
 import { createApiContext } from "../api/context";
 import { appRouter } from "../api/root";
 import { describeError, type ErrorDescription } from "../api/trpc";
+import { apiTokenAuthenticator } from "../auth/api-token";
 import { problemOf, problemResponse } from "../errors/problem";
 import { ALLOWED_METHODS, API_PREFIX, isApiPath } from "./routes";
 
@@ -58,7 +59,13 @@ export async function handleRestRequest(request: Request, database: () => Promis
     return fail({ code: "unavailable", detail: "The database is unreachable; retry shortly." }, { "Retry-After": "5" });
   }
 
-  const context = createApiContext(db, request.headers, requestId);
+  const context = createApiContext({
+    db,
+    headers: request.headers,
+    requestId,
+    origin,
+    authenticate: apiTokenAuthenticator(db, request.headers),
+  });
   const get = request.method === "HEAD" ? new Request(request.url, { headers: request.headers }) : request;
   const response = await createOpenApiFetchHandler({
     endpoint: API_PREFIX,
@@ -74,11 +81,15 @@ export async function handleRestRequest(request: Request, database: () => Promis
 
   if (response.status >= 400) {
     const body = (await response.json().catch(() => ({}))) as { problem?: ErrorDescription };
-    return fail(body.problem ?? { code: "internal_error", detail: "The service failed unexpectedly." });
+    return fail(
+      body.problem ?? { code: "internal_error", detail: "The service failed unexpectedly." },
+      context.response.commonHeaders,
+    );
   }
 
   const headers = new Headers(response.headers);
   headers.set("X-Request-Id", requestId);
+  for (const [name, value] of Object.entries(context.response.commonHeaders)) headers.set(name, value);
   for (const [name, value] of Object.entries(COMMON_HEADERS)) headers.set(name, value);
   if (context.response.notModified) {
     headers.delete("Content-Type");

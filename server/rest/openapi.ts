@@ -35,8 +35,16 @@ const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
   },
   unauthorized: { detail: "A valid bearer token is required." },
   insufficient_credits: { detail: "This call costs 5 credits; the balance is 3.", cost: 5, balance: 3 },
-  insufficient_scope: { detail: "This operation requires the scope Market.Read.All." },
-  organization_required: { detail: "Create an organization first: https://example.com/onboarding" },
+  insufficient_scope: {
+    detail: "This operation needs a token with the scope Market.Read.All.",
+    scope: "Market.Read.All",
+  },
+  forbidden_origin: { detail: "Dashboard changes must come from the dashboard's own pages." },
+  organization_required: {
+    detail:
+      "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
+    createOrganizationUrl: "https://example.com/onboarding",
+  },
   not_found: { detail: 'No market "no-such-market".' },
   method_not_allowed: { detail: "POST is not allowed on /v1/markets; use GET." },
   rate_limited: { detail: "Rate limit of 600 requests per minute exceeded." },
@@ -66,6 +74,12 @@ const problemSchema: Json = {
     },
     cost: { type: "integer", description: "For insufficient_credits: the cost of the call." },
     balance: { type: "integer", description: "For insufficient_credits: the organization's balance." },
+    scope: { type: "string", description: "For insufficient_scope: the scope the operation needs." },
+    createOrganizationUrl: {
+      type: "string",
+      format: "uri",
+      description: "For organization_required: where to create an organization.",
+    },
   },
 };
 
@@ -74,6 +88,12 @@ const header = (description: string, example?: string): Json => ({
   schema: { type: "string", ...(example ? { example } : {}) },
 });
 
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
+  "RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+  "RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
+};
+
 function errorResponse(code: ErrorCode, origin: string): Json {
   const { status, title, description } = ERROR_CODES[code];
   return {
@@ -81,7 +101,7 @@ function errorResponse(code: ErrorCode, origin: string): Json {
     headers: {
       "X-Request-Id": { $ref: "#/components/headers/RequestId" },
       ...(code === "unauthorized" ? { "WWW-Authenticate": header("Bearer challenge.", 'Bearer realm="api"') } : {}),
-      ...(code === "rate_limited" ? { "Retry-After": header("Seconds to wait.", "30") } : {}),
+      ...(code === "rate_limited" ? { "Retry-After": header("Seconds to wait.", "30"), ...RATE_LIMIT_HEADERS } : {}),
     },
     content: {
       [PROBLEM_CONTENT_TYPE]: {
@@ -142,6 +162,9 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
     CacheControl: header("How long the reading may be reused.", "private, max-age=60"),
     CreditsCost: header("Credits this call cost.", "5"),
     CreditsRemaining: header("The organization's balance after this call.", "995"),
+    RateLimitLimit: header("Requests the organization may make per window.", "600"),
+    RateLimitRemaining: header("Requests left in the current window.", "599"),
+    RateLimitReset: header("Seconds until the window resets.", "42"),
   };
 
   const byPath = new Map(procedureMetas.map((meta) => [meta.openapi?.path, meta]));
@@ -157,13 +180,10 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
     ok.headers = {
       "X-Request-Id": { $ref: "#/components/headers/RequestId" },
       "Cache-Control": { $ref: "#/components/headers/CacheControl" },
-      ...(metered
-        ? {
-            ETag: { $ref: "#/components/headers/ETag" },
-            "X-Credits-Cost": { $ref: "#/components/headers/CreditsCost" },
-            "X-Credits-Remaining": { $ref: "#/components/headers/CreditsRemaining" },
-          }
-        : {}),
+      "X-Credits-Cost": { $ref: "#/components/headers/CreditsCost" },
+      "X-Credits-Remaining": { $ref: "#/components/headers/CreditsRemaining" },
+      ...RATE_LIMIT_HEADERS,
+      ...(metered ? { ETag: { $ref: "#/components/headers/ETag" } } : {}),
     };
     const responses: Json = { "200": ok };
     if (metered) {

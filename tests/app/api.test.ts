@@ -10,6 +10,8 @@ import { parse as parseYaml } from "yaml";
 import { type CheckedResponse, responseValidator } from "../helpers/openapi-validator";
 
 const base = inject("appUrl");
+const { reader, french } = inject("accounts");
+const asReader = { Authorization: `Bearer ${reader.token}` };
 const DEMO = path.resolve(import.meta.dirname, "../../db/demo");
 const demo = (file: string) => parseYaml(readFileSync(path.join(DEMO, file), "utf8"));
 const fmr3 = demo("markets/foundation-model-apis.r3.yaml");
@@ -21,7 +23,7 @@ let validate: ReturnType<typeof responseValidator>;
 
 /** Calls the API and checks the response against the OpenAPI document before returning it. */
 async function api(apiPath: string, init: RequestInit = {}): Promise<CheckedResponse> {
-  const response = await fetch(`${base}/v1${apiPath}`, init);
+  const response = await fetch(`${base}/v1${apiPath}`, { ...init, headers: { ...asReader, ...init.headers } });
   const text = await response.text();
   const isJson = /json/.test(response.headers.get("content-type") ?? "");
   const checked = {
@@ -237,9 +239,13 @@ describe("readings", () => {
     }
   });
 
-  it("uses the documented fallback country when none is given", async () => {
-    const response = await api("/markets/speech-to-text/servicemax");
-    expect(response.body.country).toBe("DE");
+  it("engages the organization's home country when none is given", async () => {
+    expect((await api("/markets/speech-to-text/servicemax")).body.country).toBe("DE");
+    const inFrance = await api("/markets/foundation-model-apis/delta", {
+      headers: { Authorization: `Bearer ${french.token}` },
+    });
+    expect(inFrance.body.country).toBe("FR");
+    expect(inFrance.body.controls.map((c: { id: string }) => c.id).sort()).toEqual([...FR_CONTROLS].sort());
   });
 
   it("returns the same bytes for view=map and view=bars", async () => {
@@ -335,7 +341,10 @@ describe("errors", () => {
   });
 
   it("answers HEAD like GET without a body", async () => {
-    const head = await fetch(`${base}/v1/markets/foundation-model-apis/capaindex`, { method: "HEAD" });
+    const head = await fetch(`${base}/v1/markets/foundation-model-apis/capaindex`, {
+      method: "HEAD",
+      headers: asReader,
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get("etag")).toMatch(/^"/);
     expect(await head.text()).toBe("");
@@ -354,6 +363,7 @@ describe("errors", () => {
       "rate_limited",
       "internal_error",
       "unavailable",
+      "forbidden_origin",
     ])
       expect(html).toContain(`id="${code}"`);
   });

@@ -1,11 +1,16 @@
 /**
  * One running app for the HTTP suites of a run: `npm start` on a fresh database — an empty
- * embedded folder, or a fresh PostgreSQL database when TEST_DATABASE_URL is set.
+ * embedded folder, or a fresh PostgreSQL database when TEST_DATABASE_URL is set — holding the
+ * demo catalogue and the account fixtures, created before the app starts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { openDatabase } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import { seedDemoCatalogue } from "@/db/seed";
+import { type AccountFixtures, createAccountFixtures } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
 import { startApp } from "../helpers/server";
 
@@ -13,15 +18,36 @@ declare module "vitest" {
   export interface ProvidedContext {
     appUrl: string;
     appDatabase: "pglite" | "postgres";
+    /** The app's PostgreSQL database, for suites that check rows directly; "" on PGlite. */
+    appDatabaseUrl: string;
+    accounts: AccountFixtures;
   }
 }
+
+/** The window of the app's rate limit: short, so the suite can see one reset. */
+export const TEST_RATE_LIMIT_WINDOW_SECONDS = 2;
 
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "mps-app-"));
   const postgres = process.env.TEST_DATABASE_URL ? await createTestDatabase() : undefined;
-  const app = await startApp(postgres?.url ? { DATABASE_URL: postgres.url } : { DATABASE_URL: "", DATA_DIR: dataDir });
+  const handle = postgres ?? (await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") }));
+  let accounts: AccountFixtures;
+  try {
+    if (!postgres) await migrateDatabase(handle);
+    await seedDemoCatalogue(handle.db);
+    accounts = await createAccountFixtures(handle.db);
+  } finally {
+    if (!postgres) await handle.close();
+  }
+  const app = await startApp({
+    ...(postgres?.url ? { DATABASE_URL: postgres.url } : { DATABASE_URL: "", DATA_DIR: dataDir }),
+    RATE_LIMIT_WINDOW_SECONDS: String(TEST_RATE_LIMIT_WINDOW_SECONDS),
+    REDIS_URL: "",
+  });
   project.provide("appUrl", app.url);
   project.provide("appDatabase", postgres ? "postgres" : "pglite");
+  project.provide("appDatabaseUrl", postgres?.url ?? "");
+  project.provide("accounts", accounts);
   return async () => {
     await app.stop();
     await postgres?.drop();

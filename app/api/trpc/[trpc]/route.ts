@@ -1,0 +1,8 @@
+import { getDatabase } from "@/db";
+import { handleDashboardTrpc } from "@/server/dashboard/trpc-handler";
+
+export const dynamic = "force-dynamic";
+
+const handle = (request: Request) => handleDashboardTrpc(request, async () => (await getDatabase()).db);
+
+export { handle as GET, handle as POST };

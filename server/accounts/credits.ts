@@ -1,0 +1,157 @@
+/**
+ * Credits: an organization's balance and its ledger change together, in one SQL statement — a
+ * conditional UPDATE (balance >= cost) feeding the INSERT of the ledger row. Concurrent calls
+ * serialise on the organization's row; none can read a stale balance and overspend, and a balance
+ * never exists without the ledger row that explains it.
+ */
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import type { Database, Transaction } from "../../db/client";
+import { queryRows } from "../../db/rows";
+import { creditLedger, organizations } from "../../db/schema";
+
+export interface Debit {
+  organizationId: string;
+  cost: number;
+  operation: string;
+  /** The API token (tok_…) or OAuth grant that made the call. */
+  tokenId: string | null;
+  requestId: string;
+}
+
+export type DebitResult = { ok: true; balance: number } | { ok: false; balance: number };
+
+export async function debitCredits(db: Database, debit: Debit): Promise<DebitResult> {
+  if (!Number.isInteger(debit.cost) || debit.cost <= 0) throw new Error(`invalid cost ${debit.cost}`);
+  const [row] = await queryRows<{ balance_after: number }>(
+    db,
+    sql`with debited as (
+          update organizations set credit_balance = credit_balance - ${debit.cost}
+          where id = ${debit.organizationId} and credit_balance >= ${debit.cost}
+          returning id, credit_balance)
+        insert into credit_ledger (organization_id, kind, amount, balance_after, operation, token_id, request_id)
+        select id, 'debit', ${-debit.cost}, credit_balance, ${debit.operation}, ${debit.tokenId}, ${debit.requestId}
+        from debited
+        returning balance_after`,
+  );
+  if (row) return { ok: true, balance: Number(row.balance_after) };
+  return { ok: false, balance: await creditBalance(db, debit.organizationId) };
+}
+
+export class CreditsError extends Error {}
+
+/**
+ * A grant (amount > 0) or an adjustment (either sign) by an operator. An adjustment may not take
+ * the balance below zero. Returns the new balance.
+ */
+export async function changeCredits(
+  db: Database | Transaction,
+  change: { organizationId: string; kind: "grant" | "adjustment"; amount: number; note?: string | null },
+): Promise<number> {
+  const { organizationId, kind, amount } = change;
+  if (!Number.isSafeInteger(amount) || amount === 0 || (kind === "grant" && amount < 0))
+    throw new CreditsError(
+      kind === "grant" ? "a grant must be a positive whole number" : "an adjustment must be a non-zero whole number",
+    );
+  const [row] = await queryRows<{ balance_after: number }>(
+    db,
+    sql`with changed as (
+          update organizations set credit_balance = credit_balance + ${amount}
+          where id = ${organizationId} and credit_balance + ${amount} >= 0
+          returning id, credit_balance)
+        insert into credit_ledger (organization_id, kind, amount, balance_after, note)
+        select id, ${kind}, ${amount}, credit_balance, ${change.note ?? null} from changed
+        returning balance_after`,
+  );
+  if (row) return Number(row.balance_after);
+  const [exists] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!exists) throw new CreditsError(`no organization "${organizationId}"`);
+  throw new CreditsError(`the adjustment would take the balance of "${organizationId}" below zero`);
+}
+
+export async function creditBalance(db: Database, organizationId: string): Promise<number> {
+  const [row] = await db
+    .select({ balance: organizations.creditBalance })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!row) throw new CreditsError(`no organization "${organizationId}"`);
+  return row.balance;
+}
+
+export interface LedgerEntry {
+  id: number;
+  kind: "grant" | "debit" | "adjustment";
+  amount: number;
+  balanceAfter: number;
+  operation: string | null;
+  tokenId: string | null;
+  requestId: string | null;
+  note: string | null;
+  createdAt: Date;
+}
+
+/** Newest first; `before` is the id of the last entry of the previous page (keyset paging). */
+export async function ledgerPage(
+  db: Database,
+  organizationId: string,
+  { before, limit }: { before?: number; limit: number },
+): Promise<{ entries: LedgerEntry[]; nextBefore: number | null }> {
+  const rows = await db
+    .select({
+      id: creditLedger.id,
+      kind: creditLedger.kind,
+      amount: creditLedger.amount,
+      balanceAfter: creditLedger.balanceAfter,
+      operation: creditLedger.operation,
+      tokenId: creditLedger.tokenId,
+      requestId: creditLedger.requestId,
+      note: creditLedger.note,
+      createdAt: creditLedger.createdAt,
+    })
+    .from(creditLedger)
+    .where(
+      before === undefined
+        ? eq(creditLedger.organizationId, organizationId)
+        : and(eq(creditLedger.organizationId, organizationId), lt(creditLedger.id, before)),
+    )
+    .orderBy(desc(creditLedger.id))
+    .limit(limit + 1);
+  const entries = rows.slice(0, limit);
+  return { entries, nextBefore: rows.length > limit ? (entries.at(-1)?.id ?? null) : null };
+}
+
+export interface DailyUsage {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  credits: number;
+  calls: number;
+}
+
+/** Credits spent and metered calls per UTC day over the last `days` days, oldest first, gaps filled. */
+export async function usageByDay(db: Database, organizationId: string, days: number, now = new Date()) {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const from = new Date(today - (days - 1) * 86_400_000);
+  const rows = await db
+    .select({
+      day: sql<string>`to_char(${creditLedger.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+      credits: sql<number>`sum(-${creditLedger.amount})::int`,
+      calls: sql<number>`count(*)::int`,
+    })
+    .from(creditLedger)
+    .where(
+      and(
+        eq(creditLedger.organizationId, organizationId),
+        eq(creditLedger.kind, "debit"),
+        gte(creditLedger.createdAt, from),
+      ),
+    )
+    .groupBy(sql`1`);
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  return Array.from({ length: days }, (_, i): DailyUsage => {
+    const day = new Date(from.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    const found = byDay.get(day);
+    return { day, credits: Number(found?.credits ?? 0), calls: Number(found?.calls ?? 0) };
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * API tokens. A secret is `mps_` + 32 random bytes (base64url): the prefix makes a leaked token
+ * recognisable to secret scanners and people. Only its SHA-256 and a display prefix are stored;
+ * the secret is returned once, at creation.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { apiTokens, organizations } from "../../db/schema";
+import { MARKET_READ_SCOPE } from "../api/operations";
+
+export const TOKEN_PREFIX = "mps_";
+const SECRET_BYTES = 32;
+/** `mps_` and 43 base64url characters: anything else is refused before touching the database. */
+const SECRET_PATTERN = /^mps_[A-Za-z0-9_-]{43}$/;
+const DISPLAY_LENGTH = TOKEN_PREFIX.length + 8;
+
+export const TOKEN_SCOPES = [MARKET_READ_SCOPE] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+export const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
+export const looksLikeSecret = (value: string) => SECRET_PATTERN.test(value);
+
+export function generateSecret(): string {
+  return `${TOKEN_PREFIX}${randomBytes(SECRET_BYTES).toString("base64url")}`;
+}
+
+export interface ApiTokenSummary {
+  id: string;
+  name: string;
+  displayPrefix: string;
+  scopes: string[];
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+const summaryColumns = {
+  id: apiTokens.id,
+  name: apiTokens.name,
+  displayPrefix: apiTokens.displayPrefix,
+  scopes: apiTokens.scopes,
+  createdAt: apiTokens.createdAt,
+  expiresAt: apiTokens.expiresAt,
+  revokedAt: apiTokens.revokedAt,
+  lastUsedAt: apiTokens.lastUsedAt,
+};
+
+export interface NewApiToken {
+  organizationId: string;
+  name: string;
+  scopes: readonly TokenScope[];
+  expiresAt?: Date | null;
+  createdByUserId?: string | null;
+}
+
+/** Creates a token; the only time its secret exists outside the caller's hands. */
+export async function createApiToken(
+  db: Database,
+  token: NewApiToken,
+): Promise<{ token: ApiTokenSummary; secret: string }> {
+  const secret = generateSecret();
+  const [row] = await db
+    .insert(apiTokens)
+    .values({
+      organizationId: token.organizationId,
+      name: token.name,
+      secretHash: hashSecret(secret),
+      displayPrefix: secret.slice(0, DISPLAY_LENGTH),
+      scopes: [...new Set(token.scopes)],
+      expiresAt: token.expiresAt ?? null,
+      createdByUserId: token.createdByUserId ?? null,
+    })
+    .returning(summaryColumns);
+  if (!row) throw new Error("token insert returned nothing");
+  return { token: row, secret };
+}
+
+export function listApiTokens(db: Database, organizationId: string): Promise<ApiTokenSummary[]> {
+  return db
+    .select(summaryColumns)
+    .from(apiTokens)
+    .where(eq(apiTokens.organizationId, organizationId))
+    .orderBy(desc(apiTokens.createdAt), apiTokens.id);
+}
+
+/** Revokes a token of this organization; false when it has no such token (or it was revoked). */
+export async function revokeApiToken(db: Database, organizationId: string, tokenId: string): Promise<boolean> {
+  // Only the first revocation counts: revoked_at keeps the moment the token stopped working.
+  const rows = await db
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.organizationId, organizationId), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  return rows.length > 0;
+}
+
+/** What a presented secret resolves to, with its organization, in one query. */
+export interface TokenHolder {
+  tokenId: string;
+  organizationId: string;
+  scopes: string[];
+  homeCountry: string;
+  creditBalance: number;
+  rateLimit: number | null;
+}
+
+export type TokenCheck = { ok: true; holder: TokenHolder } | { ok: false; reason: string };
+
+/** How stale last_used_at may get: writing it on every call would serialise calls on one row. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function authenticateSecret(db: Database, secret: string, now = new Date()): Promise<TokenCheck> {
+  if (!looksLikeSecret(secret)) return { ok: false, reason: "The bearer token is malformed." };
+  const [row] = await db
+    .select({
+      id: apiTokens.id,
+      organizationId: apiTokens.organizationId,
+      scopes: apiTokens.scopes,
+      expiresAt: apiTokens.expiresAt,
+      revokedAt: apiTokens.revokedAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      homeCountry: organizations.homeCountry,
+      creditBalance: organizations.creditBalance,
+      rateLimit: organizations.rateLimit,
+    })
+    .from(apiTokens)
+    .innerJoin(organizations, eq(organizations.id, apiTokens.organizationId))
+    .where(eq(apiTokens.secretHash, hashSecret(secret)));
+  if (!row) return { ok: false, reason: "The bearer token is not known." };
+  if (row.revokedAt) return { ok: false, reason: "The bearer token was revoked." };
+  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime())
+    return { ok: false, reason: "The bearer token has expired." };
+  if (now.getTime() - (row.lastUsedAt?.getTime() ?? 0) >= LAST_USED_RESOLUTION_MS)
+    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id));
+  const { id, expiresAt, revokedAt, lastUsedAt, ...holder } = row;
+  return { ok: true, holder: { tokenId: id, ...holder } };
+}

@@ -1,0 +1,37 @@
+/** API tokens of the active organization: list, create (the secret is returned once), revoke. */
+import { z } from "zod";
+import { createApiToken, listApiTokens, revokeApiToken, TOKEN_SCOPES } from "../../accounts/tokens";
+import { notFound } from "../../errors/api-error";
+import { createRouter, organizationProcedure } from "../trpc";
+
+const DAY_MS = 86_400_000;
+
+export const tokensRouter = createRouter({
+  list: organizationProcedure.query(({ ctx }) => listApiTokens(ctx.db, ctx.organization.id)),
+
+  create: organizationProcedure
+    .input(
+      z.object({
+        name: z.string().trim().min(1, "Name the token").max(100, "At most 100 characters"),
+        scopes: z.array(z.enum(TOKEN_SCOPES)).max(TOKEN_SCOPES.length),
+        /** Days until it stops working; omitted: it never expires. */
+        expiresInDays: z.number().int().min(1).max(3650).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      createApiToken(ctx.db, {
+        organizationId: ctx.organization.id,
+        name: input.name,
+        scopes: input.scopes,
+        expiresAt: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null,
+        createdByUserId: ctx.userId,
+      }),
+    ),
+
+  revoke: organizationProcedure.input(z.object({ tokenId: z.string().max(64) })).mutation(async ({ ctx, input }) => {
+    // Another organization's token is "not found" too: its existence is not for us to confirm.
+    if (!(await revokeApiToken(ctx.db, ctx.organization.id, input.tokenId)))
+      throw notFound("No such active token in this organization.");
+    return { revoked: input.tokenId };
+  }),
+});

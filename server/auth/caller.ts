@@ -1,0 +1,38 @@
+/**
+ * Who is calling, however they proved it: an API token (REST, MCP), an OAuth access token (MCP
+ * clients) or a dashboard session. Procedures see only this; each surface supplies an
+ * `Authenticate` that produces it.
+ */
+export interface CallerOrganization {
+  id: string;
+  homeCountry: string;
+  /** The balance when the caller was authenticated (the debit returns the current one). */
+  creditBalance: number;
+  /** Requests per rate-limit window; null: the service default. */
+  rateLimit: number | null;
+}
+
+export interface Caller {
+  via: "api-token" | "oauth" | "session";
+  /** The API token or OAuth grant that made the call; null for a dashboard session. */
+  credentialId: string | null;
+  userId: string | null;
+  /** Null: a user with no organization yet (OAuth connections, dashboard sessions). */
+  organization: CallerOrganization | null;
+  scopes: readonly string[];
+  /** API and MCP calls pay credits; reading in the dashboard does not. */
+  metered: boolean;
+}
+
+/** Resolves the caller of one request, or throws ApiError `unauthorized`. */
+export type Authenticate = () => Promise<Caller>;
+
+export const BEARER_REALM = "market-positioning";
+
+/** The token of `Authorization: Bearer <token>`; null when there is no such header. */
+export function bearerToken(headers: Headers): string | null {
+  const header = headers.get("authorization");
+  if (header === null) return null;
+  const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+  return match?.[1] ?? "";
+}

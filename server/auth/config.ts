@@ -1,0 +1,81 @@
+/**
+ * next-auth v5: e-mail magic links (plus GitHub and Google when their env vars are set), with
+ * database sessions through @auth/drizzle-adapter on our one database.
+ */
+import { DrizzleAdapter } from "@auth/drizzle-adapter";
+import NextAuth, { type NextAuthConfig } from "next-auth";
+import type { Provider } from "next-auth/providers";
+import GitHub from "next-auth/providers/github";
+import Google from "next-auth/providers/google";
+import { getDatabase } from "../../db";
+import { authAccounts, authSessions, authVerificationTokens, users } from "../../db/schema";
+import { deliverMail } from "./mail";
+import { authSecret } from "./secret";
+
+/** Session lifetime: SESSION_MAX_AGE_SECONDS, default 30 days. */
+const sessionMaxAge = Number(process.env.SESSION_MAX_AGE_SECONDS) || 30 * 24 * 3600;
+/** How long a sign-in link works. */
+const MAGIC_LINK_MAX_AGE = 15 * 60;
+
+import { SIGN_IN_PATH } from "../paths";
+
+function providers(): Provider[] {
+  const list: Provider[] = [
+    {
+      id: "email",
+      type: "email",
+      name: "E-mail",
+      maxAge: MAGIC_LINK_MAX_AGE,
+      async sendVerificationRequest({ identifier, url }) {
+        const { db } = await getDatabase();
+        await deliverMail(db, {
+          to: identifier,
+          subject: "Sign in to Market Positioning",
+          text: `Sign in to Market Positioning with this link (it works once, for ${MAGIC_LINK_MAX_AGE / 60} minutes):\n\n${url}\n\nIf you did not ask for it, ignore this mail.`,
+          url,
+        });
+      },
+    },
+  ];
+  return [...list, ...oauthProviders().map((p) => p.provider)];
+}
+
+async function config(): Promise<NextAuthConfig> {
+  const { db } = await getDatabase();
+  return {
+    adapter: DrizzleAdapter(db, {
+      usersTable: users,
+      accountsTable: authAccounts,
+      sessionsTable: authSessions,
+      verificationTokensTable: authVerificationTokens,
+    }),
+    secret: authSecret(),
+    // next start serves on whatever host it is reached by; set AUTH_URL behind a proxy.
+    trustHost: true,
+    session: { strategy: "database", maxAge: sessionMaxAge },
+    providers: providers(),
+    pages: { signIn: SIGN_IN_PATH, verifyRequest: `${SIGN_IN_PATH}/check-email`, error: SIGN_IN_PATH },
+    callbacks: {
+      session({ session, user }) {
+        session.user.id = user.id;
+        return session;
+      },
+    },
+    logger: {
+      // Never log tokens or links: next-auth's default error logging may include request details.
+      error: (error) => console.error(`[auth] ${error.name}: ${error.message}`),
+      warn: (code) => console.warn(`[auth] warning: ${code}`),
+    },
+  };
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(config);
+
+/** GitHub and Google appear only when both their env vars (AUTH_<NAME>_ID/_SECRET) are set. */
+const OAUTH_PROVIDERS = [
+  { id: "github", name: "GitHub", env: "AUTH_GITHUB", provider: GitHub },
+  { id: "google", name: "Google", env: "AUTH_GOOGLE", provider: Google },
+];
+
+export const oauthProviders = (env: NodeJS.ProcessEnv = process.env) =>
+  OAUTH_PROVIDERS.filter((p) => env[`${p.env}_ID`] && env[`${p.env}_SECRET`]);

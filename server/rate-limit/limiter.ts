@@ -1,0 +1,107 @@
+/**
+ * Per-organization rate limits: a fixed window of `windowSeconds`, counted by rate-limiter-flexible.
+ * With REDIS_URL the count lives in Redis, so every app instance shares it; without, in memory.
+ * If Redis is unreachable, counting goes on in memory (the library's insurance limiter) rather
+ * than failing the calls: a limit is a guard, not a reason to refuse paying customers.
+ */
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window resets, ≥ 1. */
+  resetSeconds: number;
+}
+
+export interface RateLimiter {
+  consume(key: string, limit: number): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+  readonly backend: "redis" | "memory";
+}
+
+export interface RateLimiterConfig {
+  windowSeconds: number;
+  redisUrl?: string;
+  keyPrefix?: string;
+}
+
+export function rateLimiterConfigFromEnv(env: NodeJS.ProcessEnv = process.env): RateLimiterConfig {
+  const raw = env.RATE_LIMIT_WINDOW_SECONDS;
+  const windowSeconds = raw === undefined || raw === "" ? 60 : Number(raw);
+  if (!Number.isSafeInteger(windowSeconds) || windowSeconds <= 0)
+    throw new Error(`RATE_LIMIT_WINDOW_SECONDS must be a whole number > 0, not "${raw}"`);
+  return { windowSeconds, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) };
+}
+
+type Limiter = RateLimiterMemory | RateLimiterRedis;
+
+export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
+  const keyPrefix = config.keyPrefix ?? "mps:rl";
+  const duration = config.windowSeconds;
+  let warned = false;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, connectTimeout: 2000, maxRetriesPerRequest: 1 })
+    : null;
+  redis?.on("error", (error: Error) => {
+    if (warned) return;
+    warned = true; // one line, not one per request
+    console.warn(`[rate-limit] Redis unreachable (${error.message}); counting in memory until it is back`);
+  });
+  redis?.on("ready", () => {
+    warned = false;
+  });
+
+  // The library fixes `points` per limiter, and limits differ per organization: one limiter per
+  // distinct limit, all on the same keys, so a changed limit keeps the window's count.
+  const limiters = new Map<number, Limiter>();
+  const limiterFor = (points: number): Limiter => {
+    let limiter = limiters.get(points);
+    if (!limiter) {
+      limiter = redis
+        ? new RateLimiterRedis({
+            storeClient: redis,
+            keyPrefix,
+            points,
+            duration,
+            insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+          })
+        : new RateLimiterMemory({ keyPrefix, points, duration });
+      limiters.set(points, limiter);
+    }
+    return limiter;
+  };
+
+  const decision = (res: RateLimiterRes, limit: number, allowed: boolean): RateLimitDecision => ({
+    allowed,
+    limit,
+    remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  });
+
+  return {
+    backend: redis ? "redis" : "memory",
+    async consume(key, limit) {
+      try {
+        return decision(await limiterFor(limit).consume(key), limit, true);
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return decision(rejection, limit, false);
+        throw rejection;
+      }
+    },
+    async close() {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** RateLimit-Limit, -Remaining and -Reset (IETF draft names); Retry-After when refused. */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    "RateLimit-Limit": String(decision.limit),
+    "RateLimit-Remaining": String(decision.remaining),
+    "RateLimit-Reset": String(decision.resetSeconds),
+    ...(decision.allowed ? {} : { "Retry-After": String(decision.resetSeconds) }),
+  };
+}

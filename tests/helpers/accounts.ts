@@ -1,0 +1,95 @@
+/**
+ * Organizations, tokens and dashboard sessions the HTTP suites use, created in the database
+ * before the app starts (the embedded database cannot be opened while the app holds it).
+ */
+import { randomBytes } from "node:crypto";
+import type { Database } from "@/db/client";
+import { authSessions, memberships, users } from "@/db/schema";
+import { createOrganization } from "@/server/accounts/organizations";
+import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
+
+export interface FixtureOrganization {
+  id: string;
+  /** A token with Market.Read.All. */
+  token: string;
+  /** The session cookie value of a user whose active organization this is. */
+  session: string;
+}
+
+export interface AccountFixtures {
+  /** Plenty of credits, home DE: the general suite. */
+  reader: FixtureOrganization;
+  /** Home FR: readings without `country` engage France. */
+  french: FixtureOrganization;
+  /** Exactly 40 snapshots' worth (200 credits). */
+  forty: FixtureOrganization;
+  /** 100 credits for mixed costs. */
+  mixed: FixtureOrganization;
+  /** 100 credits: failures must not move them. */
+  failures: FixtureOrganization;
+  /** No credits at all. */
+  broke: FixtureOrganization;
+  /** A rate limit of 5 requests per window. */
+  limited: FixtureOrganization;
+  /** Tokens of `reader`'s organization that must not work, or not for readings. */
+  tokens: { noScope: string; expired: string; revoked: string };
+  /** A signed-in user with no organization yet. */
+  newcomerSession: string;
+}
+
+export const SESSION_COOKIE = "authjs.session-token";
+
+async function signedInUser(db: Database, organizationId: string | null): Promise<{ userId: string; session: string }> {
+  const suffix = randomBytes(6).toString("hex");
+  const [user] = await db
+    .insert(users)
+    .values({ email: `fixture-${suffix}@example.com`, emailVerified: new Date(), activeOrganizationId: null })
+    .returning({ id: users.id });
+  if (!user) throw new Error("no user");
+  if (organizationId) await db.insert(memberships).values({ organizationId, userId: user.id, role: "owner" });
+  const session = randomBytes(32).toString("hex");
+  await db
+    .insert(authSessions)
+    .values({ sessionToken: session, userId: user.id, expires: new Date(Date.now() + 86_400_000) });
+  return { userId: user.id, session };
+}
+
+async function organization(
+  db: Database,
+  name: string,
+  options: { homeCountry?: string; credits: number; rateLimit?: number },
+): Promise<FixtureOrganization> {
+  const org = await createOrganization(db, {
+    name,
+    homeCountry: options.homeCountry ?? "DE",
+    credits: options.credits,
+    rateLimit: options.rateLimit ?? null,
+  });
+  const { secret } = await createApiToken(db, { organizationId: org.id, name: `${name} reader`, scopes: TOKEN_SCOPES });
+  const { session } = await signedInUser(db, org.id);
+  return { id: org.id, token: secret, session };
+}
+
+export async function createAccountFixtures(db: Database): Promise<AccountFixtures> {
+  const reader = await organization(db, "Reader", { credits: 1_000_000 });
+  const noScope = await createApiToken(db, { organizationId: reader.id, name: "no scope", scopes: [] });
+  const expired = await createApiToken(db, {
+    organizationId: reader.id,
+    name: "expired",
+    scopes: TOKEN_SCOPES,
+    expiresAt: new Date(Date.now() - 1000),
+  });
+  const revoked = await createApiToken(db, { organizationId: reader.id, name: "revoked", scopes: TOKEN_SCOPES });
+  await revokeApiToken(db, reader.id, revoked.token.id);
+  return {
+    reader,
+    french: await organization(db, "French", { homeCountry: "FR", credits: 1_000_000 }),
+    forty: await organization(db, "Forty", { credits: 200 }),
+    mixed: await organization(db, "Mixed", { credits: 100 }),
+    failures: await organization(db, "Failures", { credits: 100 }),
+    broke: await organization(db, "Broke", { credits: 0 }),
+    limited: await organization(db, "Limited", { credits: 1_000_000, rateLimit: 5 }),
+    tokens: { noScope: noScope.secret, expired: expired.secret, revoked: revoked.secret },
+    newcomerSession: (await signedInUser(db, null)).session,
+  };
+}

@@ -19,10 +19,24 @@ export class UsageError extends Error {}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
+/** `--amount -40` means the value -40 (node's parser would take -40 for an option). */
+function withNegativeValues(args: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    if (arg.startsWith("--") && !arg.includes("=") && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 export function parse<T extends Options>(args: string[], options: T, positionals: number) {
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
   try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: withNegativeValues(args), options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

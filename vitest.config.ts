@@ -25,6 +25,11 @@ export default defineConfig({
         },
       },
       {
+        // Needs the Redis of TEST_REDIS_URL (CI starts one): rate limits shared across instances.
+        extends: true,
+        test: { name: "redis", include: ["tests/redis/**/*.test.ts"], testTimeout: 30_000 },
+      },
+      {
         // Real Chromium (Debian's, at /usr/bin/chromium) against the running app; `npm run test:browser`.
         extends: true,
         test: {

@@ -40,9 +40,19 @@ type Limiter = RateLimiterMemory | RateLimiterRedis;
 export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
   const keyPrefix = config.keyPrefix ?? "mps:rl";
   const duration = config.windowSeconds;
+  // Redis expiries are whole seconds, and the library takes a duration of 0 as "never expires".
+  if (!Number.isSafeInteger(duration) || duration <= 0)
+    throw new Error(`windowSeconds must be a whole number > 0, not ${duration}`);
   let warned = false;
+  // No offline queue: while Redis is down a command fails at once and the insurance limiter answers,
+  // instead of requests waiting on a reconnect.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, connectTimeout: 2000, maxRetriesPerRequest: 1 })
+    ? new Redis(config.redisUrl, {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        connectTimeout: 1000,
+        maxRetriesPerRequest: 1,
+      })
     : null;
   redis?.on("error", (error: Error) => {
     if (warned) return;
@@ -52,9 +62,13 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
   redis?.on("ready", () => {
     warned = false;
   });
+  // Without an offline queue, commands sent before the first "ready" are refused too, so the first
+  // requests would be counted only in this instance's memory; consume waits for that first attempt.
+  const connected = redis?.connect().catch(() => {}); // the "error" listener reports a failure
 
   // The library fixes `points` per limiter, and limits differ per organization: one limiter per
-  // distinct limit, all on the same keys, so a changed limit keeps the window's count.
+  // distinct limit. In Redis they share the keys, so a changed limit keeps the window's count;
+  // each memory limiter has its own store, so there a changed limit starts a fresh count.
   const limiters = new Map<number, Limiter>();
   const limiterFor = (points: number): Limiter => {
     let limiter = limiters.get(points);
@@ -83,6 +97,10 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
   return {
     backend: redis ? "redis" : "memory",
     async consume(key, limit) {
+      // Limits are whole requests; checking also keeps junk values out of the Map.
+      if (!Number.isSafeInteger(limit) || limit <= 0)
+        throw new Error(`rate limit must be a whole number > 0, not ${limit}`);
+      await connected;
       try {
         return decision(await limiterFor(limit).consume(key), limit, true);
       } catch (rejection) {
@@ -91,7 +109,11 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
       }
     },
     async close() {
-      if (redis) await redis.quit().catch(() => redis.disconnect());
+      if (!redis) return;
+      await connected;
+      // QUIT needs a live connection (no offline queue); otherwise just stop reconnecting.
+      if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
     },
   };
 }

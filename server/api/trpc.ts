@@ -75,7 +75,12 @@ const t = initTRPC
   .context<ApiContext>()
   .meta<ApiMeta>()
   .create({
-    errorFormatter: ({ shape, error }) => ({ ...shape, problem: describeError(error) }),
+    // `problem` is what every surface shows: the code, the words and the body's extension members.
+    // The REST edge rebuilds its problem+json (and headers) from describeError itself.
+    errorFormatter: ({ shape, error }) => {
+      const { code, detail, issues, members } = describeError(error);
+      return { ...shape, problem: { code, detail, ...(issues ? { issues } : {}), ...members } };
+    },
   });
 
 export const createRouter = t.router;

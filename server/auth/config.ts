@@ -56,9 +56,12 @@ async function config(): Promise<NextAuthConfig> {
     providers: providers(),
     pages: { signIn: SIGN_IN_PATH, verifyRequest: `${SIGN_IN_PATH}/check-email`, error: SIGN_IN_PATH },
     callbacks: {
+      // Only who and until when: the database session row (its token above all) stays on the server.
       session({ session, user }) {
-        session.user.id = user.id;
-        return session;
+        return {
+          user: { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null },
+          expires: session.expires,
+        } as typeof session;
       },
     },
     logger: {

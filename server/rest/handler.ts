@@ -66,6 +66,7 @@ export async function handleRestRequest(request: Request, database: () => Promis
     origin,
     authenticate: apiTokenAuthenticator(db, request.headers),
   });
+  let failure: ErrorDescription | undefined;
   const get = request.method === "HEAD" ? new Request(request.url, { headers: request.headers }) : request;
   const response = await createOpenApiFetchHandler({
     endpoint: API_PREFIX,
@@ -74,18 +75,20 @@ export async function handleRestRequest(request: Request, database: () => Promis
     createContext: () => context,
     responseMeta: ({ errors }) => ({ headers: errors.length === 0 ? context.response.headers : {} }),
     onError: ({ error, path: procedure }) => {
-      if (describeError(error).code === "internal_error")
+      failure = describeError(error);
+      if (failure.code === "internal_error")
         console.error(`[api] ${requestId} ${procedure ?? path} failed:`, error.cause ?? error);
     },
   });
 
-  if (response.status >= 400) {
-    const body = (await response.json().catch(() => ({}))) as { problem?: ErrorDescription };
+  if (response.status >= 400)
     return fail(
-      body.problem ?? { code: "internal_error", detail: "The service failed unexpectedly." },
+      failure ??
+        (response.status === 404
+          ? { code: "not_found", detail: `No such path: ${API_PREFIX}${path}.` }
+          : { code: "internal_error", detail: "The service failed unexpectedly." }),
       context.response.commonHeaders,
     );
-  }
 
   const headers = new Headers(response.headers);
   headers.set("X-Request-Id", requestId);

@@ -239,10 +239,13 @@ describe("organizations and the dashboard procedures", () => {
     expect(organizations.data).toEqual({ activeId: null, organizations: [] });
   });
 
-  it("refuses the dashboard's procedures without a session", async () => {
-    const answer = await dashboardCall(base, null, "tokens.list");
-    expect(answer.status).toBe(401);
-    expect(answer.problem?.code).toBe("unauthorized");
+  it("refuses the dashboard's procedures without a session, or with an expired one", async () => {
+    for (const session of [null, accounts.expiredSession, "not-a-session"]) {
+      const answer = await dashboardCall(base, session, "tokens.list");
+      expect(answer.status).toBe(401);
+      expect(answer.problem?.code).toBe("unauthorized");
+    }
+    expect((await dashboardCall(base, accounts.reader.session, "tokens.list")).status).toBe(200);
   });
 
   it("never shows or revokes another organization's tokens or ledger", async () => {
@@ -333,5 +336,24 @@ describe("organizations and the dashboard procedures", () => {
       { mutation: true },
     );
     expect(bad.problem?.code).toBe("invalid_request");
+  });
+});
+
+describe("sessions", () => {
+  it("tells the browser who is signed in, never the session token", async () => {
+    const response = await fetch(`${base}/api/auth/session`, {
+      headers: { Cookie: `authjs.session-token=${accounts.reader.session}` },
+    });
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ user: { email: expect.stringMatching(/@example\.com$/) } });
+    expect(text).not.toContain(accounts.reader.session);
+    expect(Object.keys(JSON.parse(text)).sort()).toEqual(["expires", "user"]);
+  });
+
+  it("drops an expired session", async () => {
+    const response = await fetch(`${base}/api/auth/session`, {
+      headers: { Cookie: `authjs.session-token=${accounts.expiredSession}` },
+    });
+    expect(await response.json()).toBeNull();
   });
 });

@@ -35,11 +35,17 @@ export interface AccountFixtures {
   tokens: { noScope: string; expired: string; revoked: string };
   /** A signed-in user with no organization yet. */
   newcomerSession: string;
+  /** A session of `reader`'s organization whose time is up. */
+  expiredSession: string;
 }
 
 export const SESSION_COOKIE = "authjs.session-token";
 
-async function signedInUser(db: Database, organizationId: string | null): Promise<{ userId: string; session: string }> {
+async function signedInUser(
+  db: Database,
+  organizationId: string | null,
+  expires = new Date(Date.now() + 86_400_000),
+): Promise<{ userId: string; session: string }> {
   const suffix = randomBytes(6).toString("hex");
   const [user] = await db
     .insert(users)
@@ -48,9 +54,7 @@ async function signedInUser(db: Database, organizationId: string | null): Promis
   if (!user) throw new Error("no user");
   if (organizationId) await db.insert(memberships).values({ organizationId, userId: user.id, role: "owner" });
   const session = randomBytes(32).toString("hex");
-  await db
-    .insert(authSessions)
-    .values({ sessionToken: session, userId: user.id, expires: new Date(Date.now() + 86_400_000) });
+  await db.insert(authSessions).values({ sessionToken: session, userId: user.id, expires });
   return { userId: user.id, session };
 }
 
@@ -91,5 +95,6 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
     limited: await organization(db, "Limited", { credits: 1_000_000, rateLimit: 5 }),
     tokens: { noScope: noScope.secret, expired: expired.secret, revoked: revoked.secret },
     newcomerSession: (await signedInUser(db, null)).session,
+    expiredSession: (await signedInUser(db, reader.id, new Date(Date.now() - 1000))).session,
   };
 }

@@ -1,5 +1,6 @@
 /** Dashboard paths the server names in responses and redirects. */
 export const SIGN_IN_PATH = "/signin";
+export const CHECK_EMAIL_PATH = "/signin/check-email";
 export const ONBOARDING_PATH = "/onboarding";
 export const TOKENS_PATH = "/tokens";
 export const CREDITS_PATH = "/credits";

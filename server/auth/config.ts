@@ -17,7 +17,7 @@ const sessionMaxAge = Number(process.env.SESSION_MAX_AGE_SECONDS) || 30 * 24 * 3
 /** How long a sign-in link works. */
 const MAGIC_LINK_MAX_AGE = 15 * 60;
 
-import { SIGN_IN_PATH } from "../paths";
+import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "../paths";
 
 function providers(): Provider[] {
   const list: Provider[] = [
@@ -54,7 +54,7 @@ async function config(): Promise<NextAuthConfig> {
     trustHost: true,
     session: { strategy: "database", maxAge: sessionMaxAge },
     providers: providers(),
-    pages: { signIn: SIGN_IN_PATH, verifyRequest: `${SIGN_IN_PATH}/check-email`, error: SIGN_IN_PATH },
+    pages: { signIn: SIGN_IN_PATH, verifyRequest: CHECK_EMAIL_PATH, error: SIGN_IN_PATH },
     callbacks: {
       // Only who and until when: the database session row (its token above all) stays on the server.
       session({ session, user }) {

@@ -43,7 +43,7 @@ async function ledgerOf(org: FixtureOrganization): Promise<LedgerRow[]> {
   const rows: LedgerRow[] = [];
   let before: number | undefined;
   for (;;) {
-    const page = await dashboardCall(base, org.session, "credits.ledger", { before, limit: 100 });
+    const page = await dashboardCall(base, org.session, "credits.ledger", { cursor: before, limit: 100 });
     expect(page.status).toBe(200);
     const { entries, nextBefore } = page.data as { entries: LedgerRow[]; nextBefore: number | null };
     rows.push(...entries);

@@ -14,9 +14,15 @@ export const creditsRouter = createRouter({
 
   ledger: organizationProcedure
     .input(
-      z.object({ before: z.number().int().positive().optional(), limit: z.number().int().min(1).max(100).default(25) }),
+      z.object({
+        /** The `nextBefore` of the previous page (newest first); omitted: the newest entries. */
+        cursor: z.number().int().positive().nullish(),
+        limit: z.number().int().min(1).max(100).default(25),
+      }),
     )
-    .query(({ ctx, input }) => ledgerPage(ctx.db, ctx.organization.id, input)),
+    .query(({ ctx, input }) =>
+      ledgerPage(ctx.db, ctx.organization.id, { before: input.cursor ?? undefined, limit: input.limit }),
+    ),
 
   usage: organizationProcedure
     .input(z.object({ days: z.number().int().min(1).max(90).default(30) }))

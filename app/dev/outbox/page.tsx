@@ -1,0 +1,37 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getDatabase } from "@/db";
+import { outboxPageEnabled, recentOutbox } from "@/server/auth/mail";
+
+export const metadata: Metadata = { title: "Dev outbox" };
+export const dynamic = "force-dynamic";
+
+/** Mail that would have been sent, when no SMTP server is configured (development only). */
+export default async function OutboxPage() {
+  if (!outboxPageEnabled()) notFound();
+  const { db } = await getDatabase();
+  const mails = await recentOutbox(db);
+  return (
+    <main>
+      <h1>Dev outbox</h1>
+      <p className="note">
+        No SMTP server is configured (<code>SMTP_URL</code>), so mail lands here and in the server log. Newest first.
+      </p>
+      {mails.length === 0 ? <p>No mail yet.</p> : null}
+      <ul className="outbox">
+        {mails.map((mail) => (
+          <li key={mail.id} data-testid="outbox-mail" data-recipient={mail.recipient}>
+            <strong>{mail.subject}</strong> to {mail.recipient} at {mail.createdAt.toISOString()}
+            {mail.url ? (
+              <div>
+                <a href={mail.url} data-testid="outbox-link">
+                  Sign in as {mail.recipient}
+                </a>
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

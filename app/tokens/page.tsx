@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { TokenManager } from "@/components/token-manager";
+import { requireOrganization } from "@/server/dashboard/guards";
+import { TOKENS_PATH } from "@/server/paths";
+import { publicOrigin } from "@/server/rest/handler";
+
+export const metadata: Metadata = { title: "API tokens" };
+export const dynamic = "force-dynamic";
+
+export default async function TokensPage() {
+  const { organization } = await requireOrganization(TOKENS_PATH);
+  const origin = publicOrigin(new Request("http://localhost/", { headers: await headers() }));
+  return (
+    <main>
+      <h1>API tokens</h1>
+      <p>
+        Tokens of <strong>{organization.name}</strong> call the REST API and MCP server. Readings are billed to this
+        organization&apos;s credits.
+      </p>
+      <TokenManager origin={origin} />
+    </main>
+  );
+}

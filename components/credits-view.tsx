@@ -1,0 +1,131 @@
+"use client";
+/** The active organization's credits: balance, prices, usage per day and the ledger, page by page. */
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { problemText, useTRPC } from "./trpc";
+import { UsageChart } from "./usage-chart";
+
+const PAGE = 25;
+
+export function CreditsView() {
+  const trpc = useTRPC();
+  const summary = useQuery(trpc.credits.summary.queryOptions());
+  const usage = useQuery(trpc.credits.usage.queryOptions({ days: 30 }));
+  const ledger = useInfiniteQuery(
+    trpc.credits.ledger.infiniteQueryOptions(
+      { limit: PAGE },
+      { initialCursor: undefined, getNextPageParam: (page) => page.nextBefore ?? undefined },
+    ),
+  );
+  const error = summary.error ?? usage.error ?? ledger.error;
+  return (
+    <>
+      {error ? (
+        <p role="alert" className="error">
+          {problemText(error)}
+        </p>
+      ) : null}
+      <section className="cards">
+        <div className="card">
+          <span className="label">Balance</span>
+          <span className="figure" data-testid="credit-balance">
+            {summary.data ? summary.data.balance.toLocaleString("en") : "…"}
+          </span>
+          <span className="hint">credits</span>
+        </div>
+        <div className="card">
+          <span className="label">Rate limit</span>
+          <span className="figure">{summary.data ? summary.data.rateLimit.toLocaleString("en") : "…"}</span>
+          <span className="hint">requests per window</span>
+        </div>
+      </section>
+      <p className="note">
+        Reading market data in the dashboard does not use credits; credits meter the API and MCP. A call that fails, or
+        answers 304 Not Modified, costs nothing.
+      </p>
+
+      <section aria-labelledby="prices">
+        <h2 id="prices">Prices</h2>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Operation</th>
+                <th scope="col" className="num">
+                  Credits per call
+                </th>
+                <th scope="col">Scope</th>
+              </tr>
+            </thead>
+            <tbody>
+              {summary.data?.prices.map((p) => (
+                <tr key={p.operation}>
+                  <td>
+                    <code>{p.operation}</code>
+                  </td>
+                  <td className="num">{p.credits}</td>
+                  <td>{p.scope ?? "any valid token"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="usage">
+        <h2 id="usage">Usage, last 30 days</h2>
+        {usage.data ? <UsageChart days={usage.data} /> : <p>Loading…</p>}
+      </section>
+
+      <section aria-labelledby="ledger">
+        <h2 id="ledger">Ledger</h2>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Time (UTC)</th>
+                <th scope="col">Kind</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col" className="num">
+                  Balance after
+                </th>
+                <th scope="col">Operation</th>
+                <th scope="col">Token</th>
+                <th scope="col">Request</th>
+                <th scope="col">Note</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ledger.data?.pages
+                .flatMap((page) => page.entries)
+                .map((entry) => (
+                  <tr key={entry.id} data-testid="ledger-row" data-kind={entry.kind}>
+                    <td>{new Date(entry.createdAt).toISOString().slice(0, 19).replace("T", " ")}</td>
+                    <td>{entry.kind}</td>
+                    <td className="num">{entry.amount > 0 ? `+${entry.amount}` : entry.amount}</td>
+                    <td className="num">{entry.balanceAfter}</td>
+                    <td>{entry.operation ? <code>{entry.operation}</code> : null}</td>
+                    <td>{entry.tokenId ? <code>{entry.tokenId}</code> : null}</td>
+                    <td>{entry.requestId ? <code className="small">{entry.requestId}</code> : null}</td>
+                    <td>{entry.note}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
+        {ledger.isPending ? <p>Loading…</p> : null}
+        {ledger.hasNextPage ? (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => ledger.fetchNextPage()}
+            disabled={ledger.isFetchingNextPage}
+          >
+            {ledger.isFetchingNextPage ? "Loading…" : "Older entries"}
+          </button>
+        ) : null}
+      </section>
+    </>
+  );
+}

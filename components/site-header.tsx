@@ -1,0 +1,49 @@
+/** The header of every page: where you are, who you act for, what it has left to spend. */
+import Link from "next/link";
+import { signOut } from "@/server/auth/config";
+import { headerState } from "@/server/dashboard/guards";
+import { CREDITS_PATH, ONBOARDING_PATH, SIGN_IN_PATH, TOKENS_PATH } from "@/server/paths";
+import { OrganizationSwitcher } from "./organization-switcher";
+
+async function signOutAction() {
+  "use server";
+  await signOut({ redirectTo: SIGN_IN_PATH });
+}
+
+export async function SiteHeader() {
+  const state = await headerState();
+  return (
+    <header className="site-header">
+      <Link href="/" className="brand">
+        Market Positioning
+      </Link>
+      <nav aria-label="Main">
+        <Link href="/">Markets</Link>
+        {state ? <Link href={TOKENS_PATH}>API tokens</Link> : null}
+        {state ? <Link href={CREDITS_PATH}>Credits</Link> : null}
+      </nav>
+      <div className="account">
+        {state?.active ? (
+          <>
+            <OrganizationSwitcher organizations={state.organizations} activeId={state.active.id} />
+            <Link href={CREDITS_PATH} className="balance" data-testid="header-balance">
+              {state.active.creditBalance.toLocaleString("en")} credits
+            </Link>
+          </>
+        ) : state ? (
+          <Link href={ONBOARDING_PATH}>Create an organization</Link>
+        ) : null}
+        {state ? (
+          <form action={signOutAction}>
+            <span className="who">{state.user.email}</span>
+            <button type="submit" className="link-button">
+              Sign out
+            </button>
+          </form>
+        ) : (
+          <Link href={SIGN_IN_PATH}>Sign in</Link>
+        )}
+      </div>
+    </header>
+  );
+}

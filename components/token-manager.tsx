@@ -1,0 +1,185 @@
+"use client";
+/** API tokens of the active organization: create (the secret is shown once), list, revoke. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useRef, useState } from "react";
+import { problemText, useTRPC } from "./trpc";
+
+const SCOPE = "Market.Read.All";
+const EXPIRY_CHOICES = [
+  { label: "Never", days: 0 },
+  { label: "7 days", days: 7 },
+  { label: "30 days", days: 30 },
+  { label: "90 days", days: 90 },
+  { label: "1 year", days: 365 },
+];
+
+const when = (value: string | Date | null) =>
+  value ? new Date(value).toISOString().slice(0, 16).replace("T", " ") : null;
+
+function status(token: { revokedAt: string | Date | null; expiresAt: string | Date | null }): string {
+  if (token.revokedAt) return "Revoked";
+  if (token.expiresAt && new Date(token.expiresAt).getTime() <= Date.now()) return "Expired";
+  return "Active";
+}
+
+export function TokenManager({ origin }: { origin: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const tokens = useQuery(trpc.tokens.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
+  const [name, setName] = useState("");
+  const [withScope, setWithScope] = useState(true);
+  const [days, setDays] = useState(0);
+  const [copied, setCopied] = useState(false);
+  const secretField = useRef<HTMLInputElement>(null);
+  const create = useMutation(trpc.tokens.create.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setCopied(false);
+    create.mutate({ name, scopes: withScope ? [SCOPE] : [], ...(days ? { expiresInDays: days } : {}) });
+    setName("");
+  };
+  const copy = async () => {
+    const secret = create.data?.secret ?? "";
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied(true);
+    } catch {
+      secretField.current?.select(); // no clipboard access (e.g. plain http): select it for Ctrl+C
+    }
+  };
+
+  return (
+    <>
+      <section aria-labelledby="new-token">
+        <h2 id="new-token">New token</h2>
+        <form onSubmit={submit} className="inline-form">
+          <label>
+            Name
+            <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="ci" />
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={withScope} onChange={(e) => setWithScope(e.target.checked)} />
+            {SCOPE} <span className="hint">(readings; without it only the free operations)</span>
+          </label>
+          <label>
+            Expires
+            <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+              {EXPIRY_CHOICES.map((c) => (
+                <option key={c.days} value={c.days}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" disabled={create.isPending}>
+            Create token
+          </button>
+        </form>
+        {create.error ? (
+          <p role="alert" className="error">
+            {problemText(create.error)}
+          </p>
+        ) : null}
+        {create.data ? (
+          <div className="secret" role="status">
+            <p>
+              <strong>Copy the secret of “{create.data.token.name}” now: it will not be shown again.</strong>
+            </p>
+            <div className="secret-row">
+              <input
+                ref={secretField}
+                readOnly
+                value={create.data.secret}
+                data-testid="new-token-secret"
+                aria-label="Token secret"
+                onFocus={(e) => e.target.select()}
+              />
+              <button type="button" onClick={copy}>
+                {copied ? "Copied" : "Copy"}
+              </button>
+            </div>
+          </div>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="token-list">
+        <h2 id="token-list">Tokens</h2>
+        {tokens.isPending ? <p>Loading…</p> : null}
+        {tokens.error ? (
+          <p role="alert" className="error">
+            {problemText(tokens.error)}
+          </p>
+        ) : null}
+        {tokens.data?.length === 0 ? <p>No tokens yet.</p> : null}
+        {tokens.data?.length ? (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Token</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.data.map((token) => {
+                  const state = status(token);
+                  return (
+                    <tr key={token.id} data-testid="token-row" data-token-id={token.id}>
+                      <td>{token.name}</td>
+                      <td>
+                        <code>{token.displayPrefix}…</code>
+                      </td>
+                      <td>{token.scopes.join(", ") || "none"}</td>
+                      <td>{when(token.createdAt)}</td>
+                      <td>{when(token.expiresAt) ?? "never"}</td>
+                      <td>{when(token.lastUsedAt) ?? "never"}</td>
+                      <td>{state}</td>
+                      <td>
+                        {state === "Active" ? (
+                          <button
+                            type="button"
+                            className="danger"
+                            disabled={revoke.isPending}
+                            onClick={() => revoke.mutate({ tokenId: token.id })}
+                          >
+                            Revoke<span className="sr-only"> {token.name}</span>
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {revoke.error ? (
+          <p role="alert" className="error">
+            {problemText(revoke.error)}
+          </p>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="use-token">
+        <h2 id="use-token">Use it</h2>
+        <pre>
+          <code>{`curl -H "Authorization: Bearer $TOKEN" ${origin}/v1/markets\ncurl -H "Authorization: Bearer $TOKEN" "${origin}/v1/markets/foundation-model-apis/delta?country=FR"`}</code>
+        </pre>
+        <p className="hint">
+          Reference: <a href="/docs/api">/docs/api</a>. Revoking a token stops it at once.
+        </p>
+      </section>
+    </>
+  );
+}

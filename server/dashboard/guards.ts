@@ -1,0 +1,55 @@
+/**
+ * What a dashboard page needs before it renders: a signed-in person (else the sign-in page, which
+ * returns here) and, for most pages, an organization (else onboarding, which returns here).
+ */
+import "server-only";
+import { redirect } from "next/navigation";
+import { getDatabase } from "../../db";
+import { activeOrganizationOf, type Membership, organizationsOf } from "../accounts/organizations";
+import { auth } from "../auth/config";
+import { ONBOARDING_PATH, SIGN_IN_PATH } from "../paths";
+
+export interface SignedIn {
+  id: string;
+  email: string | null;
+}
+
+/** A relative path to return to, or null: never another origin (`//host`, `https:`…). */
+export function safeReturnPath(value: unknown): string | null {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\")
+    ? value
+    : null;
+}
+
+export async function currentUser(): Promise<SignedIn | null> {
+  const session = await auth();
+  const id = session?.user?.id;
+  return id ? { id, email: session.user?.email ?? null } : null;
+}
+
+export async function requireUser(returnTo: string): Promise<SignedIn> {
+  const user = await currentUser();
+  if (!user) redirect(`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent(returnTo)}`);
+  return user;
+}
+
+export async function requireOrganization(returnTo: string): Promise<{ user: SignedIn; organization: Membership }> {
+  const user = await requireUser(returnTo);
+  const { db } = await getDatabase();
+  const organization = await activeOrganizationOf(db, user.id);
+  if (!organization) redirect(`${ONBOARDING_PATH}?returnTo=${encodeURIComponent(returnTo)}`);
+  return { user, organization };
+}
+
+/** The header's view of the person: their organizations and the active one. */
+export async function headerState(): Promise<{
+  user: SignedIn;
+  organizations: Membership[];
+  active: Membership | null;
+} | null> {
+  const user = await currentUser();
+  if (!user) return null;
+  const { db } = await getDatabase();
+  const [organizations, active] = await Promise.all([organizationsOf(db, user.id), activeOrganizationOf(db, user.id)]);
+  return { user, organizations, active };
+}

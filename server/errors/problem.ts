@@ -1,5 +1,5 @@
 /** RFC 9457 problem details: the body of every failure on /v1. */
-import type { ApiError, ProblemIssue } from "./api-error";
+import type { ProblemIssue } from "./api-error";
 import { ERROR_CODES, ERRORS_DOC_PATH, type ErrorCode } from "./codes";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";

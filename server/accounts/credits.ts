@@ -63,15 +63,11 @@ export async function changeCredits(
         returning balance_after`,
   );
   if (row) return Number(row.balance_after);
-  const [exists] = await db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  if (!exists) throw new CreditsError(`no organization "${organizationId}"`);
+  await creditBalance(db, organizationId); // throws when there is no such organization
   throw new CreditsError(`the adjustment would take the balance of "${organizationId}" below zero`);
 }
 
-export async function creditBalance(db: Database, organizationId: string): Promise<number> {
+export async function creditBalance(db: Database | Transaction, organizationId: string): Promise<number> {
   const [row] = await db
     .select({ balance: organizations.creditBalance })
     .from(organizations)

@@ -20,7 +20,7 @@ import { authenticateSecret, createApiToken, revokeApiToken } from "@/server/acc
 import { createApiContext } from "@/server/api/context";
 import { createCaller } from "@/server/api/root";
 import { sessionCaller } from "@/server/auth/session-caller";
-import { runCli } from "@/server/cli/run";
+import { runOps } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 
 let database: TestDatabase;
@@ -263,16 +263,10 @@ describe("organizations and isolation through the dashboard procedures", () => {
 });
 
 describe("ops org, token and credits", () => {
-  async function ops(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(argv, {
-      io: { out: (line) => out.push(line), err: (line) => err.push(line) },
-      openDatabase: async () => ({ ...database, close: async () => {} }),
-      now: () => new Date("2026-06-01T12:00:00Z"),
-    });
-    return { code, out, err: err.join("\n") };
-  }
+  const ops = async (...argv: string[]) => {
+    const { code, out, stderr } = await runOps(database, argv);
+    return { code, out, err: stderr };
+  };
 
   it("creates an organization, a token and credits, each printing its result last", async () => {
     const created = await ops("org", "create", "--name", "Scripted", "--country", "at", "--credits", "30");

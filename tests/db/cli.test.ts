@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { openDatabase } from "@/db/client";
 import { readRelease } from "@/server/catalog/store";
-import { runCli } from "@/server/cli/run";
+import { runOps } from "../helpers/cli";
 import { createTestDatabase, dumpCatalogue, type TestDatabase } from "../helpers/database";
 import { FIXTURES } from "../helpers/fixtures";
 
@@ -22,17 +22,7 @@ const MARKET = path.join(FIXTURES, "market.yaml");
 let database: TestDatabase;
 let workDir: string;
 
-/** Runs the CLI in this process against the test database; returns exit code and output. */
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, {
-    io: { out: (line) => out.push(line), err: (line) => err.push(line) },
-    openDatabase: async () => ({ ...database, close: async () => {} }),
-    now: () => new Date("2026-06-01T12:00:00Z"),
-  });
-  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
-}
+const ops = (...argv: string[]) => runOps(database, argv);
 
 /** The market fixture with one change, written to a file of its own. */
 // biome-ignore lint/suspicious/noExplicitAny: each case reaches into the parsed YAML freely

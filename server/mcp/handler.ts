@@ -1,0 +1,139 @@
+/**
+ * The MCP endpoint (/mcp, Streamable HTTP, stateless). The HTTP edge authenticates the bearer
+ * token and answers failures as problem+json with a Bearer challenge; each tool then runs its tRPC
+ * procedure through a server-side caller acting as that caller, so REST and MCP share every rule.
+ */
+import { randomUUID } from "node:crypto";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { TRPCError } from "@trpc/server";
+import { createMcpHandler } from "mcp-handler";
+import type { Database } from "../../db/client";
+import { authenticateSecret } from "../accounts/tokens";
+import { type ApiContext, createApiContext } from "../api/context";
+import { createCaller } from "../api/root";
+import { describeError } from "../api/trpc";
+import { callerOfHolder } from "../auth/api-token";
+import { bearerToken, type Caller } from "../auth/caller";
+import { type ApiError, unauthorized } from "../errors/api-error";
+import { problemOf, problemResponse } from "../errors/problem";
+import { publicOrigin } from "../rest/handler";
+import { TOOLS, type ToolDefinition } from "./tools";
+
+export const MCP_PATH = "/mcp";
+const SERVER_INFO = { name: "market-positioning", version: "1.0.0" };
+
+/** What the edge hands each tool call (through the SDK's AuthInfo.extra). */
+interface McpCall {
+  db: Database;
+  caller: Caller;
+  origin: string;
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** Runs one tool as its caller: the same procedure, checks and credits as REST. */
+export async function runTool(definition: ToolDefinition, input: unknown, call: McpCall): Promise<ToolResult> {
+  const requestId = randomUUID();
+  const ctx: ApiContext = createApiContext({
+    db: call.db,
+    headers: new Headers(),
+    requestId,
+    origin: call.origin,
+    authenticate: async () => call.caller,
+  });
+  const meta = () => {
+    const cost = ctx.response.headers["X-Credits-Cost"];
+    const remaining = ctx.response.headers["X-Credits-Remaining"];
+    return {
+      requestId,
+      ...(cost !== undefined ? { credits: { cost: Number(cost), remaining: Number(remaining) } } : {}),
+    };
+  };
+  try {
+    // Through JSON, as REST sends it: structuredContent is the REST body, value for value.
+    const payload = JSON.parse(JSON.stringify(await definition.call(createCaller(ctx), input as never)));
+    return {
+      structuredContent: payload,
+      content: [{ type: "text", text: definition.render(payload as never) }],
+      _meta: meta(),
+    };
+  } catch (error) {
+    const trpcError =
+      error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
+    const problem = describeError(trpcError);
+    if (problem.code === "internal_error") console.error(`[mcp] ${requestId} ${definition.name} failed:`, error);
+    const body = problemOf(problem.code, problem.detail, { origin: call.origin, requestId }, problem);
+    return {
+      isError: true,
+      content: [{ type: "text", text: JSON.stringify(body) }],
+      _meta: { ...meta(), problem: body },
+    };
+  }
+}
+
+const mcpHandler = createMcpHandler(
+  (server) => {
+    for (const definition of TOOLS)
+      server.registerTool(
+        definition.name,
+        {
+          title: definition.title,
+          description: definition.description,
+          inputSchema: definition.input,
+          outputSchema: definition.output,
+          annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        },
+        async (input: unknown, ctx) => runTool(definition, input, ctx.http?.authInfo?.extra as unknown as McpCall),
+      );
+  },
+  { serverInfo: SERVER_INFO },
+);
+
+function challenge(error: ApiError, origin: string): Response {
+  const requestId = randomUUID();
+  return problemResponse(problemOf(error.problemCode, error.detail, { origin, requestId }), {
+    "Cache-Control": "no-store",
+    ...error.extra.headers,
+  });
+}
+
+export async function handleMcpRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
+  const origin = publicOrigin(request);
+  let db: Database;
+  try {
+    db = await database();
+  } catch (error) {
+    console.error("[mcp] database unavailable:", error);
+    return problemResponse(
+      problemOf("unavailable", "The database is unreachable; retry shortly.", { origin, requestId: randomUUID() }),
+      { "Retry-After": "5", "Cache-Control": "no-store" },
+    );
+  }
+  const token = bearerToken(request.headers);
+  if (!token)
+    return challenge(
+      unauthorized(
+        token === null
+          ? "Send Authorization: Bearer <token> with an API token."
+          : "The Authorization header must be: Bearer <token>.",
+      ),
+      origin,
+    );
+  const check = await authenticateSecret(db, token);
+  if (!check.ok) return challenge(unauthorized(check.reason), origin);
+  const caller = callerOfHolder(check.holder);
+  const call: McpCall = { db, caller, origin };
+  const authInfo: AuthInfo = {
+    token,
+    clientId: caller.credentialId ?? "",
+    scopes: [...caller.scopes],
+    extra: call as unknown as Record<string, unknown>,
+  };
+  return mcpHandler(Object.assign(request, { auth: authInfo }));
+}

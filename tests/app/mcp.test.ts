@@ -1,0 +1,222 @@
+/**
+ * The MCP server over real HTTP with the SDK's own client: the six tools, each answering the REST
+ * body for the same arguments and token, tool errors with the REST codes, and credits debited as
+ * REST debits them.
+ */
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { dashboardCall } from "../helpers/dashboard";
+
+const base = inject("appUrl");
+const accounts = inject("accounts");
+
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: "mps-tests", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+const rest = async (path: string, token: string) => {
+  const response = await fetch(`${base}/v1${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  return { status: response.status, body: await response.json(), headers: response.headers };
+};
+
+/** Each tool, its arguments, and the REST path for the same question. */
+const CASES: [string, Record<string, unknown>, string][] = [
+  ["service_geographies_list", {}, "/geographies"],
+  ["service_markets_list", {}, "/markets"],
+  ["service_market_get_snapshot", { marketId: "foundation-model-apis" }, "/markets/foundation-model-apis/snapshot"],
+  [
+    "service_market_get_snapshot",
+    { marketId: "foundation-model-apis", release: 1 },
+    "/markets/foundation-model-apis/snapshot?release=1",
+  ],
+  ["service_market_get_capaindex", { marketId: "managed-kubernetes" }, "/markets/managed-kubernetes/capaindex"],
+  [
+    "service_market_get_servicemax",
+    { marketId: "object-storage", country: "fr" },
+    "/markets/object-storage/servicemax?country=fr",
+  ],
+  ["service_market_get_servicemax", { marketId: "object-storage" }, "/markets/object-storage/servicemax"],
+  [
+    "service_market_get_delta",
+    { marketId: "foundation-model-apis", country: "CH", view: "bars" },
+    "/markets/foundation-model-apis/delta?country=CH&view=bars",
+  ],
+];
+
+describe("MCP tools over Streamable HTTP", () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connect(accounts.reader.token);
+  });
+  afterAll(() => client?.close());
+
+  it("lists exactly the six tools of the spec, with input and output schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "service_geographies_list",
+      "service_market_get_capaindex",
+      "service_market_get_delta",
+      "service_market_get_servicemax",
+      "service_market_get_snapshot",
+      "service_markets_list",
+    ]);
+    const delta = tools.find((t) => t.name === "service_market_get_delta");
+    expect(Object.keys(delta?.inputSchema.properties ?? {}).sort()).toEqual(["country", "marketId", "release", "view"]);
+    expect(delta?.inputSchema.required).toEqual(["marketId"]);
+    expect(delta?.outputSchema?.properties).toHaveProperty("products");
+    expect(delta?.annotations?.readOnlyHint).toBe(true);
+    for (const tool of tools) expect(tool.description?.length ?? 0).toBeGreaterThan(60);
+  });
+
+  for (const [tool, args, path] of CASES)
+    it(`${tool}(${JSON.stringify(args)}) answers the body of GET /v1${path}`, async () => {
+      const result = await client.callTool({ name: tool, arguments: args });
+      expect(result.isError).toBeFalsy();
+      const expected = await rest(path, accounts.reader.token);
+      expect(expected.status).toBe(200);
+      expect(result.structuredContent).toEqual(expected.body);
+      const text = (result.content as { type: string; text: string }[])[0];
+      expect(text?.type).toBe("text");
+      expect(text?.text.length).toBeGreaterThan(20);
+    });
+
+  it("debits each reading as REST does, and says so in _meta", async () => {
+    const before = (await dashboardCall(base, accounts.reader.session, "credits.summary")).data as { balance: number };
+    const prices: [string, Record<string, unknown>, number][] = [
+      ["service_market_get_snapshot", { marketId: "speech-to-text" }, 5],
+      ["service_market_get_delta", { marketId: "speech-to-text", country: "FR" }, 3],
+      ["service_market_get_servicemax", { marketId: "speech-to-text", country: "FR" }, 3],
+      ["service_market_get_capaindex", { marketId: "speech-to-text" }, 2],
+      ["service_markets_list", {}, 0],
+    ];
+    let balance = before.balance;
+    for (const [name, args, price] of prices) {
+      const result = await client.callTool({ name, arguments: args });
+      balance -= price;
+      expect(result._meta).toMatchObject({ credits: { cost: price, remaining: balance } });
+    }
+    const after = (await dashboardCall(base, accounts.reader.session, "credits.summary")).data as { balance: number };
+    expect(after.balance).toBe(before.balance - 13);
+  });
+
+  it("answers bad input and unknown things with tool errors carrying the REST code and detail", async () => {
+    const cases: [string, Record<string, unknown>, string, string][] = [
+      [
+        "service_market_get_delta",
+        { marketId: "foundation-model-apis", country: "XX" },
+        "invalid_request",
+        "/markets/foundation-model-apis/delta?country=XX",
+      ],
+      ["service_market_get_snapshot", { marketId: "no-such-market" }, "not_found", "/markets/no-such-market/snapshot"],
+      [
+        "service_market_get_snapshot",
+        { marketId: "foundation-model-apis", release: 99 },
+        "not_found",
+        "/markets/foundation-model-apis/snapshot?release=99",
+      ],
+      [
+        "service_market_get_capaindex",
+        { marketId: "vector-databases" },
+        "not_found",
+        "/markets/vector-databases/capaindex",
+      ],
+    ];
+    for (const [name, args, code, path] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBe(true);
+      const problem = JSON.parse((result.content as { text: string }[])[0]?.text ?? "{}");
+      const expected = await rest(path, accounts.reader.token);
+      expect({ code: problem.code, detail: problem.detail }).toEqual({
+        code: expected.body.code,
+        detail: expected.body.detail,
+      });
+      expect(problem.code).toBe(code);
+    }
+  });
+
+  it("refuses malformed arguments without crashing or charging", async () => {
+    const before = (await dashboardCall(base, accounts.reader.session, "credits.summary")).data as { balance: number };
+    for (const args of [
+      { marketId: "Not A Slug" },
+      { marketId: 42 },
+      {},
+      { marketId: "x".repeat(500) },
+      { marketId: "a", release: -1 },
+    ]) {
+      const result = await client.callTool({
+        name: "service_market_get_snapshot",
+        arguments: args as Record<string, unknown>,
+      });
+      expect(result.isError).toBe(true);
+    }
+    const after = (await dashboardCall(base, accounts.reader.session, "credits.summary")).data as { balance: number };
+    expect(after.balance).toBe(before.balance);
+  });
+});
+
+describe("MCP with other tokens", () => {
+  it("refuses readings to a token without the scope, as a tool error, and serves the free tools", async () => {
+    const client = await connect(accounts.tokens.noScope);
+    try {
+      const reading = await client.callTool({
+        name: "service_market_get_snapshot",
+        arguments: { marketId: "object-storage" },
+      });
+      expect(reading.isError).toBe(true);
+      expect(JSON.parse((reading.content as { text: string }[])[0]?.text ?? "{}").code).toBe("insufficient_scope");
+      expect((await client.callTool({ name: "service_markets_list", arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("answers insufficient_credits with cost and balance when the balance is short", async () => {
+    const client = await connect(accounts.broke.token);
+    try {
+      const result = await client.callTool({
+        name: "service_market_get_snapshot",
+        arguments: { marketId: "object-storage" },
+      });
+      expect(result.isError).toBe(true);
+      expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? "{}")).toMatchObject({
+        code: "insufficient_credits",
+        cost: 5,
+        balance: 0,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("answers 401 problem+json with a Bearer challenge to no, bad, expired or revoked tokens", async () => {
+    for (const authorization of [
+      undefined,
+      "Bearer nope",
+      `Bearer ${accounts.tokens.expired}`,
+      `Bearer ${accounts.tokens.revoked}`,
+    ]) {
+      const response = await fetch(`${base}/mcp`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          ...(authorization ? { Authorization: authorization } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+      expect(response.headers.get("www-authenticate")).toMatch(
+        /^Bearer realm="market-positioning", error="invalid_token"/,
+      );
+      expect((await response.json()).code).toBe("unauthorized");
+    }
+    await expect(connect("mps_" + "B".repeat(43))).rejects.toThrow();
+  });
+});

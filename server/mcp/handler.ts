@@ -4,7 +4,7 @@
  * procedure through a server-side caller acting as that caller, so REST and MCP share every rule.
  */
 import { randomUUID } from "node:crypto";
-import type { AuthInfo } from "@modelcontextprotocol/server";
+import { type AuthInfo, ProtocolError, ProtocolErrorCode, ResourceTemplate } from "@modelcontextprotocol/server";
 import { TRPCError } from "@trpc/server";
 import { createMcpHandler } from "mcp-handler";
 import type { Database } from "../../db/client";
@@ -17,7 +17,8 @@ import { bearerToken, type Caller } from "../auth/caller";
 import { type ApiError, unauthorized } from "../errors/api-error";
 import { problemOf, problemResponse } from "../errors/problem";
 import { publicOrigin } from "../rest/handler";
-import { TOOLS, type ToolDefinition } from "./tools";
+import { SNAPSHOT_RESOURCE_TEMPLATE } from "./snapshot-html";
+import { type EmbeddedResource, TOOLS, type ToolDefinition } from "./tools";
 
 export const MCP_PATH = "/mcp";
 const SERVER_INFO = { name: "market-positioning", version: "1.0.0" };
@@ -31,7 +32,7 @@ interface McpCall {
 
 export interface ToolResult {
   [key: string]: unknown;
-  content: { type: "text"; text: string }[];
+  content: ({ type: "text"; text: string } | EmbeddedResource)[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   _meta?: Record<string, unknown>;
@@ -60,7 +61,10 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
     const payload = JSON.parse(JSON.stringify(await definition.call(createCaller(ctx), input as never)));
     return {
       structuredContent: payload,
-      content: [{ type: "text", text: definition.render(payload as never) }],
+      content: [
+        { type: "text", text: definition.render(payload as never) },
+        ...(definition.embed?.(payload as never) ?? []),
+      ],
       _meta: meta(),
     };
   } catch (error) {
@@ -91,6 +95,23 @@ const mcpHandler = createMcpHandler(
         },
         async (input: unknown, ctx) => runTool(definition, input, ctx.http?.authInfo?.extra as unknown as McpCall),
       );
+    // Reading the HTML snapshot directly is the snapshot: same procedure, same price.
+    server.registerResource(
+      "snapshot-html",
+      new ResourceTemplate(SNAPSHOT_RESOURCE_TEMPLATE, { list: undefined }),
+      {
+        title: "Market snapshot (HTML)",
+        description: "The snapshot of one market as a readable HTML table with bands and methodology. Costs 5 credits.",
+        mimeType: "text/html",
+      },
+      async (uri, variables, ctx) => {
+        const snapshot = TOOLS.find((t) => t.name === "service_market_get_snapshot") as ToolDefinition;
+        const result = await runTool(snapshot, { marketId: String(variables.marketId) }, ctx.http?.authInfo?.extra as unknown as McpCall);
+        const embedded = result.content.find((c): c is EmbeddedResource => c.type === "resource");
+        if (result.isError || !embedded) throw new ProtocolError(ProtocolErrorCode.InvalidParams, (result.content[0] as { text: string }).text);
+        return { contents: [{ ...embedded.resource, uri: uri.href }], _meta: result._meta };
+      },
+    );
   },
   { serverInfo: SERVER_INFO },
 );

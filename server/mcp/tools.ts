@@ -23,6 +23,7 @@ import {
   renderMax,
   renderSnapshot,
 } from "./render";
+import { snapshotHtml, snapshotResourceUri } from "./snapshot-html";
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -36,6 +37,13 @@ export interface ToolDefinition {
   rest: string;
   call(caller: Caller, input: never): Promise<unknown>;
   render(payload: never): string;
+  /** Resources embedded in the result besides the text (the snapshot's HTML). */
+  embed?(payload: never): EmbeddedResource[];
+}
+
+export interface EmbeddedResource {
+  type: "resource";
+  resource: { uri: string; mimeType: string; text: string };
 }
 
 const tool = <I extends z.ZodObject, O extends z.ZodType>(definition: {
@@ -47,6 +55,7 @@ const tool = <I extends z.ZodObject, O extends z.ZodType>(definition: {
   rest: string;
   call(caller: Caller, input: z.output<I>): Promise<z.output<O>>;
   render(payload: z.output<O>): string;
+  embed?(payload: z.output<O>): EmbeddedResource[];
 }) => definition as unknown as ToolDefinition;
 
 const emptyInput = releaseInput.pick({}).strict();
@@ -84,12 +93,18 @@ export const TOOLS: ToolDefinition[] = [
     name: "service_market_get_snapshot",
     title: "Market snapshot",
     description:
-      "Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Costs 5 credits.",
+      "Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Also returns the snapshot as a readable HTML table (resource ui://service/snapshot/{marketId}). Costs 5 credits.",
     input: releaseInput,
     output: rootObject(snapshotSchema),
     rest: "GET /v1/markets/{marketId}/snapshot",
     call: (caller, input) => caller.readings.snapshot(input),
     render: renderSnapshot,
+    embed: (snapshot) => [
+      {
+        type: "resource",
+        resource: { uri: snapshotResourceUri(snapshot.marketId), mimeType: "text/html", text: snapshotHtml(snapshot) },
+      },
+    ],
   }),
   tool({
     name: "service_market_get_delta",

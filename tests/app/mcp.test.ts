@@ -86,6 +86,48 @@ describe("MCP tools over Streamable HTTP", () => {
       expect(text?.text.length).toBeGreaterThan(20);
     });
 
+  it("embeds the snapshot as a self-contained HTML table at ui://service/snapshot/{marketId}", async () => {
+    const result = await client.callTool({
+      name: "service_market_get_snapshot",
+      arguments: { marketId: "object-storage" },
+    });
+    const embedded = (
+      result.content as { type: string; resource?: { uri: string; mimeType: string; text: string } }[]
+    ).find((c) => c.type === "resource")?.resource;
+    expect(embedded?.uri).toBe("ui://service/snapshot/object-storage");
+    expect(embedded?.mimeType).toBe("text/html");
+    const html = embedded?.text ?? "";
+    const snapshot = result.structuredContent as {
+      name: string;
+      methodology: string;
+      products: { name: string; scores: { innovation: number }; bands: { innovation: string } }[];
+    };
+    expect(html).toContain(`<h1>${snapshot.name}</h1>`);
+    expect(html.match(/<tr><th scope="row">/g)?.length).toBe(snapshot.products.length + 3); // products + 3 axes of bands
+    const first = snapshot.products[0];
+    expect(html).toContain(`${first?.scores.innovation}<span class="band">${first?.bands.innovation}</span>`);
+    // Verbatim methodology (HTML-escaped only), and nothing that loads or runs anything.
+    const escaped = snapshot.methodology
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&#39;");
+    expect(html).toContain(`<blockquote>${escaped}</blockquote>`);
+    expect(html).not.toMatch(/<script|<link|src=|https?:\/\//i);
+
+    const before = (await dashboardCall(base, accounts.reader.session, "credits.summary")).data as { balance: number };
+    const read = await client.readResource({ uri: "ui://service/snapshot/object-storage" });
+    expect(read.contents[0]).toMatchObject({
+      uri: "ui://service/snapshot/object-storage",
+      mimeType: "text/html",
+      text: html,
+    });
+    const after = (await dashboardCall(base, accounts.reader.session, "credits.summary")).data as { balance: number };
+    expect(after.balance).toBe(before.balance - 5);
+    await expect(client.readResource({ uri: "ui://service/snapshot/no-such-market" })).rejects.toThrow(/not_found/);
+  });
+
   it("debits each reading as REST does, and says so in _meta", async () => {
     const before = (await dashboardCall(base, accounts.reader.session, "credits.summary")).data as { balance: number };
     const prices: [string, Record<string, unknown>, number][] = [

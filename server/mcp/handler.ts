@@ -106,9 +106,14 @@ const mcpHandler = createMcpHandler(
       },
       async (uri, variables, ctx) => {
         const snapshot = TOOLS.find((t) => t.name === "service_market_get_snapshot") as ToolDefinition;
-        const result = await runTool(snapshot, { marketId: String(variables.marketId) }, ctx.http?.authInfo?.extra as unknown as McpCall);
+        const result = await runTool(
+          snapshot,
+          { marketId: String(variables.marketId) },
+          ctx.http?.authInfo?.extra as unknown as McpCall,
+        );
         const embedded = result.content.find((c): c is EmbeddedResource => c.type === "resource");
-        if (result.isError || !embedded) throw new ProtocolError(ProtocolErrorCode.InvalidParams, (result.content[0] as { text: string }).text);
+        if (result.isError || !embedded)
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, (result.content[0] as { text: string }).text);
         return { contents: [{ ...embedded.resource, uri: uri.href }], _meta: result._meta };
       },
     );

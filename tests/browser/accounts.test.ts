@@ -86,6 +86,14 @@ describe("sign-in to first API call, in Chromium", () => {
     expect(overflow).toBe(false);
     await page.setViewportSize({ width: 1280, height: 900 });
 
+    // The Connect page gives the MCP URL and configurations that use it.
+    await page.getByRole("link", { name: "Connect MCP" }).click();
+    await page.waitForURL(/\/connect$/);
+    expect(await page.getByTestId("mcp-url").textContent()).toBe(`${base}/mcp`);
+    const configs = await page.getByTestId("client-config").allTextContents();
+    expect(configs.length).toBeGreaterThanOrEqual(3);
+    for (const config of configs) expect(config).toContain(`${base}/mcp`);
+
     await page.goto(`${base}/tokens`);
     await page.getByRole("button", { name: /^Revoke/ }).click();
     await expect.poll(() => page.getByTestId("token-row").first().textContent()).toContain("Revoked");

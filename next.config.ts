@@ -9,6 +9,7 @@ const nextConfig: NextConfig = {
   // Migrations and demo data are read from the project folder at run time.
   outputFileTracingIncludes: {
     "/*": ["./db/migrations/**/*", "./db/demo/**/*"],
+    "/mcp": ["./.mcp-views/**/*"],
     "/docs/api/scalar.js": ["./node_modules/@scalar/api-reference/dist/browser/standalone.js"],
   },
 };

@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { buildMcpViews, VIEW_OUTPUT } from "./build-mcp-views";
 
 const root = process.cwd();
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -19,7 +20,7 @@ const SOURCES = [
   "package-lock.json",
   "tsconfig.json",
 ];
-const BUILT_FROM = /\.(tsx?|css|json)$/;
+const BUILT_FROM = /\.(tsx?|css|json|html)$/;
 
 function newestSourceTime(entry: string): number {
   const full = path.join(root, entry);
@@ -33,11 +34,13 @@ function buildIsCurrent(): boolean {
   const buildId = path.join(root, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return false;
   const builtAt = statSync(buildId).mtimeMs;
+  if (!existsSync(VIEW_OUTPUT)) return false;
   return SOURCES.every((entry) => newestSourceTime(entry) <= builtAt);
 }
 
 if (!buildIsCurrent()) {
-  console.log("[start] building the app (next build)…");
+  console.log("[start] building the app (MCP views, then next build)…");
+  await buildMcpViews();
   const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
   if (build.status !== 0) {
     console.error("[start] the build failed; not starting");

@@ -4,6 +4,7 @@
  * procedure through a server-side caller acting as that caller, so REST and MCP share every rule.
  */
 import { randomUUID } from "node:crypto";
+import { RESOURCE_MIME_TYPE, registerAppResource, registerAppTool } from "@modelcontextprotocol/ext-apps/server";
 import { type AuthInfo, ProtocolError, ProtocolErrorCode, ResourceTemplate } from "@modelcontextprotocol/server";
 import { TRPCError } from "@trpc/server";
 import { createMcpHandler } from "mcp-handler";
@@ -19,6 +20,7 @@ import { problemOf, problemResponse } from "../errors/problem";
 import { publicOrigin } from "../rest/handler";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "./snapshot-html";
 import { type EmbeddedResource, TOOLS, type ToolDefinition } from "./tools";
+import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
 
 export const MCP_PATH = "/mcp";
 const SERVER_INFO = { name: "market-positioning", version: "1.0.0" };
@@ -83,18 +85,33 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
 
 const mcpHandler = createMcpHandler(
   (server) => {
-    for (const definition of TOOLS)
-      server.registerTool(
-        definition.name,
-        {
-          title: definition.title,
-          description: definition.description,
-          inputSchema: definition.input,
-          outputSchema: definition.output,
-          annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-        },
-        async (input: unknown, ctx) => runTool(definition, input, ctx.http?.authInfo?.extra as unknown as McpCall),
-      );
+    for (const definition of TOOLS) {
+      const config = {
+        title: definition.title,
+        description: definition.description,
+        inputSchema: definition.input,
+        outputSchema: definition.output,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      };
+      const run = async (input: unknown, ctx: { http?: { authInfo?: AuthInfo } }) =>
+        runTool(definition, input, ctx.http?.authInfo?.extra as unknown as McpCall);
+      if (definition.chart)
+        registerAppTool(
+          server,
+          definition.name,
+          { ...config, _meta: { ui: { resourceUri: CHARTS_RESOURCE_URI } } },
+          run,
+        );
+      else server.registerTool(definition.name, config, run);
+    }
+    // The chart view: static, data-free HTML (the data comes with each tool result); free to read.
+    registerAppResource(
+      server,
+      "charts",
+      CHARTS_RESOURCE_URI,
+      { title: "Market charts", description: "Interactive delta map and ranking bars.", mimeType: RESOURCE_MIME_TYPE },
+      async () => ({ contents: [{ uri: CHARTS_RESOURCE_URI, mimeType: RESOURCE_MIME_TYPE, text: chartsViewHtml() }] }),
+    );
     // Reading the HTML snapshot directly is the snapshot: same procedure, same price.
     server.registerResource(
       "snapshot-html",

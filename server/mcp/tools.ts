@@ -39,6 +39,8 @@ export interface ToolDefinition {
   render(payload: never): string;
   /** Resources embedded in the result besides the text (the snapshot's HTML). */
   embed?(payload: never): EmbeddedResource[];
+  /** Draws in the MCP Apps chart view, for hosts that render MCP Apps. */
+  chart?: boolean;
 }
 
 export interface EmbeddedResource {
@@ -56,6 +58,7 @@ const tool = <I extends z.ZodObject, O extends z.ZodType>(definition: {
   call(caller: Caller, input: z.output<I>): Promise<z.output<O>>;
   render(payload: z.output<O>): string;
   embed?(payload: z.output<O>): EmbeddedResource[];
+  chart?: boolean;
 }) => definition as unknown as ToolDefinition;
 
 const emptyInput = releaseInput.pick({}).strict();
@@ -115,6 +118,7 @@ export const TOOLS: ToolDefinition[] = [
     output: rootObject(deltaSchema),
     rest: "GET /v1/markets/{marketId}/delta",
     call: (caller, input) => caller.readings.delta(input),
+    chart: true,
     render: renderDelta,
   }),
   tool({
@@ -126,6 +130,7 @@ export const TOOLS: ToolDefinition[] = [
     output: rootObject(maxSchema),
     rest: "GET /v1/markets/{marketId}/servicemax",
     call: (caller, input) => caller.readings.servicemax(input),
+    chart: true,
     render: renderMax,
   }),
   tool({
@@ -137,6 +142,7 @@ export const TOOLS: ToolDefinition[] = [
     output: rootObject(capaIndexSchema),
     rest: "GET /v1/markets/{marketId}/capaindex",
     call: (caller, input) => caller.readings.capaindex(input),
+    chart: true,
     render: renderCapabilityIndex,
   }),
 ];

@@ -94,6 +94,24 @@ describe("MCP Inspector CLI", () => {
       check(result.structuredContent as Record<string, unknown>);
     });
 
+  it("shows an MCP App for the three chart tools and none for the others", async () => {
+    for (const tool of ["service_market_get_delta", "service_market_get_servicemax", "service_market_get_capaindex"]) {
+      const info = await inspector("--method", "tools/call", "--tool-name", tool, "--app-info", "--advertise-apps");
+      expect(JSON.stringify(info)).toContain("ui://service/charts");
+    }
+    await expect(
+      inspector("--method", "tools/call", "--tool-name", "service_markets_list", "--app-info", "--advertise-apps"),
+    ).rejects.toMatchObject({ code: 2 });
+  });
+
+  it("reads the chart view", async () => {
+    const read = (await inspector("--method", "resources/read", "--uri", "ui://service/charts")) as {
+      contents: { mimeType: string; text: string }[];
+    };
+    expect(read.contents[0]?.mimeType).toBe("text/html;profile=mcp-app");
+    expect(read.contents[0]?.text).toContain("<!doctype html>");
+  });
+
   it("reads the snapshot's HTML resource", async () => {
     const read = (await inspector("--method", "resources/read", "--uri", "ui://service/snapshot/object-storage")) as {
       contents: { uri: string; mimeType: string; text: string }[];

@@ -72,6 +72,19 @@ describe("MCP tools over Streamable HTTP", () => {
     expect(delta?.outputSchema?.properties).toHaveProperty("products");
     expect(delta?.annotations?.readOnlyHint).toBe(true);
     for (const tool of tools) expect(tool.description?.length ?? 0).toBeGreaterThan(60);
+    // The three chart tools declare the MCP Apps view; the others do not.
+    const withApp = tools.filter(
+      (t) => (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri === "ui://service/charts",
+    );
+    expect(withApp.map((t) => t.name).sort()).toEqual([
+      "service_market_get_capaindex",
+      "service_market_get_delta",
+      "service_market_get_servicemax",
+    ]);
+    const view = await client.readResource({ uri: "ui://service/charts" });
+    expect(view.contents[0]?.mimeType).toBe("text/html;profile=mcp-app");
+    // Self-contained: the script is inline and nothing is loaded from anywhere.
+    expect((view.contents[0] as { text: string }).text).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import/i);
   });
 
   for (const [tool, args, path] of CASES)

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { SPEC_TOOL_NAMES } from "../helpers/spec";
 
 const base = inject("appUrl");
 const accounts = inject("accounts");
@@ -47,14 +48,7 @@ async function inspector(...args: string[]): Promise<Record<string, unknown>> {
 describe("MCP Inspector CLI", () => {
   it("lists the six tools", async () => {
     const listed = (await inspector("--method", "tools/list")) as { tools: { name: string }[] };
-    expect(listed.tools.map((t) => t.name).sort()).toEqual([
-      "service_geographies_list",
-      "service_market_get_capaindex",
-      "service_market_get_delta",
-      "service_market_get_servicemax",
-      "service_market_get_snapshot",
-      "service_markets_list",
-    ]);
+    expect(listed.tools.map((t) => t.name).sort()).toEqual(SPEC_TOOL_NAMES);
   });
 
   const calls: [string, string[], (result: Record<string, unknown>) => void][] = [

@@ -6,6 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dashboardCall } from "../helpers/dashboard";
+import { SPEC_TOOL_NAMES } from "../helpers/spec";
 
 const base = inject("appUrl");
 const accounts = inject("accounts");
@@ -58,14 +59,7 @@ describe("MCP tools over Streamable HTTP", () => {
 
   it("lists exactly the six tools of the spec, with input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      "service_geographies_list",
-      "service_market_get_capaindex",
-      "service_market_get_delta",
-      "service_market_get_servicemax",
-      "service_market_get_snapshot",
-      "service_markets_list",
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(SPEC_TOOL_NAMES);
     const delta = tools.find((t) => t.name === "service_market_get_delta");
     expect(Object.keys(delta?.inputSchema.properties ?? {}).sort()).toEqual(["country", "marketId", "release", "view"]);
     expect(delta?.inputSchema.required).toEqual(["marketId"]);

@@ -276,3 +276,36 @@ export const creditLedger = pgTable(
     ),
   ],
 );
+
+// ------------------------------------------------------------------------------------------------
+// OAuth for MCP clients (oidc-provider's storage): one table for every model it keeps (clients,
+// grants, codes, tokens, sessions, interactions), and the signing keys of its access tokens.
+
+export const oauthRecords = pgTable(
+  "oauth_records",
+  {
+    /** oidc-provider's model name: Client, Grant, AuthorizationCode, AccessToken, RefreshToken, … */
+    model: text("model").notNull(),
+    id: text("id").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    grantId: text("grant_id"),
+    userCode: text("user_code"),
+    uid: text("uid"),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    consumedAt: timestamp("consumed_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index("oauth_records_grant").on(t.grantId),
+    index("oauth_records_uid").on(t.uid),
+    index("oauth_records_user_code").on(t.userCode),
+    index("oauth_records_expires").on(t.expiresAt),
+  ],
+);
+
+export const oauthSigningKeys = pgTable("oauth_signing_keys", {
+  kid: text("kid").primaryKey(),
+  /** The private JWK (RS256). Never leaves the server; its public half is served as JWKS. */
+  privateJwk: jsonb("private_jwk").$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});

@@ -6,3 +6,4 @@ export const TOKENS_PATH = "/tokens";
 export const CREDITS_PATH = "/credits";
 export const CONNECT_PATH = "/connect";
 export const OUTBOX_PATH = "/dev/outbox";
+export const MCP_PATH = "/mcp";

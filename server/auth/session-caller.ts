@@ -1,22 +1,28 @@
 /** The caller a signed-in person is in the dashboard (kept apart from next-auth, for tests and MCP). */
 import type { Database } from "../../db/client";
-import { activeOrganizationOf } from "../accounts/organizations";
+import { activeOrganizationOf, type Membership } from "../accounts/organizations";
 import { MARKET_READ_SCOPE } from "../api/operations";
-import type { Caller } from "./caller";
+import type { Caller, CallerOrganization } from "./caller";
+
+/** What a caller carries of the organization it acts in. */
+export function callerOrganizationOf(membership: Membership | null): CallerOrganization | null {
+  return (
+    membership && {
+      id: membership.id,
+      homeCountry: membership.homeCountry,
+      creditBalance: membership.creditBalance,
+      rateLimit: membership.rateLimit,
+    }
+  );
+}
 
 /** The caller a signed-in user is in the dashboard: every scope, never metered. */
 export async function sessionCaller(db: Database, userId: string): Promise<Caller> {
-  const organization = await activeOrganizationOf(db, userId);
   return {
     via: "session",
     credentialId: null,
     userId,
-    organization: organization && {
-      id: organization.id,
-      homeCountry: organization.homeCountry,
-      creditBalance: organization.creditBalance,
-      rateLimit: organization.rateLimit,
-    },
+    organization: callerOrganizationOf(await activeOrganizationOf(db, userId)),
     scopes: [MARKET_READ_SCOPE],
     metered: false,
   };

@@ -45,7 +45,7 @@ export const notFound = (detail: string) => new ApiError("not_found", detail);
 export const invalidRequest = (detail: string, issues: ProblemIssue[]) =>
   new ApiError("invalid_request", detail, { issues });
 
-const bearerChallenge = (params: Record<string, string>) =>
+export const bearerChallenge = (params: Record<string, string>) =>
   `Bearer ${Object.entries({ realm: BEARER_REALM, ...params })
     .map(([name, value]) => `${name}="${value.replace(/["\\]/g, "")}"`)
     .join(", ")}`;

@@ -11,18 +11,20 @@ import { createMcpHandler } from "mcp-handler";
 import type { Database } from "../../db/client";
 import { authenticateSecret } from "../accounts/tokens";
 import { type ApiContext, createApiContext } from "../api/context";
+import { MARKET_READ_SCOPE } from "../api/operations";
 import { createCaller } from "../api/root";
 import { describeError } from "../api/trpc";
 import { callerOfHolder } from "../auth/api-token";
 import { bearerToken, type Caller } from "../auth/caller";
-import { type ApiError, unauthorized } from "../errors/api-error";
+import { bearerChallenge, unauthorized } from "../errors/api-error";
 import { problemOf, problemResponse } from "../errors/problem";
+import { authenticateAccessToken, looksLikeJwt } from "../oauth/access-token";
+import { protectedResourceMetadataUrl } from "../oauth/resource";
 import { publicOrigin } from "../rest/handler";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "./snapshot-html";
 import { type EmbeddedResource, TOOLS, type ToolDefinition } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
 
-export const MCP_PATH = "/mcp";
 const SERVER_INFO = { name: "market-positioning", version: "1.0.0" };
 
 /** What the edge hands each tool call (through the SDK's AuthInfo.extra). */
@@ -138,12 +140,32 @@ const mcpHandler = createMcpHandler(
   { serverInfo: SERVER_INFO },
 );
 
-function challenge(error: ApiError, origin: string): Response {
-  const requestId = randomUUID();
-  return problemResponse(problemOf(error.problemCode, error.detail, { origin, requestId }), {
+/**
+ * 401 for /mcp: problem+json, with the Bearer challenge MCP clients start OAuth from (RFC 9728
+ * §5.1): where the resource's metadata is and which scope to ask for.
+ */
+function challenge(detail: string, origin: string, tokenPresented: boolean): Response {
+  const error = unauthorized(detail);
+  const params: Record<string, string> = {
+    resource_metadata: protectedResourceMetadataUrl(origin),
+    scope: MARKET_READ_SCOPE,
+    ...(tokenPresented ? { error: "invalid_token", error_description: detail } : {}),
+  };
+  return problemResponse(problemOf(error.problemCode, error.detail, { origin, requestId: randomUUID() }), {
     "Cache-Control": "no-store",
-    ...error.extra.headers,
+    "WWW-Authenticate": bearerChallenge(params),
   });
+}
+
+/** The caller behind a bearer token: an API token from the dashboard or one of our OAuth access tokens. */
+async function authenticateBearer(
+  db: Database,
+  token: string,
+  origin: string,
+): Promise<{ ok: true; caller: Caller } | { ok: false; reason: string }> {
+  if (looksLikeJwt(token)) return authenticateAccessToken(db, token, origin);
+  const check = await authenticateSecret(db, token);
+  return check.ok ? { ok: true, caller: callerOfHolder(check.holder) } : check;
 }
 
 export async function handleMcpRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
@@ -161,16 +183,15 @@ export async function handleMcpRequest(request: Request, database: () => Promise
   const token = bearerToken(request.headers);
   if (!token)
     return challenge(
-      unauthorized(
-        token === null
-          ? "Send Authorization: Bearer <token> with an API token."
-          : "The Authorization header must be: Bearer <token>.",
-      ),
+      token === null
+        ? "Send Authorization: Bearer <token> with an API token or an OAuth access token."
+        : "The Authorization header must be: Bearer <token>.",
       origin,
+      token === "",
     );
-  const check = await authenticateSecret(db, token);
-  if (!check.ok) return challenge(unauthorized(check.reason), origin);
-  const caller = callerOfHolder(check.holder);
+  const check = await authenticateBearer(db, token, origin);
+  if (!check.ok) return challenge(check.reason, origin, true);
+  const caller = check.caller;
   const call: McpCall = { db, caller, origin };
   const authInfo: AuthInfo = {
     token,

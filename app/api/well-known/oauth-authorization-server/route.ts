@@ -1,0 +1,7 @@
+// Served at /.well-known/… through a rewrite in next.config.ts (the App Router skips dot folders).
+import { getDatabase } from "@/db";
+import { authorizationServerMetadata } from "@/server/oauth/routes";
+
+export const dynamic = "force-dynamic";
+
+export const GET = (request: Request) => authorizationServerMetadata(request, async () => (await getDatabase()).db);

@@ -1,0 +1,8 @@
+import { getDatabase } from "@/db";
+import { handleOAuthRequest } from "@/server/oauth/routes";
+
+export const dynamic = "force-dynamic";
+
+const handle = (request: Request) => handleOAuthRequest(request, async () => (await getDatabase()).db);
+
+export { handle as DELETE, handle as GET, handle as OPTIONS, handle as POST, handle as PUT };

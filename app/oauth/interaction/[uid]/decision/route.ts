@@ -1,0 +1,8 @@
+import { getDatabase } from "@/db";
+import { handleDecisionRequest } from "@/server/oauth/routes";
+
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request, { params }: { params: Promise<{ uid: string }> }) {
+  return handleDecisionRequest(request, (await params).uid, async () => (await getDatabase()).db);
+}

@@ -1,0 +1,76 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import Link from "next/link";
+import { getDatabase } from "@/db";
+import { activeOrganizationOf } from "@/server/accounts/organizations";
+import { requireUser } from "@/server/dashboard/guards";
+import { consentRequest } from "@/server/oauth/consent";
+import { interactionPath } from "@/server/oauth/provider";
+import { ONBOARDING_PATH } from "@/server/paths";
+import { publicOrigin } from "@/server/rest/handler";
+
+export const metadata: Metadata = { title: "Connect an MCP client" };
+export const dynamic = "force-dynamic";
+
+/** The consent page of the OAuth flow: who is asking, for what, and as whom. */
+export default async function ConsentPage({ params }: { params: Promise<{ uid: string }> }) {
+  const { uid } = await params;
+  const here = interactionPath(uid);
+  const user = await requireUser(here);
+  const { db } = await getDatabase();
+  const origin = publicOrigin(new Request("http://localhost/", { headers: await headers() }));
+  const [request, organization] = await Promise.all([
+    consentRequest(db, origin, uid),
+    activeOrganizationOf(db, user.id),
+  ]);
+  if (!request)
+    return (
+      <main className="narrow">
+        <h1>This connection request has expired</h1>
+        <p>Start the connection again from your MCP client; it will open a new request here.</p>
+      </main>
+    );
+  return (
+    <main className="narrow">
+      <h1>Connect {request.clientName}?</h1>
+      <p>
+        <strong>{request.clientName}</strong> asks to use the Market Positioning MCP server as{" "}
+        <strong>{user.email ?? "you"}</strong>. After you answer, your browser returns to{" "}
+        <code>{request.returnsTo}</code>.
+      </p>
+      <ul>
+        {request.readsMarketData ? (
+          <li>Read market data: snapshots and readings, billed to your organization&apos;s credits.</li>
+        ) : (
+          <li>List markets and geographies only: it did not ask to read market data.</li>
+        )}
+        {request.staysConnected ? <li>Stay connected until you revoke it on the Connect page.</li> : null}
+      </ul>
+      {organization ? (
+        <p>
+          Calls are billed to <strong>{organization.name}</strong>, your active organization at the time of each call.
+        </p>
+      ) : (
+        <div className="notice" role="note">
+          <p>
+            <strong>An organization is needed for data.</strong> You can connect now, but until you create an
+            organization every call answers <code>organization_required</code>. The connection starts working as soon as
+            the organization exists; nothing needs reconnecting.
+          </p>
+          <p>
+            <Link href={`${ONBOARDING_PATH}?returnTo=${encodeURIComponent(here)}`}>Create an organization first</Link>{" "}
+            (you come back here afterwards).
+          </p>
+        </div>
+      )}
+      <form method="post" action={`${here}/decision`} className="actions">
+        <button type="submit" name="decision" value="allow">
+          Allow
+        </button>
+        <button type="submit" name="decision" value="deny" className="secondary">
+          Deny
+        </button>
+      </form>
+    </main>
+  );
+}

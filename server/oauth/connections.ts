@@ -1,0 +1,79 @@
+/**
+ * A person's OAuth connections: one per grant they consented to (an MCP client acting as them).
+ * Revoking deletes the grant and every code and token of it; access tokens already issued are
+ * refused on their next call because /mcp checks that their grant still exists.
+ */
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Database } from "../../db/client";
+import { oauthRecords } from "../../db/schema";
+
+export interface Connection {
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  connectedAt: Date;
+  /** When the connection lapses unless used (its refresh tokens cannot outlive the grant). */
+  expiresAt: Date | null;
+  scopes: string[];
+}
+
+const clients = alias(oauthRecords, "clients");
+
+type GrantPayload = {
+  accountId?: string;
+  clientId?: string;
+  iat?: number;
+  openid?: { scope?: string };
+  resources?: Record<string, string>;
+};
+
+const live = (table: typeof oauthRecords) => or(isNull(table.expiresAt), gt(table.expiresAt, sql`now()`));
+
+export async function connectionsOf(db: Database, userId: string): Promise<Connection[]> {
+  const rows = await db
+    .select({
+      id: oauthRecords.id,
+      payload: oauthRecords.payload,
+      expiresAt: oauthRecords.expiresAt,
+      client: clients.payload,
+    })
+    .from(oauthRecords)
+    .leftJoin(clients, and(eq(clients.model, "Client"), eq(clients.id, sql`${oauthRecords.payload}->>'clientId'`)))
+    .where(
+      and(eq(oauthRecords.model, "Grant"), sql`${oauthRecords.payload}->>'accountId' = ${userId}`, live(oauthRecords)),
+    )
+    .orderBy(desc(sql`(${oauthRecords.payload}->>'iat')::bigint`));
+  return rows.map((row) => {
+    const grant = row.payload as GrantPayload;
+    const clientId = String(grant.clientId);
+    const scopes = [grant.openid?.scope ?? "", ...Object.values(grant.resources ?? {})].join(" ").split(" ");
+    return {
+      grantId: row.id,
+      clientId,
+      clientName: String((row.client as { client_name?: string } | null)?.client_name ?? clientId),
+      connectedAt: new Date((grant.iat ?? 0) * 1000),
+      expiresAt: row.expiresAt,
+      scopes: [...new Set(scopes.filter(Boolean))],
+    };
+  });
+}
+
+/** Revokes the person's own connection; false when there is no such live connection of theirs. */
+export async function revokeConnection(db: Database, userId: string, grantId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(oauthRecords)
+      .where(
+        and(
+          eq(oauthRecords.model, "Grant"),
+          eq(oauthRecords.id, grantId),
+          sql`${oauthRecords.payload}->>'accountId' = ${userId}`,
+        ),
+      )
+      .returning({ id: oauthRecords.id });
+    if (deleted.length === 0) return false;
+    await tx.delete(oauthRecords).where(eq(oauthRecords.grantId, grantId));
+    return true;
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Our OAuth 2.1 authorization server for MCP clients: panva's oidc-provider, configured for one
+ * protected resource (/mcp), storing everything in our database and signing with our keys.
+ *
+ * oidc-provider is a Koa application that wants Node's req/res; Next.js route handlers speak
+ * Fetch. So the provider listens on a private loopback port inside this process and the app's
+ * /oauth and /.well-known routes forward to it (see `host.ts`). Its issuer is fixed, so there
+ * is one provider per public origin (just one when APP_URL is set).
+ */
+import { createHmac } from "node:crypto";
+import { eq } from "drizzle-orm";
+import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
+import type { Database } from "../../db/client";
+import { users } from "../../db/schema";
+import { MARKET_READ_SCOPE } from "../api/operations";
+import { authSecret } from "../auth/secret";
+import { escapeHtml } from "../mcp/snapshot-html";
+import { DatabaseAdapter } from "./adapter";
+import { handleDecision } from "./decision";
+import { signingKeys } from "./keys";
+import { mcpResource, OAUTH_PREFIX, OIDC_SCOPES } from "./resource";
+
+const DAY = 24 * 3600;
+/** Access tokens are short: a revoked connection also stops at the next refresh at the latest. */
+export const ACCESS_TOKEN_TTL_SECONDS = Number(process.env.OAUTH_ACCESS_TOKEN_TTL_SECONDS) || 3600;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * DAY;
+
+export const OAUTH_ROUTES = {
+  authorization: `${OAUTH_PREFIX}/authorize`,
+  token: `${OAUTH_PREFIX}/token`,
+  registration: `${OAUTH_PREFIX}/register`,
+  revocation: `${OAUTH_PREFIX}/revoke`,
+  jwks: `${OAUTH_PREFIX}/jwks`,
+  end_session: `${OAUTH_PREFIX}/session/end`,
+  userinfo: `${OAUTH_PREFIX}/userinfo`,
+} as const;
+
+export const interactionPath = (uid: string) => `${OAUTH_PREFIX}/interaction/${encodeURIComponent(uid)}`;
+
+/** Cookie-signing keys derived from the app's secret, so every instance and restart agrees. */
+function cookieKeys(): string[] {
+  return [createHmac("sha256", authSecret()).update("oidc-provider cookies").digest("base64url")];
+}
+
+/**
+ * Every authorization shows our consent page, even when oidc-provider remembers a session: the
+ * person signed in to the dashboard decides, and sees what they are granting, every time.
+ */
+function consentEveryTime() {
+  const { base, Check } = interactionPolicy;
+  const policy = base();
+  policy
+    .get("login")
+    ?.checks.add(
+      new Check("dashboard_consent", "the dashboard's signed-in user must consent", (ctx) =>
+        ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+      ),
+    );
+  return policy;
+}
+
+const ERROR_PAGE_STYLE =
+  "body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1b1f24}code{background:#f2f4f7;padding:0 .2em}";
+
+export async function createProvider(db: Database, origin: string, internalSecret: string): Promise<Provider> {
+  const resource = mcpResource(origin);
+  const configuration: Configuration = {
+    adapter: (model: string) => new DatabaseAdapter(db, model),
+    jwks: { keys: (await signingKeys(db)) as never },
+    cookies: { keys: cookieKeys() },
+    scopes: [...OIDC_SCOPES],
+    claims: { openid: ["sub"] },
+    clientDefaults: {
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      id_token_signed_response_alg: "RS256",
+    },
+    pkce: { required: () => true },
+    routes: OAUTH_ROUTES,
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        // Clients that send no `resource` still get a token for /mcp, the only resource.
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
+          return {
+            scope: MARKET_READ_SCOPE,
+            audience: resource,
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: "RS256" } },
+          };
+        },
+      },
+    },
+    async findAccount(_ctx, sub) {
+      const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, sub));
+      return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
+    },
+    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid), policy: consentEveryTime() },
+    // Access tokens name their grant, so /mcp can refuse them the moment the grant is revoked.
+    extraTokenClaims: (_ctx, token) => (token.kind === "AccessToken" ? { gid: token.grantId } : undefined),
+    // Connections outlive the browser session that made them; revoking the grant ends them.
+    expiresWithSession: async () => false,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      // A grant lives while its refresh tokens can: a connection unused for 90 days must reconnect.
+      Grant: 90 * DAY,
+      // Only long enough to carry one authorization; the dashboard session is the real one.
+      Session: 600,
+    },
+    async renderError(ctx: KoaContextWithOIDC, out) {
+      ctx.type = "html";
+      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Connection failed</title><style>${ERROR_PAGE_STYLE}</style></head><body><h1>The connection could not be made</h1><p><code>${escapeHtml(String(out.error))}</code>: ${escapeHtml(String(out.error_description ?? ""))}</p><p>Start the connection again from your MCP client.</p></body></html>`;
+    },
+  };
+  const provider = new Provider(origin, configuration);
+  provider.proxy = true;
+  provider.use(handleDecision(provider, resource, internalSecret));
+  return provider;
+}

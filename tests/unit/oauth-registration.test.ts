@@ -1,0 +1,55 @@
+/** Which registrations become native apps (any loopback port), and which scopes a grant holds. */
+import { describe, expect, it } from "vitest";
+import { grantableScopes } from "@/server/oauth/decision";
+import { nativeRedirectUri, withApplicationType } from "@/server/oauth/registration";
+
+describe("nativeRedirectUri (RFC 8252 §7)", () => {
+  it.each([
+    ["http://127.0.0.1:33418/callback", true],
+    ["http://localhost/callback", true],
+    ["http://[::1]:8080/cb", true],
+    ["https://vscode.dev/redirect", true],
+    ["cursor://anysphere.cursor-retrieval/oauth/callback", true],
+    ["http://example.com/callback", false],
+    ["https://localhost/callback", false],
+    ["javascript:alert(1)", false],
+    ["not a url", false],
+  ])("%s → %s", (uri, expected) => {
+    expect(nativeRedirectUri(uri)).toBe(expected);
+  });
+});
+
+describe("withApplicationType", () => {
+  it("registers loopback and private-scheme clients as native when they do not say", () => {
+    expect(
+      withApplicationType({ redirect_uris: ["http://127.0.0.1:33418/cb", "https://vscode.dev/redirect"] }),
+    ).toEqual({
+      redirect_uris: ["http://127.0.0.1:33418/cb", "https://vscode.dev/redirect"],
+      application_type: "native",
+    });
+    expect(withApplicationType({ redirect_uris: ["cursor://x/cb"] })).toMatchObject({ application_type: "native" });
+  });
+
+  it("leaves web apps, explicit choices and anything else as they are", () => {
+    const web = { redirect_uris: ["https://app.example/cb"] };
+    expect(withApplicationType(web)).toBe(web);
+    const mixed = { redirect_uris: ["http://127.0.0.1/cb", "http://app.example/cb"] };
+    expect(withApplicationType(mixed)).toBe(mixed);
+    const explicit = { application_type: "web", redirect_uris: ["http://localhost:9/cb"] };
+    expect(withApplicationType(explicit)).toBe(explicit);
+    for (const odd of [null, [], "x", 3, { redirect_uris: "http://localhost/cb" }, { redirect_uris: [] }])
+      expect(withApplicationType(odd)).toBe(odd);
+  });
+});
+
+describe("grantableScopes", () => {
+  it("grants only what was asked for and exists, split into OpenID and resource scopes", () => {
+    expect(grantableScopes("openid Market.Read.All offline_access admin")).toEqual({
+      oidc: ["openid", "offline_access"],
+      resource: ["Market.Read.All"],
+    });
+    expect(grantableScopes("openid")).toEqual({ oidc: ["openid"], resource: [] });
+    expect(grantableScopes(undefined)).toEqual({ oidc: [], resource: [] });
+    expect(grantableScopes("market.read.all")).toEqual({ oidc: [], resource: [] });
+  });
+});

@@ -1,80 +1,89 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { MCP_PATH } from "@/server/mcp/handler";
-import { CONNECT_PATH, TOKENS_PATH } from "@/server/paths";
+import { ConnectionList } from "@/components/connection-list";
+import { getDatabase } from "@/db";
+import { activeOrganizationOf } from "@/server/accounts/organizations";
+import { requireUser } from "@/server/dashboard/guards";
+import { CONNECT_PATH, MCP_PATH, ONBOARDING_PATH, TOKENS_PATH } from "@/server/paths";
 import { publicOrigin } from "@/server/rest/handler";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
 export const dynamic = "force-dynamic";
 
-/** Ready-to-paste set-ups for common MCP clients, each with the server URL and a token header. */
+/**
+ * Ready-to-paste set-ups for common MCP clients. Clients that speak MCP authorization sign in
+ * through the browser (OAuth); the API-token header is the alternative for scripts and for
+ * clients that cannot.
+ */
 function configurations(url: string): { client: string; where: string; text: string }[] {
   const header = "Authorization: Bearer $MPS_TOKEN";
   return [
     {
       client: "Claude Code",
-      where: "in a terminal",
-      text: `claude mcp add --transport http market-positioning ${url} --header "${header}"`,
+      where: "in a terminal; /mcp in Claude Code then signs you in",
+      text: `claude mcp add --transport http market-positioning ${url}`,
     },
     {
       client: "VS Code",
-      where: ".vscode/mcp.json",
-      text: JSON.stringify(
-        {
-          inputs: [
-            { type: "promptString", id: "mps-token", description: "Market Positioning API token", password: true },
-          ],
-          servers: {
-            "market-positioning": {
-              type: "http",
-              url,
-              // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's own input variable syntax
-              headers: { Authorization: "Bearer ${input:mps-token}" },
-            },
-          },
-        },
-        null,
-        2,
-      ),
+      where: ".vscode/mcp.json; VS Code asks you to sign in on first use",
+      text: JSON.stringify({ servers: { "market-positioning": { type: "http", url } } }, null, 2),
     },
     {
       client: "Cursor",
-      where: "~/.cursor/mcp.json",
-      text: JSON.stringify(
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: Cursor's own environment variable syntax
-        { mcpServers: { "market-positioning": { url, headers: { Authorization: "Bearer ${env:MPS_TOKEN}" } } } },
-        null,
-        2,
-      ),
+      where: "~/.cursor/mcp.json; Cursor offers to sign in on first use",
+      text: JSON.stringify({ mcpServers: { "market-positioning": { url } } }, null, 2),
+    },
+    {
+      client: "Claude Code with an API token",
+      where: "for scripts and CI, no browser",
+      text: `claude mcp add --transport http market-positioning ${url} --header "${header}"`,
     },
     {
       client: "MCP Inspector",
-      where: "in a terminal",
+      where: "in a terminal, with an API token",
       text: `npx @modelcontextprotocol/inspector --cli ${url} --transport http \\\n  --header "${header}" --method tools/list`,
     },
   ];
 }
 
 export default async function ConnectPage() {
-  const { organization } = await requireOrganization(CONNECT_PATH);
+  const user = await requireUser(CONNECT_PATH);
+  const { db } = await getDatabase();
+  const organization = await activeOrganizationOf(db, user.id);
   const url = `${publicOrigin(new Request("http://localhost/", { headers: await headers() }))}${MCP_PATH}`;
   return (
     <main>
       <h1>Connect an MCP client</h1>
       <p>
         The MCP server offers the same data as the REST API — markets, geographies, snapshots, the Capability Index, Max
-        and Delta readings — as six tools, billed to <strong>{organization.name}</strong> at the same prices.
+        and Delta readings — as six tools, at the same prices
+        {organization ? (
+          <>
+            , billed to your active organization (now <strong>{organization.name}</strong>)
+          </>
+        ) : null}
+        .
       </p>
+      {organization ? null : (
+        <div className="notice" role="note">
+          <p>
+            You can connect a client now, but it gets data only once you belong to an organization:{" "}
+            <Link href={`${ONBOARDING_PATH}?returnTo=${CONNECT_PATH}`}>create one</Link>. Connections made before then
+            start working without reconnecting.
+          </p>
+        </div>
+      )}
       <p>
-        Server URL: <code data-testid="mcp-url">{url}</code> (Streamable HTTP). Authenticate with an{" "}
-        <Link href={TOKENS_PATH}>API token</Link> that has the scope <code>Market.Read.All</code>; set it as{" "}
-        <code>MPS_TOKEN</code> in the examples below.
+        Server URL: <code data-testid="mcp-url">{url}</code> (Streamable HTTP). Clients that support MCP authorization
+        open this site, you sign in and approve the connection, and they keep access until you revoke it below. Others
+        send an <Link href={TOKENS_PATH}>API token</Link> with the scope <code>Market.Read.All</code>; set it as{" "}
+        <code>MPS_TOKEN</code> in the examples.
       </p>
+      <ConnectionList />
       {configurations(url).map(({ client, where, text }) => (
-        <section key={client} aria-labelledby={`client-${client}`}>
-          <h2 id={`client-${client}`}>
+        <section key={client} aria-labelledby={`client-${client.replace(/\W+/g, "-")}`}>
+          <h2 id={`client-${client.replace(/\W+/g, "-")}`}>
             {client} <span className="hint">({where})</span>
           </h2>
           <pre>

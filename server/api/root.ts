@@ -1,3 +1,4 @@
+import { connectionsRouter } from "./routers/connections";
 import { creditsRouter } from "./routers/credits";
 import { geographiesRouter } from "./routers/geographies";
 import { marketsRouter } from "./routers/markets";
@@ -15,6 +16,7 @@ export const appRouter = createRouter({
   organizations: organizationsRouter,
   tokens: tokensRouter,
   credits: creditsRouter,
+  connections: connectionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

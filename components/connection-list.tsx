@@ -1,0 +1,69 @@
+"use client";
+/** The MCP clients connected through OAuth as the signed-in person, each revocable. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { problemText, useTRPC } from "./trpc";
+
+const when = (value: string | Date | null) =>
+  value ? new Date(value).toISOString().slice(0, 16).replace("T", " ") : "never";
+
+export function ConnectionList() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const connections = useQuery(trpc.connections.list.queryOptions());
+  const revoke = useMutation(
+    trpc.connections.revoke.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.connections.list.queryKey() }),
+    }),
+  );
+  return (
+    <section aria-labelledby="connections">
+      <h2 id="connections">Connected clients</h2>
+      {connections.isPending ? <p>Loading…</p> : null}
+      {connections.error || revoke.error ? (
+        <p role="alert" className="error">
+          {problemText(connections.error ?? revoke.error)}
+        </p>
+      ) : null}
+      {connections.data?.length === 0 ? (
+        <p>No MCP client is connected through sign-in yet. Add the server URL to a client and it will ask you here.</p>
+      ) : null}
+      {connections.data?.length ? (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Client</th>
+                <th scope="col">Access</th>
+                <th scope="col">Connected</th>
+                <th scope="col">Lapses if unused</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {connections.data.map((connection) => (
+                <tr key={connection.grantId} data-testid="connection-row" data-grant-id={connection.grantId}>
+                  <td>{connection.clientName}</td>
+                  <td>{connection.scopes.includes("Market.Read.All") ? "Market data" : "Lists only"}</td>
+                  <td>{when(connection.connectedAt)}</td>
+                  <td>{when(connection.expiresAt)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={revoke.isPending}
+                      onClick={() => revoke.mutate({ grantId: connection.grantId })}
+                    >
+                      Revoke<span className="sr-only"> {connection.clientName}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

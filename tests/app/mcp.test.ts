@@ -261,11 +261,14 @@ describe("MCP with other tokens", () => {
       });
       expect(response.status).toBe(401);
       expect(response.headers.get("content-type")).toBe("application/problem+json");
-      expect(response.headers.get("www-authenticate")).toMatch(
-        /^Bearer realm="market-positioning", error="invalid_token"/,
-      );
+      const challenge = response.headers.get("www-authenticate") as string;
+      expect(challenge).toMatch(/^Bearer realm="market-positioning", /);
+      expect(challenge).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+      expect(challenge).toContain('scope="Market.Read.All"');
+      // RFC 6750 §3.1: an error code only when credentials were sent.
+      expect(challenge.includes('error="invalid_token"')).toBe(authorization !== undefined);
       expect((await response.json()).code).toBe("unauthorized");
     }
-    await expect(connect("mps_" + "B".repeat(43))).rejects.toThrow();
+    await expect(connect(`mps_${"B".repeat(43)}`)).rejects.toThrow();
   });
 });

@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium } from "../helpers/browser";
+import { launchChromium, signInHere } from "../helpers/browser";
 
 const base = inject("appUrl");
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/screenshots");
@@ -16,12 +16,7 @@ const SNAPSHOT = `${base}/v1/markets/foundation-model-apis/snapshot`;
 async function signIn(page: Page, email: string) {
   await page.goto(`${base}/tokens`);
   await page.waitForURL(/\/signin\?callbackUrl=%2Ftokens/);
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByRole("button", { name: "E-mail me a sign-in link" }).click();
-  await page.waitForURL(/\/signin\/check-email/);
-  await page.getByRole("link", { name: "dev outbox" }).click();
-  const link = page.locator(`[data-recipient="${email}"] [data-testid="outbox-link"]`).first();
-  await link.click();
+  await signInHere(page, email);
 }
 
 describe("sign-in to first API call, in Chromium", () => {

@@ -3,10 +3,12 @@
  * before the app starts (the embedded database cannot be opened while the app holds it).
  */
 import { randomBytes } from "node:crypto";
+import type { JWK } from "jose";
 import type { Database } from "@/db/client";
 import { authSessions, memberships, users } from "@/db/schema";
 import { createOrganization } from "@/server/accounts/organizations";
 import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
+import { signingKeys } from "@/server/oauth/keys";
 
 export interface FixtureOrganization {
   id: string;
@@ -14,6 +16,8 @@ export interface FixtureOrganization {
   token: string;
   /** The session cookie value of a user whose active organization this is. */
   session: string;
+  /** That user. */
+  userId: string;
 }
 
 export interface AccountFixtures {
@@ -37,6 +41,12 @@ export interface AccountFixtures {
   newcomerSession: string;
   /** A session of `reader`'s organization whose time is up. */
   expiredSession: string;
+  /** 1000 credits: the OAuth suite's connections are billed here. */
+  oauth: FixtureOrganization;
+  /** A signed-in user with no organization, who connects an MCP client first and creates one later. */
+  oauthNewcomer: { userId: string; session: string };
+  /** The app's OAuth signing key (private JWK), to forge tokens the app must refuse. */
+  signingKey: JWK;
 }
 
 export const SESSION_COOKIE = "authjs.session-token";
@@ -70,8 +80,8 @@ async function organization(
     rateLimit: options.rateLimit ?? null,
   });
   const { secret } = await createApiToken(db, { organizationId: org.id, name: `${name} reader`, scopes: TOKEN_SCOPES });
-  const { session } = await signedInUser(db, org.id);
-  return { id: org.id, token: secret, session };
+  const { session, userId } = await signedInUser(db, org.id);
+  return { id: org.id, token: secret, session, userId };
 }
 
 export async function createAccountFixtures(db: Database): Promise<AccountFixtures> {
@@ -96,5 +106,8 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
     tokens: { noScope: noScope.secret, expired: expired.secret, revoked: revoked.secret },
     newcomerSession: (await signedInUser(db, null)).session,
     expiredSession: (await signedInUser(db, reader.id, new Date(Date.now() - 1000))).session,
+    oauth: await organization(db, "OAuth", { credits: 1000 }),
+    oauthNewcomer: await signedInUser(db, null),
+    signingKey: (await signingKeys(db))[0] as JWK,
   };
 }

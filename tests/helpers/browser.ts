@@ -1,5 +1,5 @@
 /** Debian's Chromium driven by Playwright, as the browser suites use it (no downloaded browser). */
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
@@ -14,4 +14,13 @@ export function launchChromium(): Promise<Browser> {
       "--no-first-run",
     ],
   });
+}
+
+/** On the sign-in page: asks for a link, opens it from the dev outbox (it returns to callbackUrl). */
+export async function signInHere(page: Page, email: string) {
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByRole("button", { name: "E-mail me a sign-in link" }).click();
+  await page.waitForURL(/\/signin\/check-email/);
+  await page.getByRole("link", { name: "dev outbox" }).click();
+  await page.locator(`[data-recipient="${email}"] [data-testid="outbox-link"]`).first().click();
 }

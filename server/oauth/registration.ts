@@ -1,10 +1,16 @@
 /**
- * What dynamic client registration (RFC 7591) accepts beyond oidc-provider's defaults. MCP
- * clients are mostly native apps that listen on a loopback port chosen at run time, but they
- * rarely say `application_type: "native"`; oidc-provider matches loopback redirects on any port
- * (RFC 8252 §7.3) only for native clients. So a registration that names no application type and
- * whose redirect URIs are all ones a native app may use is registered as native.
+ * What dynamic client registration (RFC 7591) accepts beyond oidc-provider's defaults.
+ *
+ * - MCP clients are mostly native apps that listen on a loopback port chosen at run time, but
+ *   they rarely say `application_type: "native"`; oidc-provider matches loopback redirects on any
+ *   port (RFC 8252 §7.3) only for native clients. So a registration that names no application
+ *   type and whose redirect URIs are all ones a native app may use is registered as native.
+ * - Clients (the MCP SDK among them) register the scope they will ask for, resource scopes
+ *   included; oidc-provider checks a client's `scope` against its OpenID scopes only and refuses
+ *   the rest. Resource scopes are granted per resource, so they leave the registered `scope`.
  */
+import { OIDC_SCOPES } from "./resource";
+
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const WEB_SCHEMES = new Set(["http:", "https:"]);
 
@@ -18,10 +24,24 @@ export function nativeRedirectUri(uri: string): boolean {
   return !["javascript:", "data:", "file:", "vbscript:"].includes(parsed.protocol);
 }
 
-/** The registration to hand oidc-provider: unchanged unless it is a native app that did not say so. */
-export function withApplicationType(metadata: unknown): unknown {
-  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return metadata;
-  const registration = metadata as Record<string, unknown>;
+/** The registration to hand oidc-provider: as sent, but for the two amendments above. */
+export function normalizeRegistration(metadata: unknown): unknown {
+  return withApplicationType(withOpenIdScopesOnly(metadata));
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function withOpenIdScopesOnly(metadata: unknown): unknown {
+  if (!isObject(metadata) || typeof metadata.scope !== "string") return metadata;
+  const { scope, ...rest } = metadata;
+  const kept = scope.split(" ").filter((s) => (OIDC_SCOPES as readonly string[]).includes(s));
+  return kept.length > 0 ? { ...rest, scope: kept.join(" ") } : rest;
+}
+
+function withApplicationType(metadata: unknown): unknown {
+  if (!isObject(metadata)) return metadata;
+  const registration = metadata;
   const uris = registration.redirect_uris;
   if (registration.application_type !== undefined || !Array.isArray(uris) || uris.length === 0) return metadata;
   if (!uris.every((uri) => typeof uri === "string" && nativeRedirectUri(uri))) return metadata;

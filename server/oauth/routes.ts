@@ -12,7 +12,7 @@ import { SIGN_IN_PATH } from "../paths";
 import { publicOrigin } from "../rest/handler";
 import { forwardToProvider } from "./host";
 import { interactionPath, OAUTH_ROUTES } from "./provider";
-import { withApplicationType } from "./registration";
+import { normalizeRegistration } from "./registration";
 import { protectedResourceMetadata, RESOURCE_SCOPES } from "./resource";
 
 const OPENID_CONFIGURATION_PATH = "/.well-known/openid-configuration";
@@ -33,7 +33,7 @@ export async function handleOAuthRequest(request: Request, database: DatabaseOf)
     } catch {
       return oauthError(400, "invalid_client_metadata", "The registration must be a JSON object.");
     }
-    return forwardToProvider(db, origin, request, { body: JSON.stringify(withApplicationType(metadata)) });
+    return forwardToProvider(db, origin, request, { body: JSON.stringify(normalizeRegistration(metadata)) });
   }
   return forwardToProvider(db, origin, request);
 }

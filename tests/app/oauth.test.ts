@@ -4,7 +4,15 @@
  * person), the token exchange, tool calls with the access token, refresh and revocation; then what
  * must be refused, and the connection made before its user has an organization.
  */
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from "@modelcontextprotocol/client";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from "jose";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { dashboardCall } from "../helpers/dashboard";
@@ -465,5 +473,75 @@ describe("connecting before an organization exists", () => {
     const summary = (await dashboardCall(base, session, "credits.summary")).data as { balance: number };
     expect(answer._meta?.credits?.remaining).toBe(summary.balance);
     expect((answer.structuredContent as { country: string }).country).toBe("FR");
+  });
+});
+
+/** The MCP SDK's own OAuth client, as MCP clients embed it: only the browser step is ours. */
+class SdkClientAuth implements OAuthClientProvider {
+  information?: StoredOAuthClientInformation;
+  saved?: StoredOAuthTokens;
+  verifier = "";
+  authorizationUrl?: URL;
+  readonly redirectUrl = REDIRECT;
+  readonly clientMetadata: OAuthClientMetadata = {
+    client_name: "MCP SDK client",
+    redirect_uris: [REDIRECT],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  };
+  clientInformation() {
+    return this.information;
+  }
+  saveClientInformation(information: StoredOAuthClientInformation) {
+    this.information = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: StoredOAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe("the MCP SDK's OAuth client", () => {
+  it("discovers, registers, authorizes and then calls tools with no help but the browser step", async () => {
+    const auth = new SdkClientAuth();
+    const url = new URL(`${base}/mcp`);
+    const first = new StreamableHTTPClientTransport(url, { authProvider: auth });
+    await expect(new Client({ name: "sdk-oauth", version: "1.0.0" }).connect(first)).rejects.toThrow(UnauthorizedError);
+    const authorization = auth.authorizationUrl as URL;
+    expect(authorization.origin + authorization.pathname).toBe(`${base}/oauth/authorize`);
+    expect(authorization.searchParams.get("resource")).toBe(`${base}/mcp`);
+    expect(authorization.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorization.searchParams.get("scope")).toContain(SCOPE);
+
+    const { redirect } = await authorizeInBrowser(base, new CookieJar(accounts.oauth.session), authorization.href);
+    await first.finishAuth(redirect.searchParams);
+    expect(decodeJwt(auth.saved?.access_token as string).aud).toBe(`${base}/mcp`);
+
+    const client = new Client({ name: "sdk-oauth", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: auth }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(6);
+      const result = (await client.callTool({ name: "service_market_get_capaindex", arguments: SNAPSHOT })) as {
+        isError?: boolean;
+        _meta?: { credits?: { cost: number } };
+      };
+      expect(result.isError).toBeFalsy();
+      expect(result._meta?.credits?.cost).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 /** Which registrations become native apps (any loopback port), and which scopes a grant holds. */
 import { describe, expect, it } from "vitest";
 import { grantableScopes } from "@/server/oauth/decision";
-import { nativeRedirectUri, withApplicationType } from "@/server/oauth/registration";
+import { nativeRedirectUri, normalizeRegistration } from "@/server/oauth/registration";
 
 describe("nativeRedirectUri (RFC 8252 §7)", () => {
   it.each([
@@ -19,26 +19,42 @@ describe("nativeRedirectUri (RFC 8252 §7)", () => {
   });
 });
 
-describe("withApplicationType", () => {
+describe("normalizeRegistration", () => {
   it("registers loopback and private-scheme clients as native when they do not say", () => {
     expect(
-      withApplicationType({ redirect_uris: ["http://127.0.0.1:33418/cb", "https://vscode.dev/redirect"] }),
+      normalizeRegistration({ redirect_uris: ["http://127.0.0.1:33418/cb", "https://vscode.dev/redirect"] }),
     ).toEqual({
       redirect_uris: ["http://127.0.0.1:33418/cb", "https://vscode.dev/redirect"],
       application_type: "native",
     });
-    expect(withApplicationType({ redirect_uris: ["cursor://x/cb"] })).toMatchObject({ application_type: "native" });
+    expect(normalizeRegistration({ redirect_uris: ["cursor://x/cb"] })).toMatchObject({ application_type: "native" });
   });
 
   it("leaves web apps, explicit choices and anything else as they are", () => {
     const web = { redirect_uris: ["https://app.example/cb"] };
-    expect(withApplicationType(web)).toBe(web);
+    expect(normalizeRegistration(web)).toBe(web);
     const mixed = { redirect_uris: ["http://127.0.0.1/cb", "http://app.example/cb"] };
-    expect(withApplicationType(mixed)).toBe(mixed);
+    expect(normalizeRegistration(mixed)).toBe(mixed);
     const explicit = { application_type: "web", redirect_uris: ["http://localhost:9/cb"] };
-    expect(withApplicationType(explicit)).toBe(explicit);
+    expect(normalizeRegistration(explicit)).toBe(explicit);
     for (const odd of [null, [], "x", 3, { redirect_uris: "http://localhost/cb" }, { redirect_uris: [] }])
-      expect(withApplicationType(odd)).toBe(odd);
+      expect(normalizeRegistration(odd)).toBe(odd);
+  });
+});
+
+describe("normalizeRegistration: scopes", () => {
+  it("keeps only OpenID scopes in the registered scope (resource scopes are granted per resource)", () => {
+    expect(
+      normalizeRegistration({ scope: "Market.Read.All offline_access", redirect_uris: ["https://a.example/cb"] }),
+    ).toEqual({
+      scope: "offline_access",
+      redirect_uris: ["https://a.example/cb"],
+    });
+    expect(normalizeRegistration({ scope: "Market.Read.All", redirect_uris: ["https://a.example/cb"] })).toEqual({
+      redirect_uris: ["https://a.example/cb"],
+    });
+    const untouched = { scope: "openid", redirect_uris: ["https://a.example/cb"] };
+    expect(normalizeRegistration(untouched)).toEqual(untouched);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   Client,
   type OAuthClientMetadata,
   type OAuthClientProvider,
+  type OAuthDiscoveryState,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
   StreamableHTTPClientTransport,
@@ -481,6 +482,7 @@ class SdkClientAuth implements OAuthClientProvider {
   information?: StoredOAuthClientInformation;
   saved?: StoredOAuthTokens;
   verifier = "";
+  discovered?: OAuthDiscoveryState;
   authorizationUrl?: URL;
   readonly redirectUrl = REDIRECT;
   readonly clientMetadata: OAuthClientMetadata = {
@@ -511,6 +513,12 @@ class SdkClientAuth implements OAuthClientProvider {
   codeVerifier() {
     return this.verifier;
   }
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovered = state;
+  }
+  discoveryState() {
+    return this.discovered;
+  }
 }
 
 describe("the MCP SDK's OAuth client", () => {
@@ -526,6 +534,7 @@ describe("the MCP SDK's OAuth client", () => {
     expect(authorization.searchParams.get("scope")).toContain(SCOPE);
 
     const { redirect } = await authorizeInBrowser(base, new CookieJar(accounts.oauth.session), authorization.href);
+    expect(auth.discovered?.authorizationServerUrl).toBe(base);
     await first.finishAuth(redirect.searchParams);
     expect(decodeJwt(auth.saved?.access_token as string).aud).toBe(`${base}/mcp`);
 

@@ -1,0 +1,97 @@
+"use client";
+/**
+ * Every dashboard chart sits in one of these: a title, the chart for the eye, the same numbers as a
+ * table for screen readers and keyboards, and a CSV download of exactly that table.
+ */
+import type { ReactNode } from "react";
+import { type Column, toCsv } from "./csv";
+
+interface ChartFigureProps<Row> {
+  id: string;
+  title: string;
+  /** One sentence saying what the chart shows, read out in place of the picture. */
+  summary: string;
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  fileName: string;
+  /** Controls drawn above the chart (a view switch, a legend). */
+  toolbar?: ReactNode;
+  children: ReactNode;
+}
+
+function download(fileName: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoke after the click has been handled; the browser has its own reference by then.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+export function ChartFigure<Row>({
+  id,
+  title,
+  summary,
+  columns,
+  rows,
+  rowKey,
+  fileName,
+  toolbar,
+  children,
+}: ChartFigureProps<Row>) {
+  return (
+    <figure className="chart reading" aria-labelledby={`${id}-title`} data-testid={id}>
+      <div className="chart-head">
+        <figcaption id={`${id}-title`}>{title}</figcaption>
+        <div className="chart-tools">
+          {toolbar}
+          <button
+            type="button"
+            className="secondary"
+            data-testid={`${id}-csv`}
+            onClick={() => download(fileName, toCsv(columns, rows))}
+          >
+            Download CSV
+          </button>
+        </div>
+      </div>
+      <p className="chart-summary" id={`${id}-summary`}>
+        {summary}
+      </p>
+      <div className="chart-body" aria-describedby={`${id}-summary`}>
+        {children}
+      </div>
+      <details>
+        <summary>{title} as a table</summary>
+        <div className="table-wrap">
+          <table data-testid={`${id}-table`}>
+            <thead>
+              <tr>
+                {columns.map((c) => (
+                  <th key={c.label} scope="col" className={c.numeric ? "num" : undefined}>
+                    {c.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={rowKey(row)} data-product-id={rowKey(row)}>
+                  {columns.map((c) => (
+                    <td key={c.label} className={c.numeric ? "num" : undefined}>
+                      {String(c.value(row))}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}

@@ -1,0 +1,37 @@
+"use client";
+/** The Capability Index: products ranked by published Innovation, with the band cutoffs drawn. */
+import { capaIndexBars } from "@/components/charts/chart-data";
+import { ChartFigure } from "@/components/charts/chart-figure";
+import type { Column } from "@/components/charts/csv";
+import { csvFileName } from "@/components/charts/csv";
+import { type Cutoff, RankedBars } from "@/components/charts/ranked-bars";
+import type { CapaIndexReading } from "./reading-types";
+
+type Row = CapaIndexReading["products"][number];
+
+const COLUMNS: Column<Row>[] = [
+  { label: "Rank", value: (p) => p.rank, numeric: true },
+  { label: "Product", value: (p) => p.name },
+  { label: "Vendor", value: (p) => p.vendor },
+  { label: "Innovation", value: (p) => p.innovation.toFixed(1), numeric: true },
+  { label: "Band", value: (p) => p.band },
+];
+
+export function CapabilityIndexFigure({ reading, cutoffs }: { reading: CapaIndexReading; cutoffs: readonly Cutoff[] }) {
+  const leader = reading.products[0];
+  return (
+    <ChartFigure
+      id="capaindex"
+      title="Capability Index"
+      summary={`${reading.products.length} products ranked by published Innovation${
+        leader ? `; ${leader.name} leads with ${leader.innovation.toFixed(1)} (${leader.band})` : ""
+      }. Dashed lines mark the band cutoffs.`}
+      columns={COLUMNS}
+      rows={reading.products}
+      rowKey={(p) => p.productId}
+      fileName={csvFileName(reading.marketId, `r${reading.release}`, "capability-index")}
+    >
+      <RankedBars bars={capaIndexBars(reading)} ghost={false} valueLabel="Innovation" cutoffs={cutoffs} />
+    </ChartFigure>
+  );
+}

@@ -1,0 +1,106 @@
+"use client";
+/**
+ * The Delta in two views: the map (a streak per product from published to under controls) and the
+ * bars (the ranking under controls with the published ceiling as a ghost). One table and CSV per
+ * view, of what that view draws.
+ */
+import { deltaGhostBars, deltaStreaks, type GhostBar, type Streak } from "@/components/charts/chart-data";
+import { ChartFigure } from "@/components/charts/chart-figure";
+import { type Column, csvFileName } from "@/components/charts/csv";
+import { DeltaMap, DeltaMapLegend } from "@/components/charts/delta-map";
+import { signed } from "@/components/charts/geometry";
+import { RankedBars } from "@/components/charts/ranked-bars";
+import type { DeltaReading, DeltaView } from "./reading-types";
+
+const MAP_COLUMNS: Column<Streak>[] = [
+  { label: "Product", value: (s) => s.name },
+  { label: "Vendor", value: (s) => s.vendor },
+  { label: "State", value: (s) => (s.available ? "available" : "unavailable") },
+  { label: "Published Control", value: (s) => s.from.x.toFixed(1), numeric: true },
+  { label: "Published Innovation", value: (s) => s.from.y.toFixed(1), numeric: true },
+  { label: "Under controls Control", value: (s) => s.to.x.toFixed(1), numeric: true },
+  { label: "Under controls Innovation", value: (s) => s.to.y.toFixed(1), numeric: true },
+  { label: "Moves", value: (s) => (s.moves ? "yes" : "no") },
+];
+
+const BAR_COLUMNS: Column<GhostBar>[] = [
+  { label: "Rank", value: (b) => b.rank, numeric: true },
+  { label: "Product", value: (b) => b.name },
+  { label: "Vendor", value: (b) => b.vendor },
+  { label: "State", value: (b) => (b.available ? "available" : "unavailable") },
+  { label: "Innovation under controls", value: (b) => b.value.toFixed(1), numeric: true },
+  { label: "Published Innovation", value: (b) => b.ceiling.toFixed(1), numeric: true },
+  { label: "Gives up", value: (b) => b.givesUp.toFixed(1), numeric: true },
+];
+
+function ViewSwitch({ view, onChange }: { view: DeltaView; onChange: (view: DeltaView) => void }) {
+  return (
+    <fieldset className="segmented" aria-label="Delta view">
+      {(["map", "bars"] as const).map((option) => (
+        <label key={option} className={option === view ? "active" : undefined}>
+          <input
+            type="radio"
+            name="delta-view"
+            value={option}
+            checked={option === view}
+            onChange={() => onChange(option)}
+            data-testid={`delta-view-${option}`}
+          />
+          {option === "map" ? "Map" : "Bars"}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export function DeltaFigure({
+  reading,
+  view,
+  onViewChange,
+}: {
+  reading: DeltaReading;
+  view: DeltaView;
+  onViewChange: (view: DeltaView) => void;
+}) {
+  const toolbar = <ViewSwitch view={view} onChange={onViewChange} />;
+  const file = (suffix: string) =>
+    csvFileName(reading.marketId, `r${reading.release}`, "delta", suffix, reading.country);
+  const moved = reading.products.filter((p) => p.available && p.distance.magnitude > 0).length;
+  const lost = reading.products.filter((p) => !p.available).length;
+  const title = `Delta under ${reading.country}`;
+  if (view === "map") {
+    return (
+      <ChartFigure
+        id="delta-map"
+        title={title}
+        summary={`Innovation against Control for ${reading.products.length} products: each streak runs from the published point to the point under ${reading.country}'s controls; ${moved} move${lost ? `, ${lost} are unavailable there` : ""}.`}
+        columns={MAP_COLUMNS}
+        rows={deltaStreaks(reading)}
+        rowKey={(s) => s.productId}
+        fileName={file("map")}
+        toolbar={toolbar}
+      >
+        <DeltaMap streaks={deltaStreaks(reading)} />
+        <DeltaMapLegend />
+      </ChartFigure>
+    );
+  }
+  const bars = deltaGhostBars(reading);
+  const mostLost = [...bars].sort((a, b) => b.givesUp - a.givesUp)[0];
+  return (
+    <ChartFigure
+      id="delta-bars"
+      title={title}
+      summary={`${bars.length} products ranked by Innovation under ${reading.country}'s controls, each in front of its published ceiling${
+        mostLost && mostLost.givesUp > 0 ? `; ${mostLost.name} gives up the most (${signed(-mostLost.givesUp)})` : ""
+      }.`}
+      columns={BAR_COLUMNS}
+      rows={bars}
+      rowKey={(b) => b.productId}
+      fileName={file("bars")}
+      toolbar={toolbar}
+    >
+      <RankedBars bars={bars} ghost valueLabel="Under controls" ceilingLabel="Published" />
+    </ChartFigure>
+  );
+}

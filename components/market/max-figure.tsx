@@ -1,0 +1,78 @@
+"use client";
+/**
+ * The Max reading: products ranked by the Innovation they keep with every control engaged. Each bar
+ * is `on` in front of its `off` ghost; unavailable products say so and name the controls they miss.
+ */
+import { maxGhostBars } from "@/components/charts/chart-data";
+import { ChartFigure } from "@/components/charts/chart-figure";
+import { type Column, csvFileName } from "@/components/charts/csv";
+import { signed } from "@/components/charts/geometry";
+import { RankedBars } from "@/components/charts/ranked-bars";
+import type { MaxReading } from "./reading-types";
+
+type Row = MaxReading["products"][number];
+
+export function MaxFigure({
+  reading,
+  controlNames,
+}: {
+  reading: MaxReading;
+  controlNames: ReadonlyMap<string, string>;
+}) {
+  const missing = (p: Row) => p.missingControls.map((id) => controlNames.get(id) ?? id).join("; ");
+  const columns: Column<Row>[] = [
+    { label: "Rank", value: (p) => p.rank, numeric: true },
+    { label: "Product", value: (p) => p.name },
+    { label: "Vendor", value: (p) => p.vendor },
+    { label: "State", value: (p) => (p.available ? "available" : "unavailable") },
+    { label: "Offering", value: (p) => p.offering?.name ?? "" },
+    { label: "Innovation off", value: (p) => p.off.innovation.toFixed(1), numeric: true },
+    { label: "Innovation on", value: (p) => p.on.innovation.toFixed(1), numeric: true },
+    { label: "Control off", value: (p) => p.off.control.toFixed(1), numeric: true },
+    { label: "Control on", value: (p) => p.on.control.toFixed(1), numeric: true },
+    { label: "Scale off", value: (p) => p.off.scale.toFixed(1), numeric: true },
+    { label: "Scale on", value: (p) => p.on.scale.toFixed(1), numeric: true },
+    { label: "Distance Innovation", value: (p) => p.distance.innovation.toFixed(1), numeric: true },
+    { label: "Distance Control", value: (p) => p.distance.control.toFixed(1), numeric: true },
+    { label: "Distance Scale", value: (p) => p.distance.scale.toFixed(1), numeric: true },
+    { label: "Distance", value: (p) => p.distance.magnitude.toFixed(1), numeric: true },
+    { label: "Missing controls", value: missing },
+  ];
+  const unavailable = reading.products.filter((p) => !p.available);
+  const leader = reading.products.find((p) => p.available);
+  return (
+    <ChartFigure
+      id="servicemax"
+      title={`Max under ${reading.country}`}
+      summary={`${reading.products.length} products ranked by the Innovation they keep under ${reading.country}'s controls${
+        leader ? `; ${leader.name} keeps the most, ${leader.on.innovation.toFixed(1)}` : ""
+      }. ${unavailable.length} unavailable. Each bar is the state on, in front of the state off.`}
+      columns={columns}
+      rows={reading.products}
+      rowKey={(p) => p.productId}
+      fileName={csvFileName(reading.marketId, `r${reading.release}`, "max", reading.country)}
+    >
+      <RankedBars bars={maxGhostBars(reading)} ghost valueLabel="On (kept)" ceilingLabel="Off (published)" />
+      <ul className="max-states" data-testid="max-states">
+        {reading.products.map((p) => (
+          <li key={p.productId} data-product-id={p.productId} className={p.available ? undefined : "unavailable"}>
+            <span className="max-name">
+              {p.rank}. {p.name}
+            </span>{" "}
+            {p.available ? (
+              <span>
+                off {p.off.innovation.toFixed(1)} → on {p.on.innovation.toFixed(1)}, distance{" "}
+                {p.distance.magnitude.toFixed(1)} (Innovation {signed(p.distance.innovation)}, Control{" "}
+                {signed(p.distance.control)}, Scale {signed(p.distance.scale)})
+              </span>
+            ) : (
+              <span>
+                <strong>unavailable</strong>: no offering meets {missing(p)}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </ChartFigure>
+  );
+}

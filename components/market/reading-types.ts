@@ -1,0 +1,10 @@
+/** Reading payloads as the dashboard receives them: the API's own output types. */
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/api/root";
+
+type Readings = inferRouterOutputs<AppRouter>["readings"];
+export type CapaIndexReading = Readings["capaindex"];
+export type MaxReading = Readings["servicemax"];
+export type DeltaReading = Readings["delta"];
+export type Geography = inferRouterOutputs<AppRouter>["geographies"]["list"]["geographies"][number];
+export type DeltaView = "map" | "bars";

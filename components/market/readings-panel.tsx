@@ -1,0 +1,197 @@
+"use client";
+/**
+ * The three readings of a market under one country's controls: a country selector (the
+ * organization's home country first), then the Capability Index, the Max reading and the Delta.
+ * The country and the delta view live in the page URL, so a reading can be shared as a link.
+ * Data comes from the same tRPC procedures as REST and MCP, as the signed-in person (not metered).
+ */
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import type { Cutoff } from "@/components/charts/ranked-bars";
+import { problemText, useTRPC } from "@/components/trpc";
+import { CapabilityIndexFigure } from "./capability-index-figure";
+import { DeltaFigure } from "./delta-figure";
+import { MaxFigure } from "./max-figure";
+import type { DeltaView, Geography } from "./reading-types";
+
+interface ReadingsPanelProps {
+  marketId: string;
+  /** The release the page shows; undefined for the latest. */
+  release?: number;
+  homeCountry: string;
+  initialCountry: string;
+  initialView: DeltaView;
+  innovationCutoffs: readonly Cutoff[];
+}
+
+/** Writes the reading's state into the page URL without a navigation (Next keeps it in sync). */
+function rememberInUrl(changes: Record<string, string>) {
+  const url = new URL(window.location.href);
+  for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
+  window.history.replaceState(window.history.state, "", url);
+}
+
+function Problem({ error, what }: { error: unknown; what: string }) {
+  return (
+    <div className="notice error-notice" role="alert">
+      <p>
+        <strong>Could not load {what}.</strong> {problemText(error)}
+      </p>
+    </div>
+  );
+}
+
+/** A reading's place on the page: its chart once loaded, the problem in words if it failed. */
+function ReadingSlot<T>({
+  query,
+  what,
+  children,
+}: {
+  query: { data: T | undefined; error: unknown };
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.data !== undefined) return children(query.data);
+  if (query.error) return <Problem error={query.error} what={what} />;
+  return (
+    <div className="chart skeleton" aria-busy="true">
+      <p className="hint">Loading {what}…</p>
+    </div>
+  );
+}
+
+function CountrySelector({
+  geographies,
+  country,
+  homeCountry,
+  onChange,
+}: {
+  geographies: readonly Geography[] | undefined;
+  country: string;
+  homeCountry: string;
+  onChange: (country: string) => void;
+}) {
+  const options = geographies ?? [{ country, name: country, controls: [] }];
+  return (
+    <label className="country-selector">
+      Country whose controls are engaged
+      <select
+        value={country}
+        onChange={(event) => onChange(event.target.value)}
+        disabled={!geographies}
+        data-testid="country-selector"
+      >
+        {options.map((g) => (
+          <option key={g.country} value={g.country}>
+            {g.name} ({g.country}){g.country === homeCountry ? ", home" : ""} —{" "}
+            {g.controls.length === 0
+              ? "no controls"
+              : `${g.controls.length} control${g.controls.length === 1 ? "" : "s"}`}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function EngagedControls({ geography }: { geography: Geography | undefined }) {
+  if (!geography) return null;
+  if (geography.controls.length === 0)
+    return (
+      <p className="notice" data-testid="nothing-moves">
+        {geography.name} engages no sovereign controls, so nothing moves: every product keeps its published scores.
+      </p>
+    );
+  return (
+    <details className="engaged-controls" data-testid="engaged-controls">
+      <summary>
+        {geography.name} engages {geography.controls.length} control{geography.controls.length === 1 ? "" : "s"}:{" "}
+        {geography.controls.map((c) => c.name).join(", ")}
+      </summary>
+      <ul>
+        {geography.controls.map((control) => (
+          <li key={control.id}>
+            <strong>{control.name}</strong> <span className="hint">({control.framework})</span>: {control.description}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+export function ReadingsPanel({
+  marketId,
+  release,
+  homeCountry,
+  initialCountry,
+  initialView,
+  innovationCutoffs,
+}: ReadingsPanelProps) {
+  const trpc = useTRPC();
+  const [country, setCountry] = useState(initialCountry);
+  const [view, setView] = useState<DeltaView>(initialView);
+  const releaseInput = release === undefined ? {} : { release };
+  const keep = { placeholderData: keepPreviousData };
+
+  const geographies = useQuery(trpc.geographies.list.queryOptions({}, { staleTime: 5 * 60_000 }));
+  const capaindex = useQuery(trpc.readings.capaindex.queryOptions({ marketId, ...releaseInput }));
+  const max = useQuery(trpc.readings.servicemax.queryOptions({ marketId, ...releaseInput, country }, keep));
+  const delta = useQuery(trpc.readings.delta.queryOptions({ marketId, ...releaseInput, country }, keep));
+
+  const geography = geographies.data?.geographies.find((g) => g.country === country);
+  const controlNames = new Map(
+    (geographies.data?.geographies ?? []).flatMap((g) => g.controls.map((c) => [c.id, c.name] as const)),
+  );
+  const updating = (max.isFetching && max.isPlaceholderData) || (delta.isFetching && delta.isPlaceholderData);
+
+  const chooseCountry = (next: string) => {
+    setCountry(next);
+    rememberInUrl({ country: next, view });
+  };
+  const chooseView = (next: DeltaView) => {
+    setView(next);
+    rememberInUrl({ country, view: next });
+  };
+
+  return (
+    <section aria-labelledby="readings-title" className="readings" aria-busy={updating}>
+      <h2 id="readings-title">Readings</h2>
+      <div className="reading-controls">
+        <CountrySelector
+          geographies={geographies.data?.geographies}
+          country={country}
+          homeCountry={homeCountry}
+          onChange={chooseCountry}
+        />
+        {updating ? (
+          <span className="hint" role="status">
+            Updating for {country}…
+          </span>
+        ) : null}
+      </div>
+      {geographies.error ? <Problem error={geographies.error} what="the countries" /> : null}
+      <EngagedControls geography={geography} />
+
+      <h3>Capability Index</h3>
+      <p className="hint">Every product ranked by its published Innovation; no controls are engaged here.</p>
+      <ReadingSlot query={capaindex} what="the Capability Index">
+        {(reading) => <CapabilityIndexFigure reading={reading} cutoffs={innovationCutoffs} />}
+      </ReadingSlot>
+
+      <h3>Max</h3>
+      <p className="hint">
+        Ranked by the Innovation each product keeps with every control of {geography?.name ?? country} engaged:{" "}
+        <em>off</em> is published, <em>on</em> is under the controls.
+      </p>
+      <ReadingSlot query={max} what="the Max reading">
+        {(reading) => <MaxFigure reading={reading} controlNames={controlNames} />}
+      </ReadingSlot>
+
+      <h3>Delta</h3>
+      <p className="hint">What each product keeps and loses: published against under the controls.</p>
+      <ReadingSlot query={delta} what="the Delta">
+        {(reading) => <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />}
+      </ReadingSlot>
+    </section>
+  );
+}

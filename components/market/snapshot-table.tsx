@@ -1,0 +1,84 @@
+"use client";
+/** The snapshot as a sortable table: product, vendor, three scores with their band, gaps. */
+import { useState } from "react";
+import { bandSlug } from "./band";
+
+const AXES = ["innovation", "control", "scale"] as const;
+type Axis = (typeof AXES)[number];
+type SortKey = "name" | "vendor" | Axis;
+
+export interface SnapshotProduct {
+  productId: string;
+  name: string;
+  vendor: string;
+  scores: Record<Axis, number>;
+  bands: Record<Axis, string>;
+  gaps: string[];
+}
+
+const LABELS: Record<SortKey, string> = {
+  name: "Product",
+  vendor: "Vendor",
+  innovation: "Innovation",
+  control: "Control",
+  scale: "Scale",
+};
+
+function compare(key: SortKey, a: SnapshotProduct, b: SnapshotProduct): number {
+  if (key === "name" || key === "vendor") return a[key].localeCompare(b[key]) || a.productId.localeCompare(b.productId);
+  return a.scores[key] - b.scores[key] || a.name.localeCompare(b.name);
+}
+
+export function SnapshotTable({ products }: { products: SnapshotProduct[] }) {
+  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "innovation", descending: true });
+  const rows = [...products].sort((a, b) => (sort.descending ? -1 : 1) * compare(sort.key, a, b));
+  const header = (key: SortKey, numeric = false) => {
+    const active = sort.key === key;
+    return (
+      <th
+        scope="col"
+        className={numeric ? "num" : undefined}
+        aria-sort={active ? (sort.descending ? "descending" : "ascending") : "none"}
+      >
+        <button
+          type="button"
+          className="sort"
+          onClick={() => setSort({ key, descending: active ? !sort.descending : numeric })}
+        >
+          {LABELS[key]}
+          <span aria-hidden="true">{active ? (sort.descending ? " ▼" : " ▲") : ""}</span>
+        </button>
+      </th>
+    );
+  };
+  return (
+    <div className="table-wrap">
+      <table data-testid="snapshot-table">
+        <caption className="sr-only">Published scores of every product; select a column header to sort.</caption>
+        <thead>
+          <tr>
+            {header("name")}
+            {header("vendor")}
+            {AXES.map((axis) => header(axis, true))}
+            <th scope="col">Gaps</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((p) => (
+            <tr key={p.productId} data-product-id={p.productId}>
+              <th scope="row">{p.name}</th>
+              <td>{p.vendor}</td>
+              {AXES.map((axis) => (
+                <td key={axis} className="num" data-axis={axis}>
+                  {p.scores[axis].toFixed(1)}{" "}
+                  <span className={`badge band-${bandSlug(p.bands[axis])}`}>{p.bands[axis]}</span>
+                </td>
+              ))}
+              <td>{p.gaps.length ? p.gaps.join(", ") : "none"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -13,9 +13,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
+        <a href="#content" className="skip-link">
+          Skip to content
+        </a>
         <TrpcProvider>
           <SiteHeader />
-          {children}
+          <div id="content">{children}</div>
         </TrpcProvider>
       </body>
     </html>

@@ -1,46 +1,59 @@
+import Link from "next/link";
 import { getDatabase } from "@/db";
 import { listMarkets } from "@/server/catalog/store";
 
 export const dynamic = "force-dynamic";
 
-/** Stand-in home page until the dashboard: the listed markets of the catalogue. */
+/** The markets of the catalogue; each name opens its page (snapshot, readings, methodology). */
 export default async function HomePage() {
   const { db } = await getDatabase();
   const markets = await listMarkets(db, { listedOnly: true });
   return (
     <main>
-      <h1>Market Positioning Service</h1>
+      <h1>Markets</h1>
       <p>
         Each product of a technology market is scored 0–100 on Innovation, Control and Scale against its field, and
-        again under a country&apos;s sovereign controls.
+        again under a country&apos;s sovereign controls: what it keeps, and what it loses.
       </p>
       <p className="demo-note">The catalogue shipped with the service is demo data: every vendor in it is fictional.</p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Market</th>
-            <th scope="col">Description</th>
-            <th scope="col" className="num">
-              Products
-            </th>
-            <th scope="col" className="num">
-              Release
-            </th>
-            <th scope="col">Last updated</th>
-          </tr>
-        </thead>
-        <tbody>
-          {markets.map((m) => (
-            <tr key={m.marketId} data-market-id={m.marketId}>
-              <td>{m.name}</td>
-              <td>{m.description}</td>
-              <td className="num">{m.productCount}</td>
-              <td className="num">{m.release}</td>
-              <td>{m.lastUpdated?.toISOString().slice(0, 10)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {markets.length === 0 ? (
+        <p className="notice" data-testid="no-markets">
+          No market is published yet. An operator publishes one with <code>npm run ops -- catalog publish FILE</code>.
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table data-testid="markets-table">
+            <thead>
+              <tr>
+                <th scope="col">Market</th>
+                <th scope="col">Description</th>
+                <th scope="col" className="num">
+                  Products
+                </th>
+                <th scope="col" className="num">
+                  Release
+                </th>
+                <th scope="col">Last updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {markets.map((m) => (
+                <tr key={m.marketId} data-market-id={m.marketId}>
+                  <th scope="row">
+                    <Link href={`/markets/${m.marketId}`}>{m.name}</Link>
+                  </th>
+                  <td>{m.description}</td>
+                  <td className="num">{m.productCount}</td>
+                  <td className="num">{m.release}</td>
+                  <td>
+                    <time dateTime={m.lastUpdated?.toISOString()}>{m.lastUpdated?.toISOString().slice(0, 10)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </main>
   );
 }

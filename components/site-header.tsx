@@ -2,7 +2,14 @@
 import Link from "next/link";
 import { signOut } from "@/server/auth/config";
 import { headerState } from "@/server/dashboard/guards";
-import { CONNECT_PATH, CREDITS_PATH, ONBOARDING_PATH, SIGN_IN_PATH, TOKENS_PATH } from "@/server/paths";
+import {
+  CONNECT_PATH,
+  CREDITS_PATH,
+  GEOGRAPHIES_PATH,
+  ONBOARDING_PATH,
+  SIGN_IN_PATH,
+  TOKENS_PATH,
+} from "@/server/paths";
 import { OrganizationSwitcher } from "./organization-switcher";
 
 async function signOutAction() {
@@ -19,6 +26,7 @@ export async function SiteHeader() {
       </Link>
       <nav aria-label="Main">
         <Link href="/">Markets</Link>
+        {state ? <Link href={GEOGRAPHIES_PATH}>Geographies</Link> : null}
         {state ? <Link href={TOKENS_PATH}>API tokens</Link> : null}
         {state ? <Link href={CREDITS_PATH}>Credits</Link> : null}
         {state ? <Link href={CONNECT_PATH}>Connect MCP</Link> : null}

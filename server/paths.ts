@@ -7,3 +7,4 @@ export const CREDITS_PATH = "/credits";
 export const CONNECT_PATH = "/connect";
 export const OUTBOX_PATH = "/dev/outbox";
 export const MCP_PATH = "/mcp";
+export const GEOGRAPHIES_PATH = "/geographies";

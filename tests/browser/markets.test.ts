@@ -1,0 +1,371 @@
+/**
+ * The market pages as a person reads them, in Chromium against the built app: the snapshot table
+ * against the API's own snapshot, the readings under a country with controls and one without, the
+ * delta's two views and the URL, CSV downloads, one SVG mark per product, the keyboard, and
+ * screenshots at desktop and phone widths (artifacts/screenshots/). Reading here costs no credits.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, signInHere } from "../helpers/browser";
+
+const base = inject("appUrl");
+const accounts = inject("accounts");
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/screenshots");
+const MARKET = "foundation-model-apis";
+const MARKET_PAGE = `${base}/markets/${MARKET}`;
+const HOME = "FR"; // has controls in the demo catalogue
+const NO_CONTROLS = "IE"; // engages none
+
+interface Scores {
+  innovation: number;
+  control: number;
+  scale: number;
+}
+interface DeltaProduct {
+  productId: string;
+  name: string;
+  available: boolean;
+  published: Scores;
+  underControls: Scores;
+}
+
+/** The API's own answer for the same question, with a token of another organization. */
+async function api<T>(pathAndQuery: string): Promise<T> {
+  const response = await fetch(`${base}/v1${pathAndQuery}`, {
+    headers: { Authorization: `Bearer ${accounts.french.token}` },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as T;
+}
+
+const one = (n: number) => n.toFixed(1);
+
+/** The marks a chart drew, as SVG elements, with their product ids. */
+async function marks(page: Page, figure: string, kind: "bar" | "streak") {
+  const locator = page.locator(`[data-testid="${figure}"] svg [data-mark="${kind}"]`);
+  await expect.poll(() => locator.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+  return locator.evaluateAll((elements) =>
+    elements.map((e) => ({
+      tag: e.tagName.toLowerCase(),
+      inSvg: e.closest("svg") !== null,
+      productId: e.getAttribute("data-product-id"),
+      value: e.getAttribute("data-value"),
+      ceiling: e.getAttribute("data-ceiling"),
+      moves: e.getAttribute("data-moves"),
+      ghosts: e.querySelectorAll("rect.ghost").length,
+    })),
+  );
+}
+
+async function downloadCsv(page: Page, testId: string): Promise<string[][]> {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
+  const file = await download.path();
+  const text = readFileSync(file, "utf8");
+  expect(text.endsWith("\r\n")).toBe(true);
+  // The demo data holds no quotes or commas inside fields; split plainly and check that holds.
+  expect(text).not.toContain('"');
+  return text
+    .trimEnd()
+    .split("\r\n")
+    .map((line) => line.split(","));
+}
+
+async function chooseCountry(page: Page, country: string) {
+  await page.getByTestId("country-selector").selectOption(country);
+  await page.waitForURL((url) => url.searchParams.get("country") === country);
+}
+
+describe("market pages, in Chromium", () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+    // Sign in on the way to a market: the link returns to it, onboarding too.
+    await page.goto(MARKET_PAGE);
+    await page.waitForURL(/\/signin\?callbackUrl=/);
+    await signInHere(page, `markets-${Date.now()}@example.com`);
+    await page.waitForURL(/\/onboarding\?returnTo=/);
+    await page.getByLabel("Organization name").fill("Markets Reader SARL");
+    await page.getByTestId("home-country").selectOption(HOME);
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await page.waitForURL(MARKET_PAGE);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it("lists the markets with links, product counts and dates", async () => {
+    const { markets } = await api<{
+      markets: { marketId: string; name: string; productCount: number; lastUpdated: string }[];
+    }>("/markets");
+    await page.goto(base);
+    const rows = page.locator('[data-testid="markets-table"] tbody tr');
+    expect(await rows.count()).toBe(markets.length);
+    for (const market of markets) {
+      const row = page.locator(`tr[data-market-id="${market.marketId}"]`);
+      expect(await row.getByRole("link").getAttribute("href")).toBe(`/markets/${market.marketId}`);
+      expect(await row.textContent()).toContain(String(market.productCount));
+      expect(await row.textContent()).toContain(market.lastUpdated.slice(0, 10));
+    }
+    await page.getByRole("link", { name: markets.find((m) => m.marketId === MARKET)?.name }).click();
+    await page.waitForURL(MARKET_PAGE);
+  });
+
+  it("shows the snapshot table as the API has it, sortable, with the methodology verbatim", async () => {
+    const snapshot = await api<{
+      release: number;
+      methodology: string;
+      products: { productId: string; name: string; vendor: string; scores: Scores; bands: Record<string, string> }[];
+      dimensions: { id: string; bands: { name: string; from: number; to: number }[] }[];
+    }>(`/markets/${MARKET}/snapshot`);
+    await page.goto(MARKET_PAGE);
+    const rows = page.locator('[data-testid="snapshot-table"] tbody tr');
+    expect(await rows.count()).toBe(snapshot.products.length);
+    for (const product of snapshot.products) {
+      const row = page.locator(`[data-testid="snapshot-table"] tr[data-product-id="${product.productId}"]`);
+      expect(await row.locator("th").textContent()).toBe(product.name);
+      for (const axis of ["innovation", "control", "scale"] as const)
+        expect(await row.locator(`td[data-axis="${axis}"]`).textContent()).toBe(
+          `${one(product.scores[axis])} ${product.bands[axis]}`,
+        );
+    }
+    // Default order: Innovation, highest first; one click on Vendor sorts by vendor A→Z.
+    const order = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-product-id")));
+    const byInnovation = [...snapshot.products].sort(
+      (a, b) => b.scores.innovation - a.scores.innovation || a.name.localeCompare(b.name),
+    );
+    expect(await order()).toEqual(byInnovation.map((p) => p.productId));
+    await page.getByRole("button", { name: "Scale" }).click();
+    const byScale = [...snapshot.products].sort(
+      (a, b) => b.scores.scale - a.scores.scale || b.name.localeCompare(a.name),
+    );
+    expect(await order()).toEqual(byScale.map((p) => p.productId));
+    expect(await page.locator('th[aria-sort="descending"]').textContent()).toContain("Scale");
+
+    // Band cutoffs of each dimension, and the methodology as a quotation, paragraph for paragraph.
+    for (const dimension of snapshot.dimensions) {
+      const cells = await page.getByTestId(`bands-${dimension.id}`).locator("tbody tr").allTextContents();
+      expect(cells).toEqual(dimension.bands.map((b) => `${b.name}${b.from}${b.to}`));
+    }
+    const paragraphs = await page.locator('blockquote[data-testid="methodology"] p').allTextContents();
+    expect(paragraphs.join("\n\n")).toBe(snapshot.methodology.trim());
+    expect(paragraphs.length).toBeGreaterThan(1);
+    expect(await page.getByTestId("release-line").textContent()).toContain(`Release ${snapshot.release} (latest)`);
+  });
+
+  it("picks an older release and marks the material methodology change", async () => {
+    const { releases } = await api<{ releases: { release: number; material: boolean }[] }>(
+      `/markets/${MARKET}/changelog`,
+    );
+    const material = releases.filter((r) => r.material).map((r) => r.release);
+    expect(material.length).toBeGreaterThan(0);
+    await page.goto(`${MARKET_PAGE}?country=${NO_CONTROLS}&view=bars`);
+    const options = await page.getByTestId("release-picker").locator("option").allTextContents();
+    expect(options.filter((o) => o.includes("material methodology change")).length).toBe(material.length);
+    expect(await page.locator('[data-testid="changelog"] .material').count()).toBe(material.length);
+    await page.getByTestId("release-picker").selectOption("1");
+    await page.waitForURL((url) => url.searchParams.get("release") === "1");
+    const url = new URL(page.url());
+    // The reading's state survives the release change.
+    expect(url.searchParams.get("country")).toBe(NO_CONTROLS);
+    expect(url.searchParams.get("view")).toBe("bars");
+    await expect.poll(() => page.getByTestId("release-line").textContent()).toMatch(/^Release 1 \(latest is \d+\)/);
+    const old = await api<{ products: { productId: string; innovation: number }[] }>(
+      `/markets/${MARKET}/capaindex?release=1`,
+    );
+    const drawn = await marks(page, "capaindex", "bar");
+    expect(drawn.map((m) => m.productId)).toEqual(old.products.map((p) => p.productId));
+    expect(drawn.map((m) => Number(m.value))).toEqual(old.products.map((p) => p.innovation));
+  });
+
+  it("reads under the home country by default, moves under controls and not without them", async () => {
+    await page.goto(MARKET_PAGE);
+    expect(await page.getByTestId("country-selector").inputValue()).toBe(HOME);
+    const home = await api<{ controls: { id: string }[]; products: DeltaProduct[] }>(
+      `/markets/${MARKET}/delta?country=${HOME}`,
+    );
+    expect(home.controls.length).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId("engaged-controls").count()).toBe(1);
+
+    const moving = (p: DeltaProduct) =>
+      p.published.innovation !== p.underControls.innovation || p.published.control !== p.underControls.control;
+    const streaks = await marks(page, "delta-map", "streak");
+    expect(streaks).toHaveLength(home.products.length);
+    expect(streaks.every((s) => s.tag === "g" && s.inSvg)).toBe(true);
+    const moves = new Map(streaks.map((s) => [s.productId, s.moves]));
+    for (const product of home.products) expect(moves.get(product.productId)).toBe(String(moving(product)));
+    expect(home.products.some(moving)).toBe(true);
+
+    const max = await api<{
+      products: { productId: string; available: boolean; on: Scores; off: Scores; missingControls: string[] }[];
+    }>(`/markets/${MARKET}/servicemax?country=${HOME}`);
+    const maxBars = await marks(page, "servicemax", "bar");
+    expect(maxBars.map((b) => b.productId)).toEqual(max.products.map((p) => p.productId));
+    expect(maxBars.map((b) => [Number(b.value), Number(b.ceiling)])).toEqual(
+      max.products.map((p) => [p.on.innovation, p.off.innovation]),
+    );
+    expect(maxBars.every((b) => b.ghosts === 1)).toBe(true);
+    const unavailable = max.products.filter((p) => !p.available);
+    expect(unavailable.length).toBeGreaterThan(0);
+    for (const product of unavailable) {
+      const state = page.locator(`[data-testid="max-states"] li[data-product-id="${product.productId}"]`);
+      expect(await state.textContent()).toContain("unavailable");
+    }
+
+    // A country with no controls: the page says so, and nothing moves anywhere.
+    await chooseCountry(page, NO_CONTROLS);
+    await expect.poll(() => page.getByTestId("nothing-moves").count()).toBe(1);
+    await expect
+      .poll(async () => (await marks(page, "delta-map", "streak")).map((s) => s.moves))
+      .toEqual(home.products.map(() => "false"));
+    await expect
+      .poll(async () => (await marks(page, "servicemax", "bar")).every((b) => b.value === b.ceiling))
+      .toBe(true);
+    expect(await page.getByTestId("engaged-controls").count()).toBe(0);
+
+    // Back to the home country: the values move again, to the API's numbers.
+    await chooseCountry(page, HOME);
+    await expect
+      .poll(async () => (await marks(page, "servicemax", "bar")).map((b) => Number(b.value)))
+      .toEqual(max.products.map((p) => p.on.innovation));
+  });
+
+  it("switches the delta between map and bars, keeping the URL in step", async () => {
+    const delta = await api<{ products: DeltaProduct[] }>(`/markets/${MARKET}/delta?country=${HOME}`);
+    await page.goto(`${MARKET_PAGE}?country=${HOME}`);
+    await marks(page, "delta-map", "streak");
+    await page.getByText("Bars", { exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get("view") === "bars");
+    const bars = await marks(page, "delta-bars", "bar");
+    expect(bars).toHaveLength(delta.products.length);
+    expect(bars.every((b) => b.ghosts === 1 && b.inSvg)).toBe(true);
+    const ceilings = new Map(delta.products.map((p) => [p.productId, p.published.innovation]));
+    for (const bar of bars) expect(Number(bar.ceiling)).toBe(ceilings.get(bar.productId ?? ""));
+    expect(await page.getByTestId("delta-map").count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "market-delta-bars-desktop.png"), fullPage: true });
+
+    await page.getByText("Map", { exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get("view") === "map");
+    expect(await marks(page, "delta-map", "streak")).toHaveLength(delta.products.length);
+
+    // Opened directly on bars.
+    await page.goto(`${MARKET_PAGE}?view=bars`);
+    expect(await marks(page, "delta-bars", "bar")).toHaveLength(delta.products.length);
+    expect(await page.getByTestId("delta-view-bars").isChecked()).toBe(true);
+  });
+
+  it("downloads each chart's numbers as CSV, row for row", async () => {
+    const delta = await api<{ products: DeltaProduct[] }>(`/markets/${MARKET}/delta?country=${HOME}`);
+    const index = await api<{ products: { rank: number; name: string; innovation: number; band: string }[] }>(
+      `/markets/${MARKET}/capaindex`,
+    );
+    await page.goto(`${MARKET_PAGE}?country=${HOME}&view=bars`);
+    await marks(page, "delta-bars", "bar");
+
+    const [header, ...rows] = await downloadCsv(page, "capaindex-csv");
+    expect(header).toEqual(["Rank", "Product", "Vendor", "Innovation", "Band"]);
+    expect(rows.map(([rank, name, , innovation, band]) => [Number(rank), name, Number(innovation), band])).toEqual(
+      index.products.map((p) => [p.rank, p.name, p.innovation, p.band]),
+    );
+
+    const [barsHeader, ...barRows] = await downloadCsv(page, "delta-bars-csv");
+    expect(barsHeader?.slice(4)).toEqual(["Innovation under controls", "Published Innovation", "Gives up"]);
+    expect(barRows).toHaveLength(delta.products.length);
+    // Ranked by Innovation under controls, highest first; "gives up" is published minus kept.
+    const byName = new Map(delta.products.map((p) => [p.name, p]));
+    let previous = Number.POSITIVE_INFINITY;
+    for (const [, name, , , kept, published, givesUp] of barRows) {
+      const product = byName.get(name ?? "");
+      expect(product).toBeDefined();
+      expect(Number(kept)).toBe(product?.underControls.innovation);
+      expect(Number(published)).toBe(product?.published.innovation);
+      expect(Number(givesUp)).toBeCloseTo(Number(published) - Number(kept), 5);
+      expect(Number(kept)).toBeLessThanOrEqual(previous);
+      previous = Number(kept);
+    }
+
+    await page.getByText("Map", { exact: true }).click();
+    const [mapHeader, ...mapRows] = await downloadCsv(page, "delta-map-csv");
+    expect(mapHeader).toContain("Under controls Innovation");
+    expect(mapRows.map((r) => r[0]).sort()).toEqual(delta.products.map((p) => p.name).sort());
+  });
+
+  it("moves through countries with the keyboard alone", async () => {
+    const { geographies } = await api<{ geographies: { country: string }[] }>("/geographies");
+    await page.goto(`${MARKET_PAGE}?country=${HOME}`);
+    const selector = page.getByTestId("country-selector");
+    await expect.poll(() => selector.isEnabled()).toBe(true);
+    // Tab from the top of the page until the selector has focus.
+    let focused = false;
+    for (let presses = 0; presses < 60 && !focused; presses++) {
+      await page.keyboard.press("Tab");
+      focused = await selector.evaluate((el) => el === document.activeElement);
+    }
+    expect(focused).toBe(true);
+    const at = geographies.findIndex((g) => g.country === HOME);
+    const next = geographies[at + 1]?.country;
+    expect(next).toBeDefined();
+    await page.keyboard.press("ArrowDown");
+    await page.waitForURL((url) => url.searchParams.get("country") === next);
+    await expect
+      .poll(() => page.locator('[data-testid="servicemax"] figcaption').textContent())
+      .toBe(`Max under ${next}`);
+    await page.keyboard.press("ArrowUp");
+    await page.waitForURL((url) => url.searchParams.get("country") === HOME);
+    await expect
+      .poll(() => page.locator('[data-testid="servicemax"] figcaption').textContent())
+      .toBe(`Max under ${HOME}`);
+  });
+
+  it("says in words what went wrong, from the problem's detail", async () => {
+    await page.goto(`${MARKET_PAGE}?country=ZZ`);
+    const alert = page.getByRole("alert").first();
+    await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toContain('Unknown country "ZZ"');
+    await page.goto(`${base}/markets/no-such-market`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("No such market or release");
+  });
+
+  it("lists each country's controls with their frameworks", async () => {
+    const { geographies } = await api<{
+      geographies: { country: string; controls: { id: string; name: string; framework: string }[] }[];
+    }>("/geographies");
+    await page.goto(`${base}/geographies`);
+    expect(await page.locator('[data-testid="geographies-table"] tbody tr').count()).toBe(geographies.length);
+    for (const geography of geographies) {
+      const row = page.locator(`tr[data-country="${geography.country}"]`);
+      const text = (await row.textContent()) ?? "";
+      if (geography.controls.length === 0) expect(text).toContain("nothing moves");
+      for (const control of geography.controls) expect(text).toContain(`${control.name} (${control.framework})`);
+    }
+  });
+
+  it("fits a phone, takes screenshots, and never spends credits", async () => {
+    await page.goto(`${MARKET_PAGE}?country=${HOME}`);
+    await marks(page, "delta-map", "streak");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "market-desktop.png"), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await marks(page, "delta-map", "streak");
+    await marks(page, "servicemax", "bar");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "market-phone.png"), fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.goto(`${base}/geographies`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "geographies-phone.png"), fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // Everything above read market data through the dashboard: the balance has not moved.
+    await page.goto(`${base}/credits`);
+    await expect.poll(() => page.getByTestId("credit-balance").textContent()).toBe("1,000");
+    await expect.poll(() => page.locator('[data-testid="ledger-row"][data-kind="grant"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="ledger-row"][data-kind="debit"]').count()).toBe(0);
+    expect(await page.getByTestId("header-balance").textContent()).toBe("1,000 credits");
+  });
+});

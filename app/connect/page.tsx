@@ -6,7 +6,7 @@ import { getDatabase } from "@/db";
 import { activeOrganizationOf } from "@/server/accounts/organizations";
 import { requireUser } from "@/server/dashboard/guards";
 import { CONNECT_PATH, MCP_PATH, ONBOARDING_PATH, TOKENS_PATH } from "@/server/paths";
-import { publicOrigin } from "@/server/rest/handler";
+import { publicOrigin } from "@/server/rest/origin";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { TokenManager } from "@/components/token-manager";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { TOKENS_PATH } from "@/server/paths";
-import { publicOrigin } from "@/server/rest/handler";
+import { publicOrigin } from "@/server/rest/origin";
 
 export const metadata: Metadata = { title: "API tokens" };
 export const dynamic = "force-dynamic";

@@ -9,7 +9,7 @@ import { getDatabase } from "../../db";
 import { createApiContext } from "../api/context";
 import { createCaller } from "../api/root";
 import { sessionAuthenticator } from "../auth/session";
-import { publicOrigin } from "../rest/handler";
+import { publicOrigin } from "../rest/origin";
 
 export async function dashboardCaller() {
   const { db } = await getDatabase();

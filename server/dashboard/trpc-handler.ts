@@ -11,7 +11,7 @@ import { appRouter } from "../api/root";
 import { describeError } from "../api/trpc";
 import { sessionAuthenticator } from "../auth/session";
 import { problemOf, problemResponse } from "../errors/problem";
-import { publicOrigin } from "../rest/handler";
+import { publicOrigin } from "../rest/origin";
 
 export const DASHBOARD_TRPC_ENDPOINT = "/api/trpc";
 

@@ -20,7 +20,7 @@ import { bearerChallenge, unauthorized } from "../errors/api-error";
 import { problemOf, problemResponse } from "../errors/problem";
 import { authenticateAccessToken, looksLikeJwt } from "../oauth/access-token";
 import { protectedResourceMetadataUrl } from "../oauth/resource";
-import { publicOrigin } from "../rest/handler";
+import { publicOrigin } from "../rest/origin";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "./snapshot-html";
 import { type EmbeddedResource, TOOLS, type ToolDefinition } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";

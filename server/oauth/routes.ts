@@ -9,7 +9,7 @@ import type { Database } from "../../db/client";
 import { auth } from "../auth/config";
 import { isSameOriginRequest } from "../dashboard/trpc-handler";
 import { SIGN_IN_PATH } from "../paths";
-import { publicOrigin } from "../rest/handler";
+import { publicOrigin } from "../rest/origin";
 import { forwardToProvider } from "./host";
 import { interactionPath, OAUTH_ROUTES } from "./provider";
 import { normalizeRegistration } from "./registration";

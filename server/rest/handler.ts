@@ -11,20 +11,8 @@ import { appRouter } from "../api/root";
 import { describeError, type ErrorDescription } from "../api/trpc";
 import { apiTokenAuthenticator } from "../auth/api-token";
 import { problemOf, problemResponse } from "../errors/problem";
-import { ALLOWED_METHODS, API_PREFIX, isApiPath } from "./routes";
-
-/**
- * The origin that problem `type` links and the OpenAPI servers use: APP_URL when set (deployments
- * behind a proxy should set it), else the host the client asked for. Next.js rewrites
- * `request.url` to its own hostname, so the Host header is the truth here.
- */
-export function publicOrigin(request: Request): string {
-  if (process.env.APP_URL) return process.env.APP_URL.replace(/\/$/, "");
-  const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
-  const protocol = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
-  return `${protocol.split(",")[0]?.trim()}://${host.split(",")[0]?.trim()}`;
-}
+import { publicOrigin } from "./origin";
+import { ALLOWED_METHODS, API_PREFIX, isApiPath, withoutInheritedNames } from "./routes";
 
 const COMMON_HEADERS = { Vary: "Authorization" };
 
@@ -67,7 +55,9 @@ export async function handleRestRequest(request: Request, database: () => Promis
     authenticate: apiTokenAuthenticator(db, request.headers),
   });
   let failure: ErrorDescription | undefined;
-  const get = request.method === "HEAD" ? new Request(request.url, { headers: request.headers }) : request;
+  const url = withoutInheritedNames(request.url);
+  const get =
+    request.method === "HEAD" || url !== request.url ? new Request(url, { headers: request.headers }) : request;
   const response = await createOpenApiFetchHandler({
     endpoint: API_PREFIX,
     router: appRouter,

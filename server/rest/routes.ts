@@ -14,3 +14,16 @@ const pathPatterns: RegExp[] = procedureMetas
 export function isApiPath(pathBelowPrefix: string): boolean {
   return pathPatterns.some((pattern) => pattern.test(pathBelowPrefix));
 }
+
+/**
+ * Unknown query parameters are ignored, and so are ones named like Object.prototype's members
+ * (`toString`, `constructor`…): trpc-to-openapi collects the query into a plain object, where
+ * such a name meets the inherited member and the request would fail with a 500.
+ */
+export function withoutInheritedNames(requestUrl: string): string {
+  const url = new URL(requestUrl);
+  const inherited = [...new Set(url.searchParams.keys())].filter((name) => name in Object.prototype);
+  if (inherited.length === 0) return requestUrl;
+  for (const name of inherited) url.searchParams.delete(name);
+  return url.toString();
+}

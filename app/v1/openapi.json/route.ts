@@ -1,5 +1,8 @@
-import { publicOrigin } from "@/server/rest/handler";
+import { randomUUID } from "node:crypto";
+import { problemOf, problemResponse } from "@/server/errors/problem";
 import { openApiJson } from "@/server/rest/openapi";
+import { publicOrigin } from "@/server/rest/origin";
+import { ALLOWED_METHODS } from "@/server/rest/routes";
 
 export const dynamic = "force-dynamic";
 
@@ -9,3 +12,16 @@ export function GET(request: Request) {
     headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" },
   });
 }
+
+/** Any other method: the same 405 problem as the rest of /v1. */
+function notAllowed(request: Request) {
+  return problemResponse(
+    problemOf("method_not_allowed", `${request.method} is not allowed on /v1/openapi.json; use GET.`, {
+      origin: publicOrigin(request),
+      requestId: randomUUID(),
+    }),
+    { Allow: ALLOWED_METHODS, "Cache-Control": "no-store" },
+  );
+}
+
+export { notAllowed as DELETE, notAllowed as PATCH, notAllowed as POST, notAllowed as PUT };

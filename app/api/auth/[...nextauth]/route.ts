@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { handlers } from "@/server/auth/config";
-import { publicOrigin } from "@/server/rest/handler";
+import { publicOrigin } from "@/server/rest/origin";
 
 export const dynamic = "force-dynamic";
 

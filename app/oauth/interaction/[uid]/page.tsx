@@ -7,7 +7,7 @@ import { requireUser } from "@/server/dashboard/guards";
 import { consentRequest } from "@/server/oauth/consent";
 import { interactionPath } from "@/server/oauth/provider";
 import { ONBOARDING_PATH } from "@/server/paths";
-import { publicOrigin } from "@/server/rest/handler";
+import { publicOrigin } from "@/server/rest/origin";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
 export const dynamic = "force-dynamic";

@@ -58,6 +58,9 @@ if (!process.env.SMTP_URL && process.env.DEV_OUTBOX === undefined) {
 }
 
 const port = process.env.PORT || "3000";
-const server = spawn(process.execPath, [nextBin, "start", "--port", port], { stdio: "inherit" });
+// The IPC channel is how the server notices this process die (instrumentation.ts exits with it).
+const server = spawn(process.execPath, [nextBin, "start", "--port", port], {
+  stdio: ["inherit", "inherit", "inherit", "ipc"],
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -30,6 +30,12 @@ export default defineConfig({
         test: { name: "redis", include: ["tests/redis/**/*.test.ts"], testTimeout: 30_000 },
       },
       {
+        // Faults under load: a private PostgreSQL server stopped and restarted, the app killed.
+        // Needs PostgreSQL's server binaries; CI runs it (`npx vitest run --project faults`).
+        extends: true,
+        test: { name: "faults", include: ["tests/faults/**/*.test.ts"], testTimeout: 300_000, hookTimeout: 300_000 },
+      },
+      {
         // Real Chromium (Debian's, at /usr/bin/chromium) against the running app; `npm run test:browser`.
         extends: true,
         test: {

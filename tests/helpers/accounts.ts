@@ -45,6 +45,8 @@ export interface AccountFixtures {
   oauth: FixtureOrganization;
   /** A signed-in user with no organization, who connects an MCP client first and creates one later. */
   oauthNewcomer: { userId: string; session: string };
+  /** Home FR, credits and rate limit to spare: the fuzz suite's own, so its ledger is exact. */
+  fuzz: FixtureOrganization;
   /** The app's OAuth signing key (private JWK), to forge tokens the app must refuse. */
   signingKey: JWK;
 }
@@ -108,6 +110,21 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
     expiredSession: (await signedInUser(db, reader.id, new Date(Date.now() - 1000))).session,
     oauth: await organization(db, "OAuth", { credits: 1000 }),
     oauthNewcomer: await signedInUser(db, null),
+    fuzz: await organization(db, "Fuzz", { homeCountry: "FR", credits: 100_000_000, rateLimit: 1_000_000_000 }),
     signingKey: (await signingKeys(db))[0] as JWK,
   };
+}
+
+/** Every secret the fixtures hold: token secrets and session values (none may ever be logged). */
+export function fixtureSecrets(fixtures: AccountFixtures): string[] {
+  const organizations = Object.values(fixtures).filter(
+    (value): value is FixtureOrganization => typeof value === "object" && value !== null && "token" in value,
+  );
+  return [
+    ...organizations.flatMap((org) => [org.token, org.session]),
+    ...Object.values(fixtures.tokens),
+    fixtures.newcomerSession,
+    fixtures.expiredSession,
+    fixtures.oauthNewcomer.session,
+  ];
 }

@@ -1,5 +1,6 @@
 /** Starts the app as a real process on a free loopback port, for tests over HTTP. */
 import { type ChildProcess, spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 
@@ -26,7 +27,11 @@ export interface RunningApp {
 }
 
 /** Runs `npm start` (scripts/start.ts: build if needed, then next start) and waits until healthy. */
-export async function startApp(env: Record<string, string>, timeoutMs = 240_000): Promise<RunningApp> {
+export async function startApp(
+  env: Record<string, string>,
+  timeoutMs = 240_000,
+  logFile?: string,
+): Promise<RunningApp> {
   const port = await freePort();
   const tsxLoader = path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs");
   const child = spawn(process.execPath, ["--import", tsxLoader, "scripts/start.ts"], {
@@ -35,12 +40,13 @@ export async function startApp(env: Record<string, string>, timeoutMs = 240_000)
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
-  child.stdout?.on("data", (chunk) => {
+  // Everything the app prints, also to a file when asked (suites read it: secrets never logged).
+  const record = (chunk: Buffer) => {
     log += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    log += chunk;
-  });
+    if (logFile) appendFileSync(logFile, chunk);
+  };
+  child.stdout?.on("data", record);
+  child.stderr?.on("data", record);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;

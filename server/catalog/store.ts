@@ -67,6 +67,8 @@ export interface PublishOptions {
   material: boolean;
   /** The release's `lastUpdated`; the publish time. */
   publishedAt: Date;
+  /** Told where a long publish is: scoring products, then control sets, then writing. */
+  progress?: (stage: "products" | "control sets" | "writing", done: number, total: number) => void;
 }
 
 export interface PublishedRelease {
@@ -92,7 +94,8 @@ export async function publishMarket(
     const geographies = await readGeographies(tx);
     if (geographies.length === 0)
       throw new CatalogStateError("no geographies in the catalogue: publish a geographies file first");
-    const scored = scoreMarket(definition, geographies);
+    const scored = scoreMarket(definition, geographies, options.progress);
+    options.progress?.("writing", 0, 1);
 
     await tx
       .insert(t.markets)

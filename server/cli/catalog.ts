@@ -3,6 +3,7 @@ import { loadDefinitionFile } from "../catalog/load";
 import {
   archiveMarket,
   listMarkets,
+  type PublishOptions,
   publishGeographies,
   publishMarket,
   readControls,
@@ -61,6 +62,24 @@ async function validate(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
+/** Work above this many product × indicator values says where it is, on stderr. */
+export const PROGRESS_THRESHOLD = 5_000;
+
+/**
+ * Progress of a long publish, on stderr so stdout stays the result: a line per stage and one at
+ * most every 10% (a large market takes seconds). Small markets publish silently.
+ */
+function progressReporter(ctx: CliContext, size: number): PublishOptions["progress"] {
+  if (size < PROGRESS_THRESHOLD) return undefined;
+  const shown = new Map<string, number>();
+  return (stage, done, total) => {
+    const tenth = total === 0 ? 10 : Math.floor((10 * done) / total);
+    if (shown.get(stage) === tenth) return;
+    shown.set(stage, tenth);
+    ctx.io.err(stage === "writing" ? "writing the release…" : `scoring ${stage}: ${done}/${total}`);
+  };
+}
+
 async function publish(args: string[], ctx: CliContext): Promise<number> {
   const { positionals, values } = parse(
     args,
@@ -80,6 +99,7 @@ async function publish(args: string[], ctx: CliContext): Promise<number> {
       notes: values.notes,
       material: values.material === true,
       publishedAt: ctx.now(),
+      progress: progressReporter(ctx, definition.products.length * definition.indicators.length),
     });
     ctx.io.out(
       `published ${published.marketId} release ${published.release} (${published.products} products, ` +

@@ -59,7 +59,14 @@ interface ScoredProduct {
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function scoreMarket(market: MarketFile, geographies: readonly Geography[]): ScoredMarket {
+/** Where scoring is: `done` of `total` in a stage; called often enough to show progress, no I/O here. */
+export type ScoringProgress = (stage: "products" | "control sets", done: number, total: number) => void;
+
+export function scoreMarket(
+  market: MarketFile,
+  geographies: readonly Geography[],
+  progress: ScoringProgress = () => {},
+): ScoredMarket {
   const dimensions = AXES.map((axis) => describeDimension(market, axis));
   const defaults = market.products.map(defaultOffering);
   const bounds = new Map<string, FieldBounds | undefined>();
@@ -71,6 +78,7 @@ export function scoreMarket(market: MarketFile, geographies: readonly Geography[
 
   const products: ScoredProduct[] = market.products
     .map((product, index) => {
+      if (index % 100 === 0) progress("products", index, market.products.length);
       const base = defaults[index] as Offering;
       const scores = scoreValues(base.values);
       const offerings = [base, ...product.offerings.filter((o) => o !== base)].map((offering) => ({
@@ -93,8 +101,10 @@ export function scoreMarket(market: MarketFile, geographies: readonly Geography[
     })
     .sort((a, b) => byText(a.published.name, b.published.name) || byText(a.published.productId, b.published.productId));
 
+  progress("products", market.products.length, market.products.length);
   // Countries with the same control set share one computation.
   const bySet = new Map<string, ProductUnderControls[]>();
+  const sets = new Set(geographies.map((g) => [...g.controls].sort(byText).join(","))).size;
   const countries = [...geographies]
     .sort((a, b) => byText(a.country, b.country))
     .map((geography): CountryResult => {
@@ -104,6 +114,7 @@ export function scoreMarket(market: MarketFile, geographies: readonly Geography[
       if (!underControls) {
         underControls = products.map((product) => engage(product, controls));
         bySet.set(key, underControls);
+        progress("control sets", bySet.size, sets);
       }
       return { country: geography.country, controls, products: underControls };
     });

@@ -295,3 +295,34 @@ describe("ops as a real process", () => {
     expect((await ops(embedded, "catalog", "list")).code).toBe(0);
   });
 });
+
+describe("ops catalog publish: progress on long work", () => {
+  it("says where a large publish is, on stderr, and nothing for a small one", async () => {
+    const { generatedGeographies, generatedMarket } = await import("../bench/generated-market");
+    const dir = mkdtempSync(path.join(tmpdir(), "mps-cli-progress-"));
+    try {
+      const geographies = path.join(dir, "geographies.json");
+      const market = path.join(dir, "market.json");
+      writeFileSync(geographies, JSON.stringify(generatedGeographies(20)));
+      // 300 products × 20 indicators = 6,000 values: above the threshold of 5,000.
+      writeFileSync(market, JSON.stringify(generatedMarket(300, 20)));
+      expect((await ops("catalog", "publish", geographies)).code).toBe(0);
+      const large = await ops("catalog", "publish", market, "--notes", "large");
+      expect(large.code).toBe(0);
+      const lines = large.stderr.split("\n");
+      expect(lines.filter((l) => /^scoring products: \d+\/300$/.test(l)).length).toBeGreaterThanOrEqual(3);
+      expect(lines).toContain("scoring products: 300/300");
+      expect(lines.some((l) => /^scoring control sets: (\d+)\/\1$/.test(l))).toBe(true);
+      expect(lines.at(-1)).toBe("writing the release…");
+      expect(large.stdout).toMatch(/^published generated-market release 1 \(300 products, 20 geographies\)/);
+
+      // 100 × 20 = 2,000 values: quick, so silent.
+      writeFileSync(market, JSON.stringify(generatedMarket(100, 20)));
+      const small = await ops("catalog", "publish", market, "--notes", "small");
+      expect(small.code).toBe(0);
+      expect(small.stderr).toBe("");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

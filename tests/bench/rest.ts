@@ -1,116 +1,138 @@
 /**
- * REST benchmark: autocannon on loopback against `next start` (embedded PGlite) for the metered
- * snapshot and delta readings (a valid token, credits to spare: authentication, rate limit and the
- * debit are all in the path), and in the same run against a bare Next route handler returning the
- * same bytes (the framework's floor). Prints req/s, p50, p99 and the ratio to the floor.
- *
- *   npm run bench            (BENCH_SECONDS=8 per target, BENCH_CONNECTIONS=10)
+ * REST and MCP on one running app (`next start`) with a valid token and credits to spare, so
+ * authentication, the rate limit and the debit are all in the path; in the same run, the same bytes
+ * from a bare Next route handler (the framework's floor) and a bare Node http server (the
+ * machine's floor). MCP: snapshot tool calls per second and p99 with the SDK client.
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
-import { openDatabase } from "@/db/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { seedDemoCatalogue } from "@/db/seed";
 import { createOrganization } from "@/server/accounts/organizations";
 import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
+import { createTestDatabase } from "../helpers/database";
 import { startApp } from "../helpers/server";
+import { CONNECTIONS, type Figures, header, measure, percentile, row, SECONDS } from "./measure";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const READINGS = {
+  snapshot: "/v1/markets/foundation-model-apis/snapshot",
+  delta: "/v1/markets/foundation-model-apis/delta?country=FR",
+};
 
-interface Figures {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  bytes: number;
+async function prepare(handle: DatabaseHandle, migrate: boolean): Promise<string> {
+  if (migrate) await migrateDatabase(handle);
+  await seedDemoCatalogue(handle.db);
+  const org = await createOrganization(handle.db, { name: "Bench", homeCountry: "FR", credits: 2_000_000_000 });
+  return (await createApiToken(handle.db, { organizationId: org.id, name: "bench", scopes: TOKEN_SCOPES })).secret;
 }
 
-async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 3 }); // warm-up: JIT and caches
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${name}: ${result.non2xx} non-2xx responses and ${result.errors} errors`);
+async function nodeFloor(floorDir: string): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "node-floor.mjs")], {
+    env: { ...process.env, BENCH_FLOOR_DIR: floorDir },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve) =>
+    child.stdout?.once("data", (chunk) => resolve(String(chunk).trim())),
+  );
+  return { url, process: child };
+}
+
+/** SDK clients calling the snapshot tool back to back, CONNECTIONS of them, for SECONDS. */
+async function mcpCalls(appUrl: string, token: string): Promise<Figures> {
+  const clients = await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      const client = new Client({ name: "mps-bench", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${appUrl}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
+      return client;
+    }),
+  );
+  const call = (client: Client) =>
+    client.callTool({ name: "service_market_get_snapshot", arguments: { marketId: "foundation-model-apis" } });
+  const loop = async (seconds: number) => {
+    const latencies: number[] = [];
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(
+      clients.map(async (client) => {
+        while (performance.now() < until) {
+          const started = performance.now();
+          const result = await call(client);
+          if (result.isError) throw new Error(`snapshot tool failed: ${JSON.stringify(result.content)}`);
+          latencies.push(performance.now() - started);
+        }
+      }),
+    );
+    return latencies;
+  };
+  await loop(2); // warm-up
+  const latencies = await loop(SECONDS);
+  await Promise.all(clients.map((client) => client.close()));
   return {
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    bytes: result.throughput.average / Math.max(result.requests.average, 1),
+    name: "MCP tools/call snapshot (SDK client)",
+    rps: latencies.length / SECONDS,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
   };
 }
 
-const row = (f: Figures, floor?: Figures) =>
-  [
-    f.name.padEnd(34),
-    f.rps.toFixed(0).padStart(8),
-    `${f.p50.toFixed(1)} ms`.padStart(10),
-    `${f.p99.toFixed(1)} ms`.padStart(10),
-    `${(f.bytes / 1024).toFixed(1)} KiB`.padStart(11),
-    floor ? `${(f.rps / floor.rps).toFixed(2)}×`.padStart(8) : "",
-  ].join(" ");
-
-/** The demo catalogue and an organization with credits to spare; returns its token's secret. */
-async function prepareDatabase(dataDir: string): Promise<string> {
-  const handle = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
-  try {
-    await migrateDatabase(handle);
-    await seedDemoCatalogue(handle.db);
-    const org = await createOrganization(handle.db, { name: "Bench", homeCountry: "FR", credits: 2_000_000_000 });
-    return (await createApiToken(handle.db, { organizationId: org.id, name: "bench", scopes: TOKEN_SCOPES })).secret;
-  } finally {
-    await handle.close();
-  }
-}
-
-async function main() {
+export async function restBench(database: "pglite" | "postgres"): Promise<Record<string, Figures>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "mps-bench-"));
   const floorDir = mkdtempSync(path.join(tmpdir(), "mps-floor-"));
-  const headers = { Authorization: `Bearer ${await prepareDatabase(dataDir)}` };
-  // The limit is not what is measured here: lift it out of the way.
+  const postgres = database === "postgres" ? await createTestDatabase() : undefined;
+  let token: string;
+  if (postgres) token = await prepare(postgres, false);
+  else {
+    const handle = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+    try {
+      token = await prepare(handle, true);
+    } finally {
+      await handle.close();
+    }
+  }
+  const headers = { Authorization: `Bearer ${token}` };
+  // The rate limit is not what is measured here: lift it out of the way.
   const app = await startApp({
-    DATABASE_URL: "",
-    DATA_DIR: dataDir,
+    ...(postgres?.url ? { DATABASE_URL: postgres.url } : { DATABASE_URL: "", DATA_DIR: dataDir }),
     BENCH_FLOOR_DIR: floorDir,
     RATE_LIMIT: "1000000000",
+    REDIS_URL: "",
   });
+  let floor: Awaited<ReturnType<typeof nodeFloor>> | undefined;
+  const figures: Record<string, Figures> = {};
   try {
-    const readings = {
-      snapshot: `${app.url}/v1/markets/foundation-model-apis/snapshot`,
-      delta: `${app.url}/v1/markets/foundation-model-apis/delta?country=FR`,
-    };
-    for (const [name, url] of Object.entries(readings)) {
-      const response = await fetch(url, { headers });
+    for (const [name, url] of Object.entries(READINGS)) {
+      const response = await fetch(`${app.url}${url}`, { headers });
       if (!response.ok) throw new Error(`${url}: ${response.status}`);
       writeFileSync(path.join(floorDir, `${name}.json`), Buffer.from(await response.arrayBuffer()));
     }
-    console.log(`REST benchmark: ${CONNECTIONS} connections, ${SECONDS} s per target, loopback, embedded PGlite`);
-    console.log(
-      [
-        "target".padEnd(34),
-        "req/s".padStart(8),
-        "p50".padStart(10),
-        "p99".padStart(10),
-        "body".padStart(11),
-        "ratio".padStart(8),
-      ].join(" "),
-    );
-    for (const [name, url] of Object.entries(readings)) {
-      const floor = await measure(`bare Next route, ${name} bytes`, `${app.url}/bench/floor?name=${name}`);
-      const api = await measure(`GET /v1 … /${name}`, url, headers);
-      console.log(row(floor));
-      console.log(row(api, floor));
+    floor = await nodeFloor(floorDir);
+    console.log(`\nREST and MCP on ${database}: ${CONNECTIONS} connections, ${SECONDS} s per target, loopback`);
+    console.log(header());
+    for (const [name, url] of Object.entries(READINGS)) {
+      const node = await measure(`bare Node http, ${name} bytes`, `${floor.url}/?name=${name}`);
+      const next = await measure(`bare Next route, ${name} bytes`, `${app.url}/bench/floor?name=${name}`);
+      const api = await measure(`GET /v1 … /${name} (metered)`, `${app.url}${url}`, headers);
+      console.log(row(node));
+      console.log(row(next, node));
+      console.log(row(api, next));
+      Object.assign(figures, { [`node-${name}`]: node, [`next-${name}`]: next, [`api-${name}`]: api });
     }
+    const mcp = await mcpCalls(app.url, token);
+    console.log(row(mcp, figures["api-snapshot"]));
+    figures.mcp = mcp;
   } finally {
+    floor?.process.kill();
     await app.stop();
+    await postgres?.drop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(floorDir, { recursive: true, force: true });
   }
+  return figures;
 }
-
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});

@@ -1,0 +1,53 @@
+/** autocannon runs and the table they print: req/s, p50, p99, body size, ratio to a baseline. */
+import autocannon from "autocannon";
+
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+export interface Figures {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  bytes?: number;
+}
+
+export async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 }); // warm-up: JIT and caches
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${name}: ${result.non2xx} non-2xx responses and ${result.errors} errors`);
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytes: result.throughput.average / Math.max(result.requests.average, 1),
+  };
+}
+
+export const header = () =>
+  [
+    "target".padEnd(44),
+    "req/s".padStart(8),
+    "p50".padStart(10),
+    "p99".padStart(10),
+    "body".padStart(11),
+    "ratio".padStart(14),
+  ].join(" ");
+
+export const row = (f: Figures, baseline?: Figures) =>
+  [
+    f.name.padEnd(44),
+    f.rps.toFixed(0).padStart(8),
+    `${f.p50.toFixed(1)} ms`.padStart(10),
+    `${f.p99.toFixed(1)} ms`.padStart(10),
+    (f.bytes === undefined ? "" : `${(f.bytes / 1024).toFixed(1)} KiB`).padStart(11),
+    baseline ? `${(f.rps / baseline.rps).toFixed(2)}× ${baseline.name.split(",")[0]}`.padStart(14) : "",
+  ].join(" ");
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}

@@ -43,20 +43,20 @@ export function generatedMarket(products: number, indicators: number, seed = 11)
     if (i % 5 === 4) return { ...base, kind: "level" as const, levels: LEVELS };
     return { ...base, kind: "number" as const, direction: i % 2 ? ("lower" as const) : ("higher" as const) };
   });
-  const valueOf = (indicator: (typeof indicatorList)[number]) => {
+  const generateValue = (indicator: (typeof indicatorList)[number]) => {
     if (next() < 0.05) return null; // not demonstrated: a gap
     if (indicator.kind === "boolean") return next() < 0.5;
     if (indicator.kind === "level") return LEVELS[Math.floor(next() * LEVELS.length)] as string;
     return Math.round(next() * 10_000) / 10;
   };
   const productList = Array.from({ length: products }, (_, p) => {
-    const values = Object.fromEntries(indicatorList.map((indicator) => [indicator.id, valueOf(indicator)]));
+    const values = Object.fromEntries(indicatorList.map((indicator) => [indicator.id, generateValue(indicator)]));
     const sovereign = Array.from({ length: Math.floor(next() * 3) }, (_, o) => ({
       id: `sovereign-${o + 1}`,
       name: `Sovereign ${o + 1}`,
       satisfies: Array.from({ length: 12 }, (_, c) => `control-${c + 1}`).filter(() => next() < 0.5),
       values: Object.fromEntries(
-        indicatorList.filter(() => next() < 0.2).map((indicator) => [indicator.id, valueOf(indicator)]),
+        indicatorList.filter(() => next() < 0.2).map((indicator) => [indicator.id, generateValue(indicator)]),
       ),
     }));
     return {

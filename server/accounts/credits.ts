@@ -20,21 +20,71 @@ export interface Debit {
 
 export type DebitResult = { ok: true; balance: number } | { ok: false; balance: number };
 
-export async function debitCredits(db: Database, debit: Debit): Promise<DebitResult> {
+/**
+ * Debits one successful call. Calls that arrive while a batch is being written wait for the next
+ * one, so under load one statement debits many calls (group commit) instead of one each; every
+ * call still gets exactly its own greedy check, its own ledger row and its own balance after.
+ */
+export function debitCredits(db: Database, debit: Debit): Promise<DebitResult> {
   if (!Number.isInteger(debit.cost) || debit.cost <= 0) throw new Error(`invalid cost ${debit.cost}`);
-  const [row] = await queryRows<{ balance_after: number }>(
-    db,
-    sql`with debited as (
-          update organizations set credit_balance = credit_balance - ${debit.cost}
-          where id = ${debit.organizationId} and credit_balance >= ${debit.cost}
-          returning id, credit_balance)
-        insert into credit_ledger (organization_id, kind, amount, balance_after, operation, token_id, request_id)
-        select id, 'debit', ${-debit.cost}, credit_balance, ${debit.operation}, ${debit.tokenId}, ${debit.requestId}
-        from debited
-        returning balance_after`,
-  );
-  if (row) return { ok: true, balance: Number(row.balance_after) };
-  return { ok: false, balance: await creditBalance(db, debit.organizationId) };
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    batcher = new DebitBatcher(db);
+    batchers.set(db, batcher);
+  }
+  return batcher.add(debit);
+}
+
+/** The largest batch one statement writes; more wait for the next. */
+const MAX_BATCH = 256;
+
+interface Pending {
+  debit: Debit;
+  resolve(result: DebitResult): void;
+  reject(error: unknown): void;
+}
+
+const batchers = new WeakMap<Database, DebitBatcher>();
+
+class DebitBatcher {
+  private queue: Pending[] = [];
+  private writing = false;
+
+  constructor(private readonly db: Database) {}
+
+  add(debit: Debit): Promise<DebitResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ debit, resolve, reject });
+      // One batch in flight at a time; whatever arrives meanwhile goes in the next.
+      if (!this.writing) {
+        this.writing = true;
+        setImmediate(() => void this.write());
+      }
+    });
+  }
+
+  private async write(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      try {
+        const calls = JSON.stringify(batch.map((pending) => pending.debit));
+        const rows = await queryRows<{ position: number; debited: boolean; balance: number }>(
+          this.db,
+          sql`select position, debited, balance from debit_batch(${calls}::jsonb)`,
+        );
+        const byPosition = new Map(rows.map((row) => [Number(row.position), row]));
+        batch.forEach((pending, index) => {
+          const row = byPosition.get(index + 1);
+          if (!row) pending.reject(new Error("debit_batch returned no row for a call"));
+          else pending.resolve({ ok: row.debited, balance: Number(row.balance) });
+        });
+      } catch (error) {
+        // The statement failed as a whole: nothing of this batch was written.
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+    this.writing = false;
+  }
 }
 
 export class CreditsError extends Error {}

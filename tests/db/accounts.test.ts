@@ -176,6 +176,53 @@ describe("credits", () => {
     expect(after).toEqual([55, 50, 45, 40, 35, 30, 25, 20, 15, 10, 5, 0]);
   });
 
+  it("debits a batch of calls in arrival order, each checked against what is left (group commit)", async () => {
+    const a = await org("Batch A", 8);
+    const b = await org("Batch B", 4);
+    // Issued in one tick, so they are written by one statement; each is judged as if alone, in
+    // order: A 5 (8→3), A 5 refused (3 left), B 3 (4→1), A 3 (3→0), B 2 refused (1 left), A 2 refused.
+    const calls: [string, number][] = [
+      [a.id, 5],
+      [a.id, 5],
+      [b.id, 3],
+      [a.id, 3],
+      [b.id, 2],
+      [a.id, 2],
+    ];
+    const results = await Promise.all(
+      calls.map(([organizationId, cost], i) =>
+        debitCredits(database.db, { organizationId, cost, operation: "op", tokenId: null, requestId: `batch-${i}` }),
+      ),
+    );
+    expect(results).toEqual([
+      { ok: true, balance: 3 },
+      { ok: false, balance: 3 },
+      { ok: true, balance: 1 },
+      { ok: true, balance: 0 },
+      { ok: false, balance: 1 },
+      { ok: false, balance: 0 },
+    ]);
+    expect([await creditBalance(database.db, a.id), await ledgerSum(a.id)]).toEqual([0, 0]);
+    expect([await creditBalance(database.db, b.id), await ledgerSum(b.id)]).toEqual([1, 1]);
+  });
+
+  it("fails every call of a batch that cannot be written, and writes none of them", async () => {
+    const a = await org("Batch C", 100);
+    const results = await Promise.allSettled([
+      debitCredits(database.db, { organizationId: a.id, cost: 5, operation: "op", tokenId: null, requestId: "ok-1" }),
+      // A cost the integer column cannot hold makes the statement fail as a whole.
+      debitCredits(database.db, {
+        organizationId: a.id,
+        cost: 2 ** 40,
+        operation: "op",
+        tokenId: null,
+        requestId: "x",
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect([await creditBalance(database.db, a.id), await ledgerSum(a.id)]).toEqual([100, 100]);
+  });
+
   it("grants and adjusts with a ledger row each, never below zero", async () => {
     const { id } = await org("Adjusted", 10);
     expect(await changeCredits(database.db, { organizationId: id, kind: "grant", amount: 15 })).toBe(25);

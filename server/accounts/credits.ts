@@ -1,8 +1,9 @@
 /**
- * Credits: an organization's balance and its ledger change together, in one SQL statement — a
- * conditional UPDATE (balance >= cost) feeding the INSERT of the ledger row. Concurrent calls
- * serialise on the organization's row; none can read a stale balance and overspend, and a balance
- * never exists without the ledger row that explains it.
+ * Credits: an organization's balance and its ledger change together, in one statement — a
+ * conditional UPDATE (balance >= cost) and the INSERT of the ledger row (for debits, many calls'
+ * worth at once: see DebitBatcher). Concurrent calls serialise on the organization's row; none can
+ * read a stale balance and overspend, and a balance never exists without the ledger row that
+ * explains it.
  */
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/client";

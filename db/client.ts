@@ -25,6 +25,22 @@ export interface DatabaseHandle {
   db: Database;
   config: DatabaseConfig;
   close(): Promise<void>;
+  /**
+   * LISTEN on a channel: `onNotify` gets each payload; `onListen` runs once listening, and again
+   * after every reconnection (notifications sent meanwhile are lost). Resolves to unlisten.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void, onListen: () => void): Promise<() => Promise<void>>;
+}
+
+type PgliteClient = InstanceType<typeof PGlite>;
+
+/** PGlite delivers NOTIFY in process, from the one connection there is: it never reconnects. */
+function pgliteListen(client: PgliteClient): NonNullable<DatabaseHandle["listen"]> {
+  return async (channel, onNotify, onListen) => {
+    const unlisten = await client.listen(channel, onNotify);
+    onListen();
+    return () => unlisten();
+  };
 }
 
 export class DatabaseInUseError extends Error {
@@ -62,13 +78,19 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       connect_timeout: 3,
       backoff: (retries: number) => Math.min(0.05 * retries, 0.25),
     });
-    return { db: drizzlePostgres({ client, schema }), config, close: () => client.end({ timeout: 5 }) };
+    return {
+      db: drizzlePostgres({ client, schema }),
+      config,
+      close: () => client.end({ timeout: 5 }),
+      // postgres.js keeps a connection for LISTEN, reconnects it, and calls onListen each time.
+      listen: async (channel, onNotify, onListen) => (await client.listen(channel, onNotify, onListen)).unlisten,
+    };
   }
 
   if (config.dataDir === null) {
     const client = new PGlite();
     await client.waitReady;
-    return { db: drizzlePglite({ client, schema }), config, close: () => client.close() };
+    return { db: drizzlePglite({ client, schema }), config, close: () => client.close(), listen: pgliteListen(client) };
   }
 
   const dataDir = config.dataDir;
@@ -84,6 +106,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         await client.close();
         await release();
       },
+      listen: pgliteListen(client),
     };
   } catch (error) {
     await release();

@@ -3,6 +3,7 @@
  * globalThis because Next.js may load this module in more than one bundle (instrumentation,
  * route handlers, dev reloads) and PGlite must only be opened once.
  */
+import { announceChange, CHANGE_CHANNEL, feedListening, isTopic } from "../server/cache/changes";
 import { type DatabaseHandle, databaseConfigFromEnv, openDatabase } from "./client";
 import { migrateDatabase } from "./migrate";
 import { seedDemoCatalogue } from "./seed";
@@ -28,11 +29,30 @@ async function start(): Promise<DatabaseHandle> {
     await migrateDatabase(handle, async (db) => {
       seeded = await seedDemoCatalogue(db);
     });
+    await listenForChanges(handle);
     const where = config.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
     console.log(`[db] ready: ${where}${seeded ? "; seeded the demo catalogue" : ""}`);
     return handle;
   } catch (error) {
     await handle.close();
     throw error;
+  }
+}
+
+/**
+ * Listens for changes other processes make (db/migrations/0005), so the app may cache token
+ * holders and release pointers. Without the feed the app still works, uncached.
+ */
+export async function listenForChanges(handle: DatabaseHandle): Promise<void> {
+  try {
+    await handle.listen?.(
+      CHANGE_CHANNEL,
+      (payload) => {
+        if (isTopic(payload)) announceChange(payload);
+      },
+      () => feedListening(handle.db),
+    );
+  } catch (error) {
+    console.warn(`[db] no change feed (${error instanceof Error ? error.message : String(error)}); caches stay off`);
   }
 }

@@ -9,6 +9,7 @@ import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { creditLedger, organizations } from "../../db/schema";
+import { announceChange } from "../cache/changes";
 
 export interface Debit {
   organizationId: string;
@@ -113,7 +114,10 @@ export async function changeCredits(
         select id, ${kind}, ${amount}, credit_balance, ${change.note ?? null} from changed
         returning balance_after`,
   );
-  if (row) return Number(row.balance_after);
+  if (row) {
+    announceChange("credentials"); // cached token holders carry the balance as a hint
+    return Number(row.balance_after);
+  }
   await creditBalance(db, organizationId); // throws when there is no such organization
   throw new CreditsError(`the adjustment would take the balance of "${organizationId}" below zero`);
 }

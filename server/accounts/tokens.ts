@@ -8,6 +8,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { apiTokens, organizations } from "../../db/schema";
 import { MARKET_READ_SCOPE } from "../api/operations";
+import { announceChange, ChangeAwareCache } from "../cache/changes";
 
 export const TOKEN_PREFIX = "mps_";
 const SECRET_BYTES = 32;
@@ -93,6 +94,7 @@ export async function revokeApiToken(db: Database, organizationId: string, token
     .set({ revokedAt: new Date() })
     .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.organizationId, organizationId), isNull(apiTokens.revokedAt)))
     .returning({ id: apiTokens.id });
+  announceChange("credentials");
   return rows.length > 0;
 }
 
@@ -111,9 +113,13 @@ export type TokenCheck = { ok: true; holder: TokenHolder } | { ok: false; reason
 /** How stale last_used_at may get: writing it on every call would serialise calls on one row. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export async function authenticateSecret(db: Database, secret: string, now = new Date()): Promise<TokenCheck> {
-  if (!looksLikeSecret(secret)) return { ok: false, reason: "The bearer token is malformed." };
-  const [row] = await db
+type TokenRow = NonNullable<Awaited<ReturnType<typeof readToken>>>;
+
+/** Known tokens by hash, forgotten on any credentials change (server/cache/changes.ts). */
+const knownTokens = new ChangeAwareCache<TokenRow>("credentials");
+
+function readToken(db: Database, hash: string) {
+  return db
     .select({
       id: apiTokens.id,
       organizationId: apiTokens.organizationId,
@@ -127,13 +133,32 @@ export async function authenticateSecret(db: Database, secret: string, now = new
     })
     .from(apiTokens)
     .innerJoin(organizations, eq(organizations.id, apiTokens.organizationId))
-    .where(eq(apiTokens.secretHash, hashSecret(secret)));
+    .where(eq(apiTokens.secretHash, hash))
+    .then((rows) => rows[0]);
+}
+
+/**
+ * What a secret resolves to. Revocation and expiry are judged at every call, on the cached row or
+ * a fresh one: a revoke by this process forgets the cache at once, one by another within the
+ * feed's notification (milliseconds). The balance it carries is a hint; debits are authoritative.
+ */
+export async function authenticateSecret(db: Database, secret: string, now = new Date()): Promise<TokenCheck> {
+  if (!looksLikeSecret(secret)) return { ok: false, reason: "The bearer token is malformed." };
+  const hash = hashSecret(secret);
+  let row = knownTokens.get(db, hash);
+  if (!row) {
+    const begun = knownTokens.begin();
+    row = await readToken(db, hash);
+    if (row) knownTokens.set(db, hash, row, begun);
+  }
   if (!row) return { ok: false, reason: "The bearer token is not known." };
   if (row.revokedAt) return { ok: false, reason: "The bearer token was revoked." };
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime())
     return { ok: false, reason: "The bearer token has expired." };
-  if (now.getTime() - (row.lastUsedAt?.getTime() ?? 0) >= LAST_USED_RESOLUTION_MS)
+  if (now.getTime() - (row.lastUsedAt?.getTime() ?? 0) >= LAST_USED_RESOLUTION_MS) {
+    row.lastUsedAt = now;
     await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id));
+  }
   const { id, expiresAt, revokedAt, lastUsedAt, ...holder } = row;
   return { ok: true, holder: { tokenId: id, ...holder } };
 }

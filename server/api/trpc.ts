@@ -6,7 +6,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
-import { debitCredits } from "../accounts/credits";
+import { creditBalance, debitCredits } from "../accounts/credits";
 import type { CallerOrganization } from "../auth/caller";
 import {
   ApiError,
@@ -100,8 +100,10 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   const organization = caller.organization;
   if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
   await enforceRateLimit(ctx, organization);
+  // Spare the work when it cannot be paid for. The caller's balance may be a cached hint, never
+  // lower than the real one (debits only lower it; grants forget the cache): a refusal is sure.
   if (caller.metered && operation.credits > organization.creditBalance)
-    throw insufficientCredits(operation.credits, organization.creditBalance); // spare the work: it cannot be paid for
+    throw insufficientCredits(operation.credits, await creditBalance(ctx.db, organization.id));
 
   const result = await next({ ctx: { caller, defaultCountry: organization.homeCountry } });
   if (result.ok && caller.metered) await meter(ctx, operation, caller.credentialId, organization);
@@ -126,8 +128,10 @@ async function meter(
   organization: CallerOrganization,
 ): Promise<void> {
   const cost = ctx.response.notModified ? 0 : operation.credits;
-  let balance = organization.creditBalance;
-  if (cost > 0) {
+  let balance: number;
+  if (cost === 0)
+    balance = await creditBalance(ctx.db, organization.id); // the caller's may be a cached hint
+  else {
     const debit = await debitCredits(ctx.db, {
       organizationId: organization.id,
       cost,

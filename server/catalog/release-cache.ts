@@ -1,10 +1,11 @@
 /**
  * Decoded releases kept in memory. A release never changes once stored, so its decoded form — and
- * every reading computed from it — is cached by release id, per database, without invalidation;
- * only which release is the latest (and whether the market is listed) is asked of the database on
- * each request.
+ * every reading computed from it — is cached by release id, per database, without invalidation.
+ * Which release is the latest (and whether the market is listed) is cached too, and forgotten on
+ * every catalogue change (server/cache/changes.ts).
  */
 import type { Database } from "../../db/client";
+import { ChangeAwareCache } from "../cache/changes";
 import type { ReleaseData } from "../readings/release";
 import { findRelease, readReleaseById } from "./store";
 
@@ -23,13 +24,29 @@ export interface LoadedRelease {
   reading<T>(key: string, compute: (release: ReleaseData) => T): T;
 }
 
+type Pointer = Awaited<ReturnType<typeof findRelease>>;
+
+/** Which release a market's request means, forgotten whenever the catalogue changes. */
+const pointers = new ChangeAwareCache<{ found: Pointer }>("catalogue");
+
+async function releasePointer(db: Database, marketId: string, release?: number): Promise<Pointer> {
+  const key = `${marketId}\u0000${release ?? "latest"}`;
+  const cached = pointers.get(db, key);
+  if (cached) return cached.found;
+  const begun = pointers.begin();
+  const found = await findRelease(db, marketId, release);
+  // Unknown markets are remembered too (404s stay cheap); there are only so many keys: see limit.
+  pointers.set(db, key, { found }, begun);
+  return found;
+}
+
 /** The latest (or numbered) release of a listed market; undefined when there is none. */
 export async function loadRelease(
   db: Database,
   marketId: string,
   release?: number,
 ): Promise<LoadedRelease | undefined> {
-  const pointer = await findRelease(db, marketId, release);
+  const pointer = await releasePointer(db, marketId, release);
   if (!pointer) return undefined;
   let cache = caches.get(db);
   if (!cache) {

@@ -6,6 +6,7 @@
 import { and, asc, count, desc, eq, max, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/client";
 import * as t from "../../db/schema";
+import { announceChange } from "../cache/changes";
 import type { ReleaseData } from "../readings/release";
 import { scoreMarket } from "../scoring/engine";
 import { canonicalJson, sha256 } from "./canonical";
@@ -88,7 +89,7 @@ export async function publishMarket(
   options: PublishOptions,
 ): Promise<PublishedRelease> {
   if (!options.notes.trim()) throw new CatalogStateError("--notes is required: say what changed in this release");
-  return db.transaction(async (tx) => {
+  const published = await db.transaction(async (tx) => {
     const controls = await readControls(tx);
     checkMarket(file, definition, controls);
     const geographies = await readGeographies(tx);
@@ -148,6 +149,8 @@ export async function publishMarket(
       countries: scored.countries.length,
     };
   });
+  announceChange("catalogue");
+  return published;
 }
 
 async function setStatus(db: Database, marketId: string, status: "listed" | "archived") {
@@ -157,6 +160,7 @@ async function setStatus(db: Database, marketId: string, status: "listed" | "arc
     .where(eq(t.markets.marketId, marketId))
     .returning({ marketId: t.markets.marketId });
   if (updated.length === 0) throw new CatalogStateError(`no market "${marketId}"`);
+  announceChange("catalogue");
 }
 
 /** Archived markets are 404 everywhere and absent from every list; their releases are kept. */

@@ -1,0 +1,105 @@
+/**
+ * The in-memory caches of token holders and release pointers, on a real database with its change
+ * feed listening: what this process changes is forgotten at once, what another connection changes
+ * (raw SQL here, as another instance or the CLI would) once its NOTIFY arrives; without the feed
+ * nothing is cached.
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listenForChanges } from "@/db";
+import { changeCredits } from "@/server/accounts/credits";
+import { createOrganization } from "@/server/accounts/organizations";
+import { authenticateSecret, createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
+import { announceChange, ChangeAwareCache, cachesEnabled } from "@/server/cache/changes";
+import { loadRelease } from "@/server/catalog/release-cache";
+import { archiveMarket, publishGeographies, publishMarket } from "@/server/catalog/store";
+import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
+
+const publish = (database: TestDatabase, notes: string) =>
+  publishMarket(database.db, "m.yaml", fixtureMarket(), { notes, material: false, publishedAt: new Date() });
+
+describe("caches behind the change feed", () => {
+  let database: TestDatabase;
+  let marketId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await publishGeographies(database.db, "geographies.yaml", fixtureGeographies());
+    marketId = (await publish(database, "first")).marketId;
+  });
+  afterAll(() => database.drop());
+
+  it("caches nothing for a database whose feed does not listen", async () => {
+    expect(cachesEnabled(database.db)).toBe(false);
+    await listenForChanges(database);
+    expect(cachesEnabled(database.db)).toBe(true);
+  });
+
+  it("refuses a token revoked here at once, and one revoked elsewhere once notified", async () => {
+    const org = await createOrganization(database.db, { name: "Cached", homeCountry: "XA", credits: 100 });
+    const first = await createApiToken(database.db, { organizationId: org.id, name: "a", scopes: TOKEN_SCOPES });
+    const second = await createApiToken(database.db, { organizationId: org.id, name: "b", scopes: TOKEN_SCOPES });
+    for (const { secret } of [first, second]) expect((await authenticateSecret(database.db, secret)).ok).toBe(true);
+
+    await revokeApiToken(database.db, org.id, first.token.id);
+    expect(await authenticateSecret(database.db, first.secret)).toEqual({
+      ok: false,
+      reason: "The bearer token was revoked.",
+    });
+
+    // As another process would: straight to the table, past this process's code.
+    await database.db.execute(sql`update api_tokens set revoked_at = now() where id = ${second.token.id}`);
+    await expect
+      .poll(async () => (await authenticateSecret(database.db, second.secret)).ok, { timeout: 5000 })
+      .toBe(false);
+  });
+
+  it("sees a grant at once, whatever balance a cached holder carried", async () => {
+    const org = await createOrganization(database.db, { name: "Granted", homeCountry: "XA", credits: 0 });
+    const { secret } = await createApiToken(database.db, { organizationId: org.id, name: "g", scopes: TOKEN_SCOPES });
+    const before = await authenticateSecret(database.db, secret);
+    expect(before.ok && before.holder.creditBalance).toBe(0);
+    await changeCredits(database.db, { organizationId: org.id, kind: "grant", amount: 50 });
+    const after = await authenticateSecret(database.db, secret);
+    expect(after.ok && after.holder.creditBalance).toBe(50);
+  });
+
+  it("moves to a release published here at once, and drops a market archived elsewhere once notified", async () => {
+    const latest = (await loadRelease(database.db, marketId))?.data.release;
+    const next = await publish(database, "second");
+    expect(next.release).toBe((latest ?? 0) + 1);
+    expect((await loadRelease(database.db, marketId))?.data.release).toBe(next.release);
+
+    await archiveMarket(database.db, marketId);
+    expect(await loadRelease(database.db, marketId)).toBeUndefined();
+    await database.db.execute(
+      sql`update markets set status = 'listed', archived_at = null where market_id = ${marketId}`,
+    );
+    await expect
+      .poll(async () => (await loadRelease(database.db, marketId))?.data.release, { timeout: 5000 })
+      .toBe(next.release);
+  });
+});
+
+describe("ChangeAwareCache", () => {
+  it("does not store what was read before its topic changed", async () => {
+    const database = await createTestDatabase();
+    try {
+      await listenForChanges(database);
+      const cache = new ChangeAwareCache<string>("catalogue");
+      const begun = cache.begin();
+      announceChange("catalogue"); // a change lands while the value is being read
+      cache.set(database.db, "k", "stale", begun);
+      expect(cache.get(database.db, "k")).toBeUndefined();
+      cache.set(database.db, "k", "fresh", cache.begin());
+      expect(cache.get(database.db, "k")).toBe("fresh");
+      announceChange("credentials");
+      expect(cache.get(database.db, "k")).toBe("fresh");
+      announceChange("catalogue");
+      expect(cache.get(database.db, "k")).toBeUndefined();
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -24,6 +24,10 @@ export interface ScoringFigures {
   cliBaselinePeakMiB: number;
   cliBaselineMs: number;
   progressLines: string[];
+  /** The same publish into a fresh PostgreSQL database (when TEST_DATABASE_URL names a server). */
+  postgres?: { publishMs: number; publishPeakMiB: number };
+  /** The publish call alone (no process start, no database open), per database. */
+  inside: Record<string, { ms: number; openedRssMiB: number; peakMiB: number }>;
 }
 
 function run(args: string[], env: Record<string, string> = {}) {
@@ -40,7 +44,7 @@ function run(args: string[], env: Record<string, string> = {}) {
   return { ms, peak, stdout: result.stdout, stderr: result.stderr };
 }
 
-export function scoringBench(products = 1000, indicators = 50, geographies = 60): ScoringFigures {
+export async function scoringBench(products = 1000, indicators = 50, geographies = 60): Promise<ScoringFigures> {
   const scored = run(["tests/bench/score-generated.ts", String(products), String(indicators), String(geographies)]);
   const figures = JSON.parse(scored.stdout.trim().split("\n").at(-1) ?? "{}");
 
@@ -52,7 +56,37 @@ export function scoringBench(products = 1000, indicators = 50, geographies = 60)
     const baseline = run(["server/cli/main.ts", "catalog", "publish", path.join(dir, "geographies.json")], env);
     const cli = ["server/cli/main.ts", "catalog", "publish", path.join(dir, "market.json"), "--notes", "benchmark"];
     const published = run(cli, env);
+    const inside: ScoringFigures["inside"] = {};
+    const publishAlone = (env: Record<string, string>) =>
+      JSON.parse(
+        run(["tests/bench/publish-generated.ts", String(products), String(indicators), String(geographies)], env)
+          .stdout.trim()
+          .split("\n")
+          .at(-1) ?? "{}",
+      );
+    inside.pglite = publishAlone({ DATABASE_URL: "", DATA_DIR: path.join(dir, "alone") });
+    let onPostgres: ScoringFigures["postgres"];
+    if (process.env.TEST_DATABASE_URL) {
+      const { createTestDatabase } = await import("../helpers/database");
+      const database = await createTestDatabase();
+      try {
+        const pgEnv = { DATABASE_URL: database.url ?? "" };
+        run(["server/cli/main.ts", "catalog", "publish", path.join(dir, "geographies.json")], pgEnv);
+        const onServer = run(cli, pgEnv);
+        onPostgres = { publishMs: onServer.ms, publishPeakMiB: onServer.peak };
+      } finally {
+        await database.drop();
+      }
+      const fresh = await createTestDatabase();
+      try {
+        inside.postgres = publishAlone({ DATABASE_URL: fresh.url ?? "" });
+      } finally {
+        await fresh.drop();
+      }
+    }
     return {
+      inside,
+      postgres: onPostgres,
       scoreMs: figures.ms,
       scorePeakMiB: scored.peak,
       controlSets: figures.controlSets,

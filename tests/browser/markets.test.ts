@@ -330,7 +330,8 @@ describe("market pages, in Chromium", () => {
     const alert = page.getByRole("alert").first();
     await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toContain('Unknown country "ZZ"');
     await page.goto(`${base}/markets/no-such-market`);
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("No such market or release");
+    // The loading frame streams first; the 404 page replaces it.
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("No such market or release");
   });
 
   it("lists each country's controls with their frameworks", async () => {

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { utcDay } from "@/components/format";
 import { getDatabase } from "@/db";
 import { listMarkets } from "@/server/catalog/store";
 
@@ -46,7 +47,7 @@ export default async function HomePage() {
                   <td className="num">{m.productCount}</td>
                   <td className="num">{m.release}</td>
                   <td>
-                    <time dateTime={m.lastUpdated?.toISOString()}>{m.lastUpdated?.toISOString().slice(0, 10)}</time>
+                    <time dateTime={m.lastUpdated?.toISOString()}>{m.lastUpdated ? utcDay(m.lastUpdated) : ""}</time>
                   </td>
                 </tr>
               ))}

@@ -1,10 +1,8 @@
 "use client";
 /** The MCP clients connected through OAuth as the signed-in person, each revocable. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { utcMinute } from "./format";
 import { problemText, useTRPC } from "./trpc";
-
-const when = (value: string | Date | null) =>
-  value ? new Date(value).toISOString().slice(0, 16).replace("T", " ") : "never";
 
 export function ConnectionList() {
   const trpc = useTRPC();
@@ -46,8 +44,8 @@ export function ConnectionList() {
                 <tr key={connection.grantId} data-testid="connection-row" data-grant-id={connection.grantId}>
                   <td>{connection.clientName}</td>
                   <td>{connection.scopes.includes("Market.Read.All") ? "Market data" : "Lists only"}</td>
-                  <td>{when(connection.connectedAt)}</td>
-                  <td>{when(connection.expiresAt)}</td>
+                  <td>{utcMinute(connection.connectedAt) ?? "never"}</td>
+                  <td>{utcMinute(connection.expiresAt) ?? "never"}</td>
                   <td>
                     <button
                       type="button"

@@ -2,6 +2,7 @@
 /** API tokens of the active organization: create (the secret is shown once), list, revoke. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
+import { utcMinute } from "./format";
 import { problemText, useTRPC } from "./trpc";
 
 const SCOPE = "Market.Read.All";
@@ -12,9 +13,6 @@ const EXPIRY_CHOICES = [
   { label: "90 days", days: 90 },
   { label: "1 year", days: 365 },
 ];
-
-const when = (value: string | Date | null) =>
-  value ? new Date(value).toISOString().slice(0, 16).replace("T", " ") : null;
 
 function status(token: { revokedAt: string | Date | null; expiresAt: string | Date | null }): string {
   if (token.revokedAt) return "Revoked";
@@ -141,9 +139,9 @@ export function TokenManager({ origin }: { origin: string }) {
                         <code>{token.displayPrefix}…</code>
                       </td>
                       <td>{token.scopes.join(", ") || "none"}</td>
-                      <td>{when(token.createdAt)}</td>
-                      <td>{when(token.expiresAt) ?? "never"}</td>
-                      <td>{when(token.lastUsedAt) ?? "never"}</td>
+                      <td>{utcMinute(token.createdAt)}</td>
+                      <td>{utcMinute(token.expiresAt) ?? "never"}</td>
+                      <td>{utcMinute(token.lastUsedAt) ?? "never"}</td>
                       <td>{state}</td>
                       <td>
                         {state === "Active" ? (

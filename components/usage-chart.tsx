@@ -1,6 +1,8 @@
 "use client";
-/** Credits spent per day, as bars, with a table for people who do not read charts. */
+/** Credits spent per day, as bars, in the dashboard's chart frame (table alternative and CSV). */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartFigure } from "./charts/chart-figure";
+import { type Column, csvFileName } from "./charts/csv";
 
 export interface DayUsage {
   day: string;
@@ -8,50 +10,33 @@ export interface DayUsage {
   calls: number;
 }
 
+const COLUMNS: Column<DayUsage>[] = [
+  { label: "Day (UTC)", value: (d) => d.day },
+  { label: "Calls", value: (d) => d.calls, numeric: true },
+  { label: "Credits", value: (d) => d.credits, numeric: true },
+];
+
 export function UsageChart({ days }: { days: DayUsage[] }) {
   const total = days.reduce((sum, d) => sum + d.credits, 0);
   return (
-    <figure className="chart">
-      <div role="img" aria-label={`Credits spent per day over the last ${days.length} days: ${total} in all.`}>
-        <ResponsiveContainer width="100%" height={220}>
-          <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="day" tickFormatter={(day: string) => day.slice(5)} minTickGap={16} />
-            <YAxis allowDecimals={false} width={48} />
-            <Tooltip formatter={(value) => [`${value} credits`, "Spent"]} labelFormatter={(day) => String(day)} />
-            <Bar dataKey="credits" fill="var(--accent)" isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
-      <details>
-        <summary>Usage as a table</summary>
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Day (UTC)</th>
-                <th scope="col" className="num">
-                  Calls
-                </th>
-                <th scope="col" className="num">
-                  Credits
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {days
-                .filter((d) => d.calls > 0)
-                .map((d) => (
-                  <tr key={d.day}>
-                    <td>{d.day}</td>
-                    <td className="num">{d.calls}</td>
-                    <td className="num">{d.credits}</td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
-    </figure>
+    <ChartFigure
+      id="usage-chart"
+      title="Credits spent per day"
+      summary={`Credits spent per day over the last ${days.length} days: ${total} in all.`}
+      columns={COLUMNS}
+      rows={days.filter((d) => d.calls > 0)}
+      rowKey={(d) => d.day}
+      fileName={csvFileName("usage", days[0]?.day, days.at(-1)?.day)}
+    >
+      <ResponsiveContainer width="100%" height={220}>
+        <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="day" tickFormatter={(day: string) => day.slice(5)} minTickGap={16} />
+          <YAxis allowDecimals={false} width={48} />
+          <Tooltip formatter={(value) => [`${value} credits`, "Spent"]} labelFormatter={(day) => String(day)} />
+          <Bar dataKey="credits" fill="var(--accent)" isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartFigure>
   );
 }

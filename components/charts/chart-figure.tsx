@@ -80,7 +80,7 @@ export function ChartFigure<Row>({
             </thead>
             <tbody>
               {rows.map((row) => (
-                <tr key={rowKey(row)} data-product-id={rowKey(row)}>
+                <tr key={rowKey(row)} data-key={rowKey(row)}>
                   {columns.map((c) => (
                     <td key={c.label} className={c.numeric ? "num" : undefined}>
                       {String(c.value(row))}

@@ -69,18 +69,19 @@ export function DeltaFigure({
   const lost = reading.products.filter((p) => !p.available).length;
   const title = `Delta under ${reading.country}`;
   if (view === "map") {
+    const streaks = deltaStreaks(reading);
     return (
       <ChartFigure
         id="delta-map"
         title={title}
         summary={`Innovation against Control for ${reading.products.length} products: each streak runs from the published point to the point under ${reading.country}'s controls; ${moved} move${lost ? `, ${lost} are unavailable there` : ""}.`}
         columns={MAP_COLUMNS}
-        rows={deltaStreaks(reading)}
+        rows={streaks}
         rowKey={(s) => s.productId}
         fileName={file("map")}
         toolbar={toolbar}
       >
-        <DeltaMap streaks={deltaStreaks(reading)} />
+        <DeltaMap streaks={streaks} />
         <DeltaMapLegend />
       </ChartFigure>
     );

@@ -4,6 +4,7 @@
  * the choice keeps the rest of the page's query (country, view) and applies as soon as it changes.
  */
 import { useRouter } from "next/navigation";
+import { utcDay } from "@/components/format";
 
 export interface ReleaseOption {
   release: number;
@@ -37,7 +38,7 @@ export function ReleasePicker({ releases, current }: { releases: readonly Releas
         >
           {releases.map((r) => (
             <option key={r.release} value={r.release}>
-              {r.release} — {r.lastUpdated.slice(0, 10)}
+              {r.release} — {utcDay(r.lastUpdated)}
               {r.material ? " (material methodology change)" : ""}
             </option>
           ))}

@@ -28,7 +28,7 @@ export type DebitResult = { ok: true; balance: number } | { ok: false; balance: 
  * call still gets exactly its own greedy check, its own ledger row and its own balance after.
  */
 export function debitCredits(db: Database, debit: Debit): Promise<DebitResult> {
-  if (!Number.isInteger(debit.cost) || debit.cost <= 0) throw new Error(`invalid cost ${debit.cost}`);
+  if (!Number.isInteger(debit.cost) || debit.cost <= 0) return Promise.reject(new Error(`invalid cost ${debit.cost}`));
   let batcher = batchers.get(db);
   if (!batcher) {
     batcher = new DebitBatcher(db);

@@ -19,7 +19,8 @@ const COMMON_HEADERS = { Vary: "Authorization" };
 export async function handleRestRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
   const requestId = randomUUID();
   const origin = publicOrigin(request);
-  const path = new URL(request.url).pathname.slice(API_PREFIX.length) || "/";
+  const requestUrl = new URL(request.url);
+  const path = requestUrl.pathname.slice(API_PREFIX.length) || "/";
   const fail = (description: ErrorDescription, headers: Record<string, string> = {}) =>
     problemResponse(problemOf(description.code, description.detail, { origin, requestId }, description), {
       ...COMMON_HEADERS,
@@ -55,9 +56,9 @@ export async function handleRestRequest(request: Request, database: () => Promis
     authenticate: apiTokenAuthenticator(db, request.headers),
   });
   let failure: ErrorDescription | undefined;
-  const url = withoutInheritedNames(request.url);
+  const cleaned = withoutInheritedNames(requestUrl);
   const get =
-    request.method === "HEAD" || url !== request.url ? new Request(url, { headers: request.headers }) : request;
+    request.method === "HEAD" || cleaned ? new Request(cleaned ?? request.url, { headers: request.headers }) : request;
   const response = await createOpenApiFetchHandler({
     endpoint: API_PREFIX,
     router: appRouter,

@@ -18,12 +18,13 @@ export function isApiPath(pathBelowPrefix: string): boolean {
 /**
  * Unknown query parameters are ignored, and so are ones named like Object.prototype's members
  * (`toString`, `constructor`…): trpc-to-openapi collects the query into a plain object, where
- * such a name meets the inherited member and the request would fail with a 500.
+ * such a name meets the inherited member and the request would fail with a 500. Returns the URL
+ * without them, or null when there are none.
  */
-export function withoutInheritedNames(requestUrl: string): string {
-  const url = new URL(requestUrl);
+export function withoutInheritedNames(url: URL): string | null {
   const inherited = [...new Set(url.searchParams.keys())].filter((name) => name in Object.prototype);
-  if (inherited.length === 0) return requestUrl;
-  for (const name of inherited) url.searchParams.delete(name);
-  return url.toString();
+  if (inherited.length === 0) return null;
+  const kept = new URL(url);
+  for (const name of inherited) kept.searchParams.delete(name);
+  return kept.href;
 }

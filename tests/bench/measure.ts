@@ -45,9 +45,3 @@ export const row = (f: Figures, baseline?: Figures) =>
     (f.bytes === undefined ? "" : `${(f.bytes / 1024).toFixed(1)} KiB`).padStart(11),
     baseline ? `${(f.rps / baseline.rps).toFixed(2)}× ${baseline.name.split(",")[0]}`.padStart(14) : "",
   ].join(" ");
-
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}

@@ -10,25 +10,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
-import { seedDemoCatalogue } from "@/db/seed";
-import { createOrganization } from "@/server/accounts/organizations";
-import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
+import { demoCatalogueWithOrganization } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
 import { startApp } from "../helpers/server";
-import { CONNECTIONS, type Figures, header, measure, percentile, row, SECONDS } from "./measure";
+import { percentile } from "../helpers/stats";
+import { CONNECTIONS, type Figures, header, measure, row, SECONDS } from "./measure";
 
 const READINGS = {
   snapshot: "/v1/markets/foundation-model-apis/snapshot",
   delta: "/v1/markets/foundation-model-apis/delta?country=FR",
 };
-
-async function prepare(handle: DatabaseHandle, migrate: boolean): Promise<string> {
-  if (migrate) await migrateDatabase(handle);
-  await seedDemoCatalogue(handle.db);
-  const org = await createOrganization(handle.db, { name: "Bench", homeCountry: "FR", credits: 2_000_000_000 });
-  return (await createApiToken(handle.db, { organizationId: org.id, name: "bench", scopes: TOKEN_SCOPES })).secret;
-}
 
 async function nodeFloor(floorDir: string): Promise<{ url: string; process: ChildProcess }> {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, "node-floor.mjs")], {
@@ -87,11 +78,13 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
   const floorDir = mkdtempSync(path.join(tmpdir(), "mps-floor-"));
   const postgres = database === "postgres" ? await createTestDatabase() : undefined;
   let token: string;
-  if (postgres) token = await prepare(postgres, false);
+  const prepare = async (handle: DatabaseHandle) =>
+    (await demoCatalogueWithOrganization(handle, "Bench", 2_000_000_000)).token;
+  if (postgres) token = await prepare(postgres);
   else {
     const handle = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
     try {
-      token = await prepare(handle, true);
+      token = await prepare(handle);
     } finally {
       await handle.close();
     }

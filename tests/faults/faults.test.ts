@@ -11,13 +11,11 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
 import { queryRows } from "@/db/rows";
-import { seedDemoCatalogue } from "@/db/seed";
-import { createOrganization } from "@/server/accounts/organizations";
-import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
+import { demoCatalogueWithOrganization, type FixtureOrganization } from "../helpers/accounts";
 import { createPgCluster, type PgCluster } from "../helpers/pg-cluster";
 import { type RunningApp, startApp } from "../helpers/server";
+import { percentile } from "../helpers/stats";
 
 const CREDITS = 10_000_000;
 const WORKERS = 8;
@@ -104,15 +102,6 @@ const until = async (condition: () => boolean, timeoutMs: number, state: () => u
   }
 };
 
-/** The demo catalogue and an organization with a token; returns the organization and the secret. */
-async function prepare(handle: DatabaseHandle) {
-  await migrateDatabase(handle);
-  await seedDemoCatalogue(handle.db);
-  const org = await createOrganization(handle.db, { name: "Faults", homeCountry: "FR", credits: CREDITS });
-  const { secret } = await createApiToken(handle.db, { organizationId: org.id, name: "faults", scopes: TOKEN_SCOPES });
-  return { organizationId: org.id, token: secret };
-}
-
 /** Balance, ledger sum and the debits by request id, read straight from the tables. */
 async function books(handle: DatabaseHandle, organizationId: string) {
   const [row] = await queryRows<{ balance: number; ledger: number }>(
@@ -146,12 +135,12 @@ describe("PostgreSQL stopped under load", () => {
   let cluster: PgCluster;
   let app: RunningApp;
   let handle: DatabaseHandle;
-  let fixture: { organizationId: string; token: string };
+  let fixture: FixtureOrganization;
 
   beforeAll(async () => {
     cluster = await createPgCluster();
     handle = await openDatabase({ kind: "postgres", url: cluster.url });
-    fixture = await prepare(handle);
+    fixture = await demoCatalogueWithOrganization(handle, "Faults", CREDITS);
     await handle.close();
     app = await startApp({ DATABASE_URL: cluster.url, RATE_LIMIT: "1000000000", REDIS_URL: "" });
   }, 300_000);
@@ -203,7 +192,7 @@ describe("PostgreSQL stopped under load", () => {
 
     handle = await openDatabase({ kind: "postgres", url: cluster.url });
     try {
-      const { balance, ledger, debits } = await books(handle, fixture.organizationId);
+      const { balance, ledger, debits } = await books(handle, fixture.id);
       expect(balance).toBe(ledger);
       expectOneRowPerSuccess(traffic.answers, debits);
       expect(balance).toBe(CREDITS - 5 * debits.size);
@@ -220,7 +209,7 @@ describe("PostgreSQL stopped under load", () => {
     app = await startApp({ DATABASE_URL: cluster.url, RATE_LIMIT: "1000000000", REDIS_URL: "" });
     handle = await openDatabase({ kind: "postgres", url: cluster.url });
     try {
-      const { balance, ledger } = await books(handle, fixture.organizationId);
+      const { balance, ledger } = await books(handle, fixture.id);
       expect(balance).toBe(ledger);
       const response = await fetch(`${app.url}${SNAPSHOT}`, { headers: { Authorization: `Bearer ${fixture.token}` } });
       expect(response.status).toBe(200);
@@ -236,7 +225,7 @@ describe("the app killed under load on embedded PGlite", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "mps-faults-"));
     const pglite = { kind: "pglite" as const, dataDir: path.join(dataDir, "pglite") };
     let handle = await openDatabase(pglite);
-    const fixture = await prepare(handle);
+    const fixture = await demoCatalogueWithOrganization(handle, "Faults", CREDITS);
     await handle.close();
     const env = { DATABASE_URL: "", DATA_DIR: dataDir, RATE_LIMIT: "1000000000", REDIS_URL: "" };
     let app = await startApp(env);
@@ -256,7 +245,7 @@ describe("the app killed under load on embedded PGlite", () => {
       await app.stop();
       handle = await openDatabase(pglite);
       try {
-        const { balance, ledger, debits } = await books(handle, fixture.organizationId);
+        const { balance, ledger, debits } = await books(handle, fixture.id);
         expect(balance).toBe(ledger);
         expect(balance).toBe(remaining);
         expectOneRowPerSuccess(
@@ -276,9 +265,3 @@ describe("the app killed under load on embedded PGlite", () => {
     }
   }, 300_000);
 });
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}

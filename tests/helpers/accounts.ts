@@ -4,8 +4,10 @@
  */
 import { randomBytes } from "node:crypto";
 import type { JWK } from "jose";
-import type { Database } from "@/db/client";
+import type { Database, DatabaseHandle } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
 import { authSessions, memberships, users } from "@/db/schema";
+import { seedDemoCatalogue } from "@/db/seed";
 import { createOrganization } from "@/server/accounts/organizations";
 import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
 import { signingKeys } from "@/server/oauth/keys";
@@ -84,6 +86,20 @@ async function organization(
   const { secret } = await createApiToken(db, { organizationId: org.id, name: `${name} reader`, scopes: TOKEN_SCOPES });
   const { session, userId } = await signedInUser(db, org.id);
   return { id: org.id, token: secret, session, userId };
+}
+
+/**
+ * A database ready for load: migrated (again is harmless), the demo catalogue, and one
+ * organization, home FR, with a token and `credits` to spend.
+ */
+export async function demoCatalogueWithOrganization(
+  handle: DatabaseHandle,
+  name: string,
+  credits: number,
+): Promise<FixtureOrganization> {
+  await migrateDatabase(handle);
+  await seedDemoCatalogue(handle.db);
+  return organization(handle.db, name, { homeCountry: "FR", credits });
 }
 
 export async function createAccountFixtures(db: Database): Promise<AccountFixtures> {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { utcDay } from "@/components/format";
 import { bandSlug } from "@/components/market/band";
 import { ReadingsPanel } from "@/components/market/readings-panel";
 import { ReleasePicker } from "@/components/market/release-picker";
@@ -13,8 +14,6 @@ export const metadata: Metadata = { title: "Market" };
 export const dynamic = "force-dynamic";
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
-
-const date = (iso: string) => iso.slice(0, 10);
 
 /** The release the page asks for: a positive integer, else the latest. */
 function releaseParam(value: unknown): number | undefined {
@@ -79,7 +78,7 @@ export default async function MarketPage({
       <p data-testid="release-line">
         Release <strong>{snapshot.release}</strong>
         {snapshot.release === latest ? " (latest)" : ` (latest is ${latest})`}, updated{" "}
-        <time dateTime={snapshot.lastUpdated}>{date(snapshot.lastUpdated)}</time>, methodology{" "}
+        <time dateTime={snapshot.lastUpdated}>{utcDay(snapshot.lastUpdated)}</time>, methodology{" "}
         {snapshot.methodologyVersion}. {snapshot.products.length} products.
       </p>
       <ReleasePicker releases={changelog.releases} current={snapshot.release} />
@@ -152,7 +151,7 @@ export default async function MarketPage({
       <ol className="changelog" data-testid="changelog">
         {changelog.releases.map((r) => (
           <li key={r.release}>
-            <Link href={`${path}?release=${r.release}`}>Release {r.release}</Link>, {date(r.lastUpdated)}, methodology{" "}
+            <Link href={`${path}?release=${r.release}`}>Release {r.release}</Link>, {utcDay(r.lastUpdated)}, methodology{" "}
             {r.methodologyVersion}
             {r.material ? <strong className="material"> — material methodology change</strong> : null}
             <p>{r.notes}</p>

@@ -1,10 +1,8 @@
 /** Next.js start-up hook: open, migrate and seed the database before the first request. */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
-  // Started by `npm start` (scripts/start.ts) over an IPC channel: if that process dies, even by
-  // SIGKILL, the channel closes and the server goes with it, releasing the port and the embedded
-  // database instead of lingering as an orphan that a restart would find in the way.
-  if (process.send) process.once("disconnect", () => process.exit(1));
+  // Node-only modules are imported here, inside the Node branch, so the Edge build never sees them.
+  (await import("./server/process/exit-with-parent")).exitWithParent();
   const { getDatabase } = await import("./db");
   try {
     await getDatabase();

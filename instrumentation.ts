@@ -1,13 +1,25 @@
-/** Next.js start-up hook: open, migrate and seed the database before the first request. */
+/**
+ * Next.js start-up hook: start the metrics, open, migrate and seed the
+ * database before the first request, then start the job workers.
+ */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   // Node-only modules are imported here, inside the Node branch, so the Edge build never sees them.
-  (await import("./server/process/exit-with-parent")).exitWithParent();
-  const { getDatabase } = await import("./db");
-  try {
-    await getDatabase();
-  } catch (error) {
-    // Requests retry; say clearly why the service cannot answer yet.
-    console.error(`[db] not ready: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  (await import("./server/startup/exit-with-parent")).exitWithParent();
+  (await import("./server/observability/metrics")).serviceMetrics(); // event-loop lag is measured from now
+  const { getDatabase } = await import("./server/startup/database");
+  const { errorMessage, log } = await import("./server/observability/logger");
+  // Background jobs run on the queue in the database; every instance takes its share. Until the
+  // database answers, requests retry on their own and so does this, every few seconds.
+  const { startJobs } = await import("./server/jobs/worker");
+  const start = async () => {
+    try {
+      const handle = await getDatabase();
+      if (process.env.JOB_WORKERS !== "0") await startJobs(handle);
+    } catch (error) {
+      log().error({ error: errorMessage(error) }, "database not ready");
+      setTimeout(start, 5000).unref();
+    }
+  };
+  await start();
 }

@@ -2,8 +2,21 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // The database drivers stay plain Node modules, never bundled: PGlite's wasm and data files
-  // are loaded from node_modules at run time and are never served as public assets.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "proper-lockfile", "oidc-provider"],
+  // are loaded from node_modules at run time and are never served as public assets. pino and
+  // prom-client too: one copy each per process, whatever bundle loads them (pino writes to stdout
+  // synchronously, without transports or worker threads). rate-limiter-flexible loads its Drizzle
+  // store's operators by a dynamic import a bundle cannot follow.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "postgres",
+    "proper-lockfile",
+    "oidc-provider",
+    "pg-boss",
+    "pg",
+    "rate-limiter-flexible",
+    "pino",
+    "prom-client",
+  ],
   poweredByHeader: false,
   // The App Router does not route dot folders: OAuth discovery lives under /api/well-known.
   async rewrites() {

@@ -1,12 +1,18 @@
 /**
  * Runs before routing, for two jobs. Pages get a fresh CSP nonce per response and the security
- * headers of server/security/headers.ts. API paths with malformed percent-encoding (which Next
- * would answer with a bare 500 before any handler runs) get our 400 problem+json instead.
+ * headers of server/http/security-headers.ts. API paths with malformed percent-encoding (which Next
+ * would answer with a bare 500 before any handler runs) get our 400 problem+json instead, with the
+ * API's security headers like every /v1 and /mcp answer.
  */
 import { type NextRequest, NextResponse } from "next/server";
-import { problemOf, problemResponse } from "./server/errors/problem";
-import { publicOrigin } from "./server/rest/origin";
-import { arrivedOverTls, contentSecurityPolicy, pageSecurityHeaders } from "./server/security/headers";
+import { publicOrigin } from "./server/http/origin";
+import { problemOf, problemResponse } from "./server/http/problem";
+import {
+  arrivedOverTls,
+  contentSecurityPolicy,
+  pageSecurityHeaders,
+  withApiSecurityHeaders,
+} from "./server/http/security-headers";
 
 const API_PATH = /^\/(v1|mcp)(\/|$)/;
 
@@ -23,12 +29,15 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (API_PATH.test(pathname)) {
     if (isDecodable(pathname)) return NextResponse.next();
-    return problemResponse(
-      problemOf("invalid_request", "The path is not valid percent-encoding (RFC 3986).", {
-        origin: publicOrigin(request),
-        requestId: crypto.randomUUID(),
-      }),
-      { "Cache-Control": "no-store" },
+    return withApiSecurityHeaders(
+      request,
+      problemResponse(
+        problemOf("invalid_request", "The path is not valid percent-encoding (RFC 3986).", {
+          origin: publicOrigin(request),
+          requestId: crypto.randomUUID(),
+        }),
+        { "Cache-Control": "no-store" },
+      ),
     );
   }
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
@@ -47,10 +56,11 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // Pages only: the API, MCP, auth, OAuth protocol endpoints, discovery, the API reference (its
-    // own policy) and static assets set their own headers; OAuth's consent page is a page.
+    // Pages only: the API, MCP, /metrics, auth, OAuth protocol endpoints, discovery, the API
+    // reference (its own policy) and static assets set their own headers; OAuth's consent page is a page.
     {
-      source: "/((?!v1|mcp|api/|_next/static|_next/image|favicon.ico|docs/api|\\.well-known|oauth/(?!interaction)).*)",
+      source:
+        "/((?!v1|mcp|metrics$|api/|_next/static|_next/image|favicon.ico|docs/api|\\.well-known|oauth/(?!interaction)).*)",
       missing: [{ type: "header", key: "next-router-prefetch" }],
     },
     // API paths only when they hold a percent sign: well-formed ones never pass through here.

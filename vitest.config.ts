@@ -36,6 +36,17 @@ export default defineConfig({
         test: { name: "faults", include: ["tests/faults/**/*.test.ts"], testTimeout: 300_000, hookTimeout: 300_000 },
       },
       {
+        // Two app instances on a private PostgreSQL (and TEST_REDIS_URL's Redis when set): one
+        // organization's held row or burst against another's calls. CI runs it.
+        extends: true,
+        test: {
+          name: "isolation",
+          include: ["tests/isolation/**/*.test.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 400_000,
+        },
+      },
+      {
         // Real Chromium (Debian's, at /usr/bin/chromium) against the running app; `npm run test:browser`.
         extends: true,
         test: {

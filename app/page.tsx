@@ -1,14 +1,12 @@
 import Link from "next/link";
 import { utcDay } from "@/components/format";
-import { getDatabase } from "@/db";
-import { listMarkets } from "@/server/catalog/store";
+import { dashboardCaller } from "@/server/dashboard/caller";
 
 export const dynamic = "force-dynamic";
 
 /** The markets of the catalogue; each name opens its page (snapshot, readings, methodology). */
 export default async function HomePage() {
-  const { db } = await getDatabase();
-  const markets = await listMarkets(db, { listedOnly: true });
+  const { markets } = await (await dashboardCaller()).markets.browse();
   return (
     <main>
       <h1>Markets</h1>
@@ -47,7 +45,7 @@ export default async function HomePage() {
                   <td className="num">{m.productCount}</td>
                   <td className="num">{m.release}</td>
                   <td>
-                    <time dateTime={m.lastUpdated?.toISOString()}>{m.lastUpdated ? utcDay(m.lastUpdated) : ""}</time>
+                    <time dateTime={m.lastUpdated}>{utcDay(m.lastUpdated)}</time>
                   </td>
                 </tr>
               ))}

@@ -9,7 +9,7 @@ import {
   ONBOARDING_PATH,
   SIGN_IN_PATH,
   TOKENS_PATH,
-} from "@/server/paths";
+} from "@/server/http/paths";
 import { OrganizationSwitcher } from "./organization-switcher";
 
 async function signOutAction() {

@@ -1,8 +1,8 @@
 "use client";
 /** Credits spent per day, as bars, in the dashboard's chart frame (table alternative and CSV). */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { type Column, csvFileName } from "@/server/formats/csv";
 import { ChartFigure } from "./charts/chart-figure";
-import { type Column, csvFileName } from "./charts/csv";
 
 export interface DayUsage {
   day: string;

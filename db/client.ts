@@ -4,6 +4,7 @@
  * folder is locked while open: a second process (the CLI beside the running app) fails fast with
  * a clear message instead of corrupting it.
  */
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -12,13 +13,21 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import lockfile from "proper-lockfile";
+import type { PoolUse } from "../server/observability/metrics";
+import { noteDatabaseFault } from "./faults";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export type DatabaseConfig =
-  | { kind: "postgres"; url: string; maxConnections?: number }
+  | {
+      kind: "postgres";
+      url: string;
+      maxConnections?: number;
+      /** statement_timeout of every connection (ms): no statement outlives it. Unset: none (the CLI). */
+      statementTimeoutMs?: number;
+    }
   | { kind: "pglite"; dataDir: string | null /* null: in memory, for tests */ };
 
 export interface DatabaseHandle {
@@ -30,6 +39,20 @@ export interface DatabaseHandle {
    * after every reconnection (notifications sent meanwhile are lost). Resolves to unlisten.
    */
   listen?(channel: string, onNotify: (payload: string) => void, onListen: () => void): Promise<() => Promise<void>>;
+  /** How the connections are used now (for /metrics). */
+  poolUse(): Promise<PoolUse>;
+}
+
+/** PGlite is one connection in this process, open while the handle is; it has no pool to watch. */
+const pglitePoolUse = async (): Promise<PoolUse> => ({ database: "pglite", max: 1, open: 1, inUse: null });
+
+/**
+ * The application_name of this process's PostgreSQL connections: unique, so pg_stat_activity
+ * tells its connections from other instances' (PostgreSQL keeps 63 bytes of it).
+ */
+function applicationName(env: NodeJS.ProcessEnv = process.env): string {
+  const suffix = ` ${process.pid}-${randomBytes(3).toString("hex")}`;
+  return (env.PGAPPNAME || "market-positioning").slice(0, 63 - suffix.length) + suffix;
 }
 
 type PgliteClient = InstanceType<typeof PGlite>;
@@ -70,13 +93,21 @@ export interface OpenOptions {
 
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (config.kind === "postgres") {
+    const max = config.maxConnections ?? 10;
+    const name = applicationName();
     const client = postgres(config.url, {
-      max: config.maxConnections ?? 10,
+      max,
+      connection: {
+        application_name: name,
+        ...(config.statementTimeoutMs ? { statement_timeout: config.statementTimeoutMs } : {}),
+      },
       onnotice: () => {},
       // When the server is down, fail fast so calls answer 503 at once: postgres.js would otherwise
       // hold queued queries through a reconnect backoff that grows to 20 s (seen in the fault suite).
       connect_timeout: 3,
       backoff: (retries: number) => Math.min(0.05 * retries, 0.25),
+      // A pooled connection lost (killed, the server gone) is a fault pages should answer 503 for.
+      onclose: () => noteDatabaseFault(),
     });
     return {
       db: drizzlePostgres({ client, schema }),
@@ -84,13 +115,28 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       close: () => client.end({ timeout: 5 }),
       // postgres.js keeps a connection for LISTEN, reconnects it, and calls onListen each time.
       listen: async (channel, onNotify, onListen) => (await client.listen(channel, onNotify, onListen)).unlisten,
+      // postgres.js does not expose its pool, so PostgreSQL says: this process's connections
+      // (the change feed's LISTEN one included), and those running a statement besides this one.
+      poolUse: async () => {
+        const [row] = await client<{ open: number; inUse: number }[]>`
+          select count(*)::int as open,
+                 (count(*) filter (where state is distinct from 'idle' and pid <> pg_backend_pid()))::int as "inUse"
+          from pg_stat_activity where application_name = ${name}`;
+        return { database: "postgres", max, open: row?.open ?? 0, inUse: row?.inUse ?? 0 };
+      },
     };
   }
 
   if (config.dataDir === null) {
     const client = new PGlite();
     await client.waitReady;
-    return { db: drizzlePglite({ client, schema }), config, close: () => client.close(), listen: pgliteListen(client) };
+    return {
+      db: drizzlePglite({ client, schema }),
+      config,
+      close: () => client.close(),
+      listen: pgliteListen(client),
+      poolUse: pglitePoolUse,
+    };
   }
 
   const dataDir = config.dataDir;
@@ -107,6 +153,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         await release();
       },
       listen: pgliteListen(client),
+      poolUse: pglitePoolUse,
     };
   } catch (error) {
     await release();

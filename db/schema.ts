@@ -25,9 +25,9 @@ import {
   unique,
 } from "drizzle-orm/pg-core";
 import type { AdapterAccountType } from "next-auth/adapters";
-import type { Control, Geography, MarketFile } from "../server/catalog/definition";
+import type { Control, Geography, MarketFile } from "../server/domain/market-definition";
+import type { CountryResult, ProductScore } from "../server/domain/scores";
 import type { Dimension } from "../server/scoring/engine";
-import type { CountryResult, ProductScore } from "../server/scoring/types";
 
 /** 96 random bits: ids that reveal neither counts nor creation order. */
 const randomId = () => randomBytes(12).toString("hex");
@@ -308,4 +308,14 @@ export const oauthSigningKeys = pgTable("oauth_signing_keys", {
   /** The private JWK (RS256). Never leaves the server; its public half is served as JWKS. */
   privateJwk: jsonb("private_jwk").$type<Record<string, unknown>>().notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+// ------------------------------------------------------------------------------------------------
+// Abuse throttles counted across instances when there is no Redis (rate-limiter-flexible's
+// Drizzle store): sign-in mails per address and per client, client registrations per client.
+
+export const throttleCounters = pgTable("throttle_counters", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: timestamp("expire", { withTimezone: true, mode: "date" }),
 });

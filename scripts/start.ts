@@ -1,15 +1,19 @@
 /**
  * `npm start`: builds the app when there is no build or the sources are newer than it, then runs
- * `next start` on PORT (default 3000). Migrations and demo seeding happen in the server's start-up
- * hook (instrumentation.ts), so no database step is needed here.
+ * the server (scripts/serve.ts: Next.js on our own HTTP server) on PORT (default 3000).
+ * Migrations and demo seeding happen in the server's start-up hook (instrumentation.ts), so no
+ * database step is needed here. A configuration the server would refuse (production without
+ * SMTP_URL or DEV_OUTBOX=1) is refused before building.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { outboxOrExit } from "../server/startup/dev-outbox";
 import { buildMcpViews, VIEW_OUTPUT } from "./build-mcp-views";
 
 const root = process.cwd();
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const tsxLoader = path.join(root, "node_modules", "tsx", "dist", "loader.mjs");
 const SOURCES = [
   "app",
   "server",
@@ -38,6 +42,8 @@ function buildIsCurrent(): boolean {
   return SOURCES.every((entry) => newestSourceTime(entry) <= builtAt);
 }
 
+outboxOrExit(process.env);
+
 if (!buildIsCurrent()) {
   console.log("[start] building the app (MCP views, then next build)…");
   await buildMcpViews();
@@ -48,18 +54,8 @@ if (!buildIsCurrent()) {
   }
 }
 
-// With no SMTP server, sign-in links can only reach people through the log and the dev outbox
-// page: the quick start turns that page on. Deployments set SMTP_URL (or DEV_OUTBOX=0).
-if (!process.env.SMTP_URL && process.env.DEV_OUTBOX === undefined) {
-  process.env.DEV_OUTBOX = "1";
-  console.log(
-    "[start] no SMTP_URL: sign-in links go to the server log and to /dev/outbox (DEV_OUTBOX=0 turns the page off)",
-  );
-}
-
-const port = process.env.PORT || "3000";
 // The IPC channel is how the server notices this process die (instrumentation.ts exits with it).
-const server = spawn(process.execPath, [nextBin, "start", "--port", port], {
+const server = spawn(process.execPath, ["--import", tsxLoader, path.join(root, "scripts", "serve.ts")], {
   stdio: ["inherit", "inherit", "inherit", "ipc"],
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

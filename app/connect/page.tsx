@@ -2,11 +2,10 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
 import { ConnectionList } from "@/components/connection-list";
-import { getDatabase } from "@/db";
-import { activeOrganizationOf } from "@/server/accounts/organizations";
+import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireUser } from "@/server/dashboard/guards";
-import { CONNECT_PATH, MCP_PATH, ONBOARDING_PATH, TOKENS_PATH } from "@/server/paths";
-import { publicOrigin } from "@/server/rest/origin";
+import { publicOriginOf } from "@/server/http/origin";
+import { CONNECT_PATH, MCP_PATH, ONBOARDING_PATH, TOKENS_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
 export const dynamic = "force-dynamic";
@@ -48,10 +47,10 @@ function configurations(url: string): { client: string; where: string; text: str
 }
 
 export default async function ConnectPage() {
-  const user = await requireUser(CONNECT_PATH);
-  const { db } = await getDatabase();
-  const organization = await activeOrganizationOf(db, user.id);
-  const url = `${publicOrigin(new Request("http://localhost/", { headers: await headers() }))}${MCP_PATH}`;
+  await requireUser(CONNECT_PATH);
+  const { activeId, organizations } = await (await dashboardCaller()).organizations.list();
+  const organization = organizations.find((o) => o.id === activeId) ?? null;
+  const url = `${publicOriginOf(await headers())}${MCP_PATH}`;
   return (
     <main>
       <h1>Connect an MCP client</h1>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { CreditsView } from "@/components/credits-view";
 import { requireOrganization } from "@/server/dashboard/guards";
-import { CREDITS_PATH } from "@/server/paths";
+import { CREDITS_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Credits" };
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
-import { GEOGRAPHIES_PATH } from "@/server/paths";
+import { GEOGRAPHIES_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Geographies" };
 export const dynamic = "force-dynamic";

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import { OnboardingForm } from "@/components/onboarding-form";
-import { getDatabase } from "@/db";
-import { organizationsOf } from "@/server/accounts/organizations";
+import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireUser, safeReturnPath } from "@/server/dashboard/guards";
-import { ONBOARDING_PATH, TOKENS_PATH } from "@/server/paths";
+import { ONBOARDING_PATH, TOKENS_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Create an organization" };
 export const dynamic = "force-dynamic";
@@ -14,9 +13,8 @@ export default async function OnboardingPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const returnTo = safeReturnPath((await searchParams).returnTo) ?? TOKENS_PATH;
-  const user = await requireUser(`${ONBOARDING_PATH}?returnTo=${encodeURIComponent(returnTo)}`);
-  const { db } = await getDatabase();
-  const existing = await organizationsOf(db, user.id);
+  await requireUser(`${ONBOARDING_PATH}?returnTo=${encodeURIComponent(returnTo)}`);
+  const { organizations: existing } = await (await dashboardCaller()).organizations.list();
   return (
     <main className="narrow">
       <h1>Create an organization</h1>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { oauthProviders, signIn } from "@/server/auth/config";
 import { safeReturnPath } from "@/server/dashboard/guards";
-import { CHECK_EMAIL_PATH } from "@/server/paths";
+import { CHECK_EMAIL_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";

@@ -2,15 +2,15 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { TokenManager } from "@/components/token-manager";
 import { requireOrganization } from "@/server/dashboard/guards";
-import { TOKENS_PATH } from "@/server/paths";
-import { publicOrigin } from "@/server/rest/origin";
+import { publicOriginOf } from "@/server/http/origin";
+import { TOKENS_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "API tokens" };
 export const dynamic = "force-dynamic";
 
 export default async function TokensPage() {
   const { organization } = await requireOrganization(TOKENS_PATH);
-  const origin = publicOrigin(new Request("http://localhost/", { headers: await headers() }));
+  const origin = publicOriginOf(await headers());
   return (
     <main>
       <h1>API tokens</h1>

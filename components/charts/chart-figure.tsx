@@ -4,7 +4,7 @@
  * table for screen readers and keyboards, and a CSV download of exactly that table.
  */
 import type { ReactNode } from "react";
-import { type Column, toCsv } from "./csv";
+import { type Column, cellText, toCsv } from "@/server/formats/csv";
 
 interface ChartFigureProps<Row> {
   id: string;
@@ -83,7 +83,7 @@ export function ChartFigure<Row>({
                 <tr key={rowKey(row)} data-key={rowKey(row)}>
                   {columns.map((c) => (
                     <td key={c.label} className={c.numeric ? "num" : undefined}>
-                      {String(c.value(row))}
+                      {cellText(c, row)}
                     </td>
                   ))}
                 </tr>

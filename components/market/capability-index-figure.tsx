@@ -2,9 +2,8 @@
 /** The Capability Index: products ranked by published Innovation, with the band cutoffs drawn. */
 import { capaIndexBars } from "@/components/charts/chart-data";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import type { Column } from "@/components/charts/csv";
-import { csvFileName } from "@/components/charts/csv";
 import { type Cutoff, RankedBars } from "@/components/charts/ranked-bars";
+import { type Column, csvFileName } from "@/server/formats/csv";
 import type { CapaIndexReading } from "./reading-types";
 
 type Row = CapaIndexReading["products"][number];
@@ -13,7 +12,7 @@ const COLUMNS: Column<Row>[] = [
   { label: "Rank", value: (p) => p.rank, numeric: true },
   { label: "Product", value: (p) => p.name },
   { label: "Vendor", value: (p) => p.vendor },
-  { label: "Innovation", value: (p) => p.innovation.toFixed(1), numeric: true },
+  { label: "Innovation", value: (p) => p.innovation, numeric: true, decimals: 1 },
   { label: "Band", value: (p) => p.band },
 ];
 

@@ -6,20 +6,20 @@
  */
 import { deltaGhostBars, deltaStreaks, type GhostBar, type Streak } from "@/components/charts/chart-data";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { type Column, csvFileName } from "@/components/charts/csv";
 import { DeltaMap, DeltaMapLegend } from "@/components/charts/delta-map";
 import { signed } from "@/components/charts/geometry";
 import { RankedBars } from "@/components/charts/ranked-bars";
+import { type Column, csvFileName } from "@/server/formats/csv";
 import type { DeltaReading, DeltaView } from "./reading-types";
 
 const MAP_COLUMNS: Column<Streak>[] = [
   { label: "Product", value: (s) => s.name },
   { label: "Vendor", value: (s) => s.vendor },
   { label: "State", value: (s) => (s.available ? "available" : "unavailable") },
-  { label: "Published Control", value: (s) => s.from.x.toFixed(1), numeric: true },
-  { label: "Published Innovation", value: (s) => s.from.y.toFixed(1), numeric: true },
-  { label: "Under controls Control", value: (s) => s.to.x.toFixed(1), numeric: true },
-  { label: "Under controls Innovation", value: (s) => s.to.y.toFixed(1), numeric: true },
+  { label: "Published Control", value: (s) => s.from.x, numeric: true, decimals: 1 },
+  { label: "Published Innovation", value: (s) => s.from.y, numeric: true, decimals: 1 },
+  { label: "Under controls Control", value: (s) => s.to.x, numeric: true, decimals: 1 },
+  { label: "Under controls Innovation", value: (s) => s.to.y, numeric: true, decimals: 1 },
   { label: "Moves", value: (s) => (s.moves ? "yes" : "no") },
 ];
 
@@ -28,9 +28,9 @@ const BAR_COLUMNS: Column<GhostBar>[] = [
   { label: "Product", value: (b) => b.name },
   { label: "Vendor", value: (b) => b.vendor },
   { label: "State", value: (b) => (b.available ? "available" : "unavailable") },
-  { label: "Innovation under controls", value: (b) => b.value.toFixed(1), numeric: true },
-  { label: "Published Innovation", value: (b) => b.ceiling.toFixed(1), numeric: true },
-  { label: "Gives up", value: (b) => b.givesUp.toFixed(1), numeric: true },
+  { label: "Innovation under controls", value: (b) => b.value, numeric: true, decimals: 1 },
+  { label: "Published Innovation", value: (b) => b.ceiling, numeric: true, decimals: 1 },
+  { label: "Gives up", value: (b) => b.givesUp, numeric: true, decimals: 1 },
 ];
 
 function ViewSwitch({ view, onChange }: { view: DeltaView; onChange: (view: DeltaView) => void }) {

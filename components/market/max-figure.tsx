@@ -5,9 +5,9 @@
  */
 import { maxGhostBars } from "@/components/charts/chart-data";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { type Column, csvFileName } from "@/components/charts/csv";
 import { signed } from "@/components/charts/geometry";
 import { RankedBars } from "@/components/charts/ranked-bars";
+import { type Column, csvFileName } from "@/server/formats/csv";
 import type { MaxReading } from "./reading-types";
 
 type Row = MaxReading["products"][number];
@@ -26,16 +26,16 @@ export function MaxFigure({
     { label: "Vendor", value: (p) => p.vendor },
     { label: "State", value: (p) => (p.available ? "available" : "unavailable") },
     { label: "Offering", value: (p) => p.offering?.name ?? "" },
-    { label: "Innovation off", value: (p) => p.off.innovation.toFixed(1), numeric: true },
-    { label: "Innovation on", value: (p) => p.on.innovation.toFixed(1), numeric: true },
-    { label: "Control off", value: (p) => p.off.control.toFixed(1), numeric: true },
-    { label: "Control on", value: (p) => p.on.control.toFixed(1), numeric: true },
-    { label: "Scale off", value: (p) => p.off.scale.toFixed(1), numeric: true },
-    { label: "Scale on", value: (p) => p.on.scale.toFixed(1), numeric: true },
-    { label: "Distance Innovation", value: (p) => p.distance.innovation.toFixed(1), numeric: true },
-    { label: "Distance Control", value: (p) => p.distance.control.toFixed(1), numeric: true },
-    { label: "Distance Scale", value: (p) => p.distance.scale.toFixed(1), numeric: true },
-    { label: "Distance", value: (p) => p.distance.magnitude.toFixed(1), numeric: true },
+    { label: "Innovation off", value: (p) => p.off.innovation, numeric: true, decimals: 1 },
+    { label: "Innovation on", value: (p) => p.on.innovation, numeric: true, decimals: 1 },
+    { label: "Control off", value: (p) => p.off.control, numeric: true, decimals: 1 },
+    { label: "Control on", value: (p) => p.on.control, numeric: true, decimals: 1 },
+    { label: "Scale off", value: (p) => p.off.scale, numeric: true, decimals: 1 },
+    { label: "Scale on", value: (p) => p.on.scale, numeric: true, decimals: 1 },
+    { label: "Distance Innovation", value: (p) => p.distance.innovation, numeric: true, decimals: 1 },
+    { label: "Distance Control", value: (p) => p.distance.control, numeric: true, decimals: 1 },
+    { label: "Distance Scale", value: (p) => p.distance.scale, numeric: true, decimals: 1 },
+    { label: "Distance", value: (p) => p.distance.magnitude, numeric: true, decimals: 1 },
     { label: "Missing controls", value: missing },
   ];
   const unavailable = reading.products.filter((p) => !p.available);

@@ -6,10 +6,10 @@
  * explains it.
  */
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { announceChange } from "../../db/changes";
 import type { Database, Transaction } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { creditLedger, organizations } from "../../db/schema";
-import { announceChange } from "../cache/changes";
 
 export interface Debit {
   organizationId: string;
@@ -18,23 +18,49 @@ export interface Debit {
   /** The API token (tok_…) or OAuth grant that made the call. */
   tokenId: string | null;
   requestId: string;
+  /** When (epoch ms) the call gives up: a debit not written by then fails and charges nothing. */
+  deadline?: number;
 }
 
 export type DebitResult = { ok: true; balance: number } | { ok: false; balance: number };
 
 /**
- * Debits one successful call. Calls that arrive while a batch is being written wait for the next
- * one, so under load one statement debits many calls (group commit) instead of one each; every
- * call still gets exactly its own greedy check, its own ledger row and its own balance after.
+ * Debits one successful call. Each organization has its own queue: calls that arrive while its
+ * batch is being written wait for the next one, so under load one statement debits many calls
+ * (group commit) instead of one each, and every call still gets exactly its own greedy check, its
+ * own ledger row and its own balance after. One batch in flight per organization means an
+ * organization whose row is held (a long transaction, a stuck script) waits alone, on one
+ * connection, for at most its lock timeout: the other organizations' debits go on.
  */
-export function debitCredits(db: Database, debit: Debit): Promise<DebitResult> {
+export function debitCredits(db: Database, debit: Debit, options: DebitOptions = {}): Promise<DebitResult> {
   if (!Number.isInteger(debit.cost) || debit.cost <= 0) return Promise.reject(new Error(`invalid cost ${debit.cost}`));
-  let batcher = batchers.get(db);
+  let queues = batchers.get(db);
+  if (!queues) {
+    queues = new Map();
+    batchers.set(db, queues);
+  }
+  let batcher = queues.get(debit.organizationId);
   if (!batcher) {
-    batcher = new DebitBatcher(db);
-    batchers.set(db, batcher);
+    const organizationId = debit.organizationId;
+    const owner = queues;
+    batcher = new DebitBatcher(db, options.lockTimeoutMs ?? 0, () => owner.delete(organizationId));
+    queues.set(organizationId, batcher);
   }
   return batcher.add(debit);
+}
+
+export interface DebitOptions {
+  /** Longest wait for the organization's row (PostgreSQL lock_timeout); 0: no limit (the CLI, tests). */
+  lockTimeoutMs?: number;
+}
+
+/** A debit that reached its deadline before it could be written: nothing was charged. */
+export class DebitDeadlineError extends Error {
+  readonly code = "57014"; // what PostgreSQL says when a statement's time runs out
+  constructor() {
+    super("the debit's deadline passed before it could be written");
+    this.name = "DebitDeadlineError";
+  }
 }
 
 /** The largest batch one statement writes; more wait for the next. */
@@ -46,13 +72,17 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-const batchers = new WeakMap<Database, DebitBatcher>();
+const batchers = new WeakMap<Database, Map<string, DebitBatcher>>();
 
 class DebitBatcher {
   private queue: Pending[] = [];
   private writing = false;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly lockTimeoutMs: number,
+    private readonly onIdle: () => void,
+  ) {}
 
   add(debit: Debit): Promise<DebitResult> {
     return new Promise((resolve, reject) => {
@@ -67,12 +97,25 @@ class DebitBatcher {
 
   private async write(): Promise<void> {
     while (this.queue.length > 0) {
+      const now = Date.now();
+      // Calls already past their deadline are refused unwritten; the rest wait at most until the
+      // earliest deadline among them for the organization's row.
+      const expired = this.queue.filter((pending) => (pending.debit.deadline ?? Infinity) <= now);
+      for (const pending of expired) pending.reject(new DebitDeadlineError());
+      this.queue = this.queue.filter((pending) => (pending.debit.deadline ?? Infinity) > now);
       const batch = this.queue.splice(0, MAX_BATCH);
+      if (batch.length === 0) break;
+      const earliest = Math.min(...batch.map((pending) => pending.debit.deadline ?? Infinity));
+      const lockTimeoutMs = Math.max(
+        1,
+        Math.min(this.lockTimeoutMs > 0 ? this.lockTimeoutMs : Infinity, earliest - now),
+      );
       try {
-        const calls = JSON.stringify(batch.map((pending) => pending.debit));
+        const calls = JSON.stringify(batch.map(({ debit }) => ({ ...debit, deadline: undefined })));
+        const limit = Number.isFinite(lockTimeoutMs) ? Math.ceil(lockTimeoutMs) : 0;
         const rows = await queryRows<{ position: number; debited: boolean; balance: number }>(
           this.db,
-          sql`select position, debited, balance from debit_batch(${calls}::jsonb)`,
+          sql`select position, debited, balance from debit_batch(${calls}::jsonb, ${limit}::integer)`,
         );
         const byPosition = new Map(rows.map((row) => [Number(row.position), row]));
         batch.forEach((pending, index) => {
@@ -86,6 +129,7 @@ class DebitBatcher {
       }
     }
     this.writing = false;
+    this.onIdle();
   }
 }
 

@@ -5,10 +5,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { announceChange, ChangeAwareCache } from "../../db/changes";
 import type { Database } from "../../db/client";
 import { apiTokens, organizations } from "../../db/schema";
-import { MARKET_READ_SCOPE } from "../api/operations";
-import { announceChange, ChangeAwareCache } from "../cache/changes";
+import { MARKET_READ_SCOPE } from "../domain/operations";
 
 export const TOKEN_PREFIX = "mps_";
 const SECRET_BYTES = 32;
@@ -115,8 +115,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 type TokenRow = NonNullable<Awaited<ReturnType<typeof readToken>>>;
 
-/** Known tokens by hash, forgotten on any credentials change (server/cache/changes.ts). */
-const knownTokens = new ChangeAwareCache<TokenRow>("credentials");
+/** Known tokens by hash, forgotten on any credentials change (db/changes.ts). */
+const knownTokens = new ChangeAwareCache<TokenRow>("credentials", { name: "tokens" });
 
 function readToken(db: Database, hash: string) {
   return db

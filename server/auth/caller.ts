@@ -27,8 +27,6 @@ export interface Caller {
 /** Resolves the caller of one request, or throws ApiError `unauthorized`. */
 export type Authenticate = () => Promise<Caller>;
 
-export const BEARER_REALM = "market-positioning";
-
 /** The token of `Authorization: Bearer <token>`; null when there is no such header. */
 export function bearerToken(headers: Headers): string | null {
   const header = headers.get("authorization");

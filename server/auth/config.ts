@@ -7,8 +7,8 @@ import NextAuth, { type NextAuthConfig } from "next-auth";
 import type { Provider } from "next-auth/providers";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
-import { getDatabase } from "../../db";
 import { authAccounts, authSessions, authVerificationTokens, users } from "../../db/schema";
+import { getDatabase } from "../startup/database";
 import { deliverMail } from "./mail";
 import { authSecret } from "./secret";
 
@@ -17,7 +17,10 @@ const sessionMaxAge = Number(process.env.SESSION_MAX_AGE_SECONDS) || 30 * 24 * 3
 /** How long a sign-in link works. */
 const MAGIC_LINK_MAX_AGE = 15 * 60;
 
-import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "../paths";
+import { clientAddress } from "../http/client-address";
+import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "../http/paths";
+import { THROTTLES, throttle, throttleKey } from "../limits/throttles";
+import { log } from "../observability/logger";
 
 function providers(): Provider[] {
   const list: Provider[] = [
@@ -26,8 +29,21 @@ function providers(): Provider[] {
       type: "email",
       name: "E-mail",
       maxAge: MAGIC_LINK_MAX_AGE,
-      async sendVerificationRequest({ identifier, url }) {
+      async sendVerificationRequest({ identifier, url, request }) {
         const { db } = await getDatabase();
+        // The requester sees the same page whether or not a mail goes out: nothing to enumerate.
+        const verdict = await throttle(db, [
+          [THROTTLES.signInPerAddress, identifier],
+          [THROTTLES.signInPerClient, clientAddress(request.headers)],
+        ]).catch((error: unknown) => {
+          // A throttle that cannot count does not lock people out: the mail goes, the fault is logged.
+          log().error({ error: String(error) }, "sign-in throttle failed");
+          return { allowed: true } as const;
+        });
+        if (!verdict.allowed) {
+          log().warn({ address: throttleKey(identifier) }, "sign-in mail throttled");
+          return;
+        }
         await deliverMail(db, {
           to: identifier,
           subject: "Sign in to Market Positioning",
@@ -50,7 +66,7 @@ async function config(): Promise<NextAuthConfig> {
       verificationTokensTable: authVerificationTokens,
     }),
     secret: authSecret(),
-    // next start serves on whatever host it is reached by; set AUTH_URL behind a proxy.
+    // The server answers on whatever host it is reached by; set AUTH_URL behind a proxy.
     trustHost: true,
     session: { strategy: "database", maxAge: sessionMaxAge },
     providers: providers(),
@@ -66,8 +82,8 @@ async function config(): Promise<NextAuthConfig> {
     },
     logger: {
       // Never log tokens or links: next-auth's default error logging may include request details.
-      error: (error) => console.error(`[auth] ${error.name}: ${error.message}`),
-      warn: (code) => console.warn(`[auth] warning: ${code}`),
+      error: (error) => log().error({ error: `${error.name}: ${error.message}` }, "auth: error"),
+      warn: (code) => log().warn({ code }, "auth: warning"),
     },
   };
 }

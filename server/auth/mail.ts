@@ -7,6 +7,8 @@ import { desc } from "drizzle-orm";
 import { createTransport, type Transporter } from "nodemailer";
 import type { Database } from "../../db/client";
 import { mailOutbox } from "../../db/schema";
+import { OUTBOX_PATH } from "../http/paths";
+import { log } from "../observability/logger";
 
 export interface Mail {
   to: string;
@@ -19,8 +21,6 @@ export interface Mail {
 
 export const mailFrom = (env: NodeJS.ProcessEnv = process.env) =>
   env.MAIL_FROM || "Market Positioning <no-reply@localhost>";
-
-export const smtpConfigured = (env: NodeJS.ProcessEnv = process.env) => Boolean(env.SMTP_URL);
 
 let transport: Transporter | undefined;
 
@@ -39,12 +39,21 @@ export async function deliverMail(db: Database, mail: Mail, env: NodeJS.ProcessE
   await db
     .insert(mailOutbox)
     .values({ recipient: mail.to, subject: mail.subject, body: mail.text, url: mail.url ?? null });
-  console.log(`[mail] no SMTP_URL: "${mail.subject}" for ${mail.to}${mail.url ? `: ${mail.url}` : ""}`);
+  // Never the link itself: it signs its holder in. The dev outbox shows it to whoever may see it.
+  log().info(
+    { to: mail.to, subject: mail.subject },
+    outboxPageEnabled(env)
+      ? `mail: no SMTP_URL; the mail is in the dev outbox at ${OUTBOX_PATH}`
+      : "mail: no SMTP_URL; the mail is kept only in the mail_outbox table (DEV_OUTBOX=1 shows it)",
+  );
 }
 
-/** The dev outbox is on when mail goes nowhere else and the operator allowed it (DEV_OUTBOX=1 or dev mode). */
+/**
+ * The dev outbox is on when mail goes nowhere else and the server turned it on at start
+ * (server/startup/dev-outbox.ts sets DEV_OUTBOX); the page also wants a loopback client.
+ */
 export function outboxPageEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return !env.SMTP_URL && (env.DEV_OUTBOX === "1" || env.NODE_ENV === "development");
+  return !env.SMTP_URL && env.DEV_OUTBOX === "1";
 }
 
 export function recentOutbox(db: Database, limit = 20) {

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { dataFolder } from "../../db/client";
+import { log } from "../observability/logger";
 
 let cached: string | undefined;
 
@@ -23,7 +24,7 @@ export function authSecret(env: NodeJS.ProcessEnv = process.env): string {
     try {
       // "wx": if another process wrote it first, keep theirs.
       writeFileSync(file, `${secret}\n`, { flag: "wx", mode: 0o600 });
-      console.log(`[auth] generated AUTH_SECRET in ${file}`);
+      log().info({ file }, "auth: generated AUTH_SECRET");
     } catch (raced) {
       if ((raced as NodeJS.ErrnoException).code !== "EEXIST") throw raced;
     }

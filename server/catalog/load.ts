@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import type { DefinitionFile } from "./definition";
-import { CatalogFileError, parseDefinition } from "./validate";
+import { CatalogFileError, parseDefinition } from "../domain/definition-checks";
+import type { DefinitionFile } from "../domain/market-definition";
 
 /** Reads and structurally checks one catalogue file (YAML or JSON). */
 export async function loadDefinitionFile(file: string): Promise<DefinitionFile> {

@@ -4,14 +4,14 @@
  * file has been fully checked, so bad input writes nothing.
  */
 import { and, asc, count, desc, eq, max, sql } from "drizzle-orm";
+import { announceChange } from "../../db/changes";
 import type { Database, Transaction } from "../../db/client";
 import * as t from "../../db/schema";
-import { announceChange } from "../cache/changes";
+import { canonicalJson, sha256 } from "../domain/canonical";
+import { checkGeographies, checkMarket } from "../domain/definition-checks";
+import type { Control, GeographiesFile, Geography, MarketFile } from "../domain/market-definition";
 import type { ReleaseData } from "../readings/release";
 import { scoreMarket } from "../scoring/engine";
-import { canonicalJson, sha256 } from "./canonical";
-import type { Control, GeographiesFile, Geography, MarketFile } from "./definition";
-import { checkGeographies, checkMarket } from "./validate";
 
 /** A catalogue operation refused for a reason other than the file's content. */
 export class CatalogStateError extends Error {

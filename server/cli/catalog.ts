@@ -10,7 +10,7 @@ import {
   readGeographies,
   restoreMarket,
 } from "../catalog/store";
-import { checkGeographies, checkMarket } from "../catalog/validate";
+import { checkGeographies, checkMarket } from "../domain/definition-checks";
 import { scoreMarket } from "../scoring/engine";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 

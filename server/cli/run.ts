@@ -1,7 +1,7 @@
 /** The operator CLI: `npm run ops -- <group> <command> …`. One entry; groups register here. */
 import { DatabaseInUseError } from "../../db/client";
 import { CatalogStateError } from "../catalog/store";
-import { CatalogFileError } from "../catalog/validate";
+import { CatalogFileError } from "../domain/definition-checks";
 import {
   CREDITS_USAGE,
   creditsCommand,

@@ -5,11 +5,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
-import { getDatabase } from "../../db";
-import { createApiContext } from "../api/context";
-import { createCaller } from "../api/root";
 import { sessionAuthenticator } from "../auth/session";
-import { publicOrigin } from "../rest/origin";
+import { publicOriginOf } from "../http/origin";
+import { createApiContext } from "../procedures/context";
+import { createCaller } from "../procedures/root";
+import { getDatabase } from "../startup/database";
 
 export async function dashboardCaller() {
   const { db } = await getDatabase();
@@ -19,7 +19,7 @@ export async function dashboardCaller() {
       db,
       headers: requestHeaders,
       requestId: randomUUID(),
-      origin: publicOrigin(new Request("http://localhost/", { headers: requestHeaders })),
+      origin: publicOriginOf(requestHeaders),
       authenticate: sessionAuthenticator(db),
     }),
   );

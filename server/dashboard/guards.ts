@@ -4,10 +4,10 @@
  */
 import "server-only";
 import { redirect } from "next/navigation";
-import { getDatabase } from "../../db";
 import { activeOrganizationOf, type Membership, organizationsOf } from "../accounts/organizations";
 import { auth } from "../auth/config";
-import { ONBOARDING_PATH, SIGN_IN_PATH } from "../paths";
+import { ONBOARDING_PATH, SIGN_IN_PATH } from "../http/paths";
+import { getDatabase } from "../startup/database";
 
 export interface SignedIn {
   id: string;

@@ -1,5 +1,4 @@
 import { TRPCError } from "@trpc/server";
-import { BEARER_REALM } from "../auth/caller";
 import { ERROR_CODES, type ErrorCode } from "./codes";
 
 /** tRPC's code for each HTTP status we answer, so tRPC's own HTTP adapters send the right status. */
@@ -39,6 +38,9 @@ export class ApiError extends TRPCError {
     this.name = "ApiError";
   }
 }
+
+/** The realm of every Bearer challenge we send (RFC 6750 §3). */
+export const BEARER_REALM = "market-positioning";
 
 export const notFound = (detail: string) => new ApiError("not_found", detail);
 
@@ -80,4 +82,29 @@ export const rateLimited = (retryAfterSeconds: number, headers: Record<string, s
     "rate_limited",
     `The organization's rate limit is used up for this window; retry in ${retryAfterSeconds} s.`,
     { headers },
+  );
+
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** The database (or another dependency) cannot serve the call now; nothing was charged. */
+export const serviceUnavailable = () =>
+  new ApiError("unavailable", "The database is unreachable; retry shortly.", {
+    headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+  });
+
+/** The call could not finish within its deadline; nothing was charged. */
+export const deadlineExceeded = (deadlineMs: number) =>
+  new ApiError(
+    "unavailable",
+    `The call could not finish within its deadline of ${deadlineMs} ms (the organization's account may be held by another transaction); nothing was debited. Retry shortly.`,
+    { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } },
+  );
+
+/** The organization's bulkhead on this instance is full: its own calls fill it. */
+export const tooManyConcurrent = (maxInFlight: number, maxQueued: number) =>
+  new ApiError(
+    "too_many_concurrent",
+    `The organization already has ${maxInFlight} metered calls in progress and ${maxQueued} waiting on this instance; retry in 1 s or send fewer at once. Nothing was debited.`,
+    { headers: { "Retry-After": "1" } },
   );

@@ -7,8 +7,9 @@ export const ERROR_CODES = {
     status: 400,
     title: "Invalid request",
     description:
-      "A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release that is not a positive integer. `issues` lists each problem with its parameter path.",
-    action: "Fix the parameters named in `issues`. Valid countries are listed by GET /v1/geographies.",
+      "A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release that is not a positive integer. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed.",
+    action:
+      "Fix the parameters named in `issues` (without `issues`: the request itself). Valid countries are listed by GET /v1/geographies.",
   },
   unauthorized: {
     status: 401,
@@ -56,11 +57,32 @@ export const ERROR_CODES = {
     description: "The path exists but not for this method. The API is read-only: every path answers GET (and HEAD).",
     action: "Use one of the methods in the `Allow` header.",
   },
+  request_timeout: {
+    status: 408,
+    title: "Request timeout",
+    description:
+      "The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited.",
+    action: "Send the whole request at once, on a new connection.",
+  },
   rate_limited: {
     status: 429,
     title: "Too many requests",
     description: "The organization made more requests than its rate limit allows in the current window.",
     action: "Wait the number of seconds in `Retry-After` before retrying.",
+  },
+  too_many_concurrent: {
+    status: 429,
+    title: "Too many concurrent calls",
+    description:
+      "The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited.",
+    action: "Wait the number of seconds in `Retry-After`, or send fewer calls at once.",
+  },
+  request_header_too_large: {
+    status: 431,
+    title: "Request header fields too large",
+    description:
+      "The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited.",
+    action: "Send fewer or smaller headers (cookies and bearer tokens included), on a new connection.",
   },
   internal_error: {
     status: 500,
@@ -71,7 +93,8 @@ export const ERROR_CODES = {
   unavailable: {
     status: 503,
     title: "Service unavailable",
-    description: "A dependency (the database) is unreachable for now. Nothing was debited.",
+    description:
+      "A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited.",
     action: "Retry after a short wait.",
   },
 } as const satisfies Record<string, { status: number; title: string; description: string; action: string }>;

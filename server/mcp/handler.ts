@@ -9,29 +9,57 @@ import { type AuthInfo, ProtocolError, ProtocolErrorCode, ResourceTemplate } fro
 import { TRPCError } from "@trpc/server";
 import { createMcpHandler } from "mcp-handler";
 import type { Database } from "../../db/client";
-import { authenticateSecret } from "../accounts/tokens";
-import { type ApiContext, createApiContext } from "../api/context";
-import { MARKET_READ_SCOPE } from "../api/operations";
-import { createCaller } from "../api/root";
-import { describeError } from "../api/trpc";
-import { callerOfHolder } from "../auth/api-token";
+import { bearerAuthenticator, presentsToken } from "../auth/bearer";
 import { bearerToken, type Caller } from "../auth/caller";
+import { MARKET_READ_SCOPE, OPERATIONS, priceSentence } from "../domain/operations";
 import { bearerChallenge, unauthorized } from "../errors/api-error";
-import { problemOf, problemResponse } from "../errors/problem";
-import { authenticateAccessToken, looksLikeJwt } from "../oauth/access-token";
-import { protectedResourceMetadataUrl } from "../oauth/resource";
-import { publicOrigin } from "../rest/origin";
+import type { ErrorCode } from "../errors/codes";
+import { describeError, type ErrorDescription } from "../errors/describe";
+import { publicOrigin } from "../http/origin";
+import { MCP_PATH } from "../http/paths";
+import { type Problem, problemOf, problemResponse } from "../http/problem";
+import { protectedResourceMetadataUrl } from "../http/protected-resource";
+import { withApiSecurityHeaders } from "../http/security-headers";
+import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
+import { serviceMetrics } from "../observability/metrics";
+import { type ApiContext, createApiContext, reachDatabase } from "../procedures/context";
+import { createCaller } from "../procedures/root";
+import { type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "./snapshot-html";
 import { type EmbeddedResource, TOOLS, type ToolDefinition } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
 
 const SERVER_INFO = { name: "market-positioning", version: "1.0.0" };
 
+/** What one tool call did, for the POST's log line and the metrics. */
+interface ToolFacts {
+  tool: string;
+  operation: string;
+  /** The tool call's own request id (in its _meta and the credits ledger). */
+  requestId: string;
+  isError: boolean;
+  problem: ErrorCode | null;
+  credits: { cost: number; balance: number } | null;
+  error?: unknown;
+}
+
+/** What one HTTP request to /mcp did, gathered as it runs and said once its answer is sent. */
+interface McpExchange {
+  requestId: string;
+  organizationId: string | null;
+  message: McpMessage | null;
+  /** The edge's own refusal (401, 405, 503…). */
+  problem: ErrorCode | null;
+  error?: unknown;
+  tools: ToolFacts[];
+}
+
 /** What the edge hands each tool call (through the SDK's AuthInfo.extra). */
 interface McpCall {
   db: Database;
   caller: Caller;
   origin: string;
+  exchange: McpExchange;
 }
 
 export interface ToolResult {
@@ -53,16 +81,23 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
     authenticate: async () => call.caller,
   });
   const meta = () => {
-    const cost = ctx.response.headers["X-Credits-Cost"];
-    const remaining = ctx.response.headers["X-Credits-Remaining"];
-    return {
-      requestId,
-      ...(cost !== undefined ? { credits: { cost: Number(cost), remaining: Number(remaining) } } : {}),
-    };
+    const credits = ctx.facts.credits;
+    return { requestId, ...(credits ? { credits: { cost: credits.cost, remaining: credits.balance } } : {}) };
   };
+  const told = (problem: ErrorCode | null, error?: unknown) =>
+    call.exchange.tools.push({
+      tool: definition.name,
+      operation: ctx.facts.operation ?? definition.operation.name,
+      requestId,
+      isError: problem !== null,
+      problem,
+      credits: ctx.facts.credits ?? null,
+      error,
+    });
   try {
     // Through JSON, as REST sends it: structuredContent is the REST body, value for value.
     const payload = JSON.parse(JSON.stringify(await definition.call(createCaller(ctx), input as never)));
+    told(null);
     return {
       structuredContent: payload,
       content: [
@@ -75,7 +110,7 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
     const trpcError =
       error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
     const problem = describeError(trpcError);
-    if (problem.code === "internal_error") console.error(`[mcp] ${requestId} ${definition.name} failed:`, error);
+    told(problem.code, error);
     const body = problemOf(problem.code, problem.detail, { origin: call.origin, requestId }, problem);
     return {
       isError: true,
@@ -120,7 +155,7 @@ const mcpHandler = createMcpHandler(
       new ResourceTemplate(SNAPSHOT_RESOURCE_TEMPLATE, { list: undefined }),
       {
         title: "Market snapshot (HTML)",
-        description: "The snapshot of one market as a readable HTML table with bands and methodology. Costs 5 credits.",
+        description: `The snapshot of one market as a readable HTML table with bands and methodology. ${priceSentence(OPERATIONS.snapshot.credits)}`,
         mimeType: "text/html",
       },
       async (uri, variables, ctx) => {
@@ -144,60 +179,163 @@ const mcpHandler = createMcpHandler(
  * 401 for /mcp: problem+json, with the Bearer challenge MCP clients start OAuth from (RFC 9728
  * §5.1): where the resource's metadata is and which scope to ask for.
  */
-function challenge(detail: string, origin: string, tokenPresented: boolean): Response {
+function challenge(detail: string, origin: string, requestId: string, tokenPresented: boolean): Response {
   const error = unauthorized(detail);
   const params: Record<string, string> = {
     resource_metadata: protectedResourceMetadataUrl(origin),
     scope: MARKET_READ_SCOPE,
     ...(tokenPresented ? { error: "invalid_token", error_description: detail } : {}),
   };
-  return problemResponse(problemOf(error.problemCode, error.detail, { origin, requestId: randomUUID() }), {
+  return problemResponse(problemOf(error.problemCode, error.detail, { origin, requestId }), {
     "Cache-Control": "no-store",
     "WWW-Authenticate": bearerChallenge(params),
   });
 }
 
-/** The caller behind a bearer token: an API token from the dashboard or one of our OAuth access tokens. */
-async function authenticateBearer(
-  db: Database,
-  token: string,
-  origin: string,
-): Promise<{ ok: true; caller: Caller } | { ok: false; reason: string }> {
-  if (looksLikeJwt(token)) return authenticateAccessToken(db, token, origin);
-  const check = await authenticateSecret(db, token);
-  return check.ok ? { ok: true, caller: callerOfHolder(check.holder) } : check;
+/** JSON-RPC's code for a server error outside the protocol's own (the SDK uses it for transport errors). */
+const SERVER_ERROR = -32000;
+
+/**
+ * A failure before the message reached the MCP server (the database unreachable while checking
+ * the token, say), as the JSON-RPC error of the message's id: clients read it like any error, and
+ * `data` is the problem with its stable code. The HTTP status stays the problem's (503 + Retry-After).
+ */
+async function jsonRpcFailure(request: Request, problem: Problem, headers: Record<string, string> = {}) {
+  let id: unknown = null;
+  try {
+    const message = JSON.parse(await request.text()) as unknown;
+    const first = Array.isArray(message) ? message[0] : message;
+    if (first && typeof first === "object" && "id" in first) id = (first as { id: unknown }).id ?? null;
+  } catch {
+    // not JSON: the error has no id
+  }
+  return Response.json(
+    { jsonrpc: "2.0", id, error: { code: SERVER_ERROR, message: problem.detail, data: problem } },
+    {
+      status: problem.status,
+      headers: { ...headers, "Cache-Control": "no-store", "X-Request-Id": problem.requestId },
+    },
+  );
 }
 
+/** The methods of Streamable HTTP; anything else is 405 (GET answers 405 too: no server-sent stream). */
+const MCP_METHODS = ["GET", "POST", "DELETE"];
+
 export async function handleMcpRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
+  const started = performance.now();
+  const exchange: McpExchange = {
+    requestId: randomUUID(),
+    organizationId: null,
+    message: null,
+    problem: null,
+    tools: [],
+  };
+  const response = withApiSecurityHeaders(request, await answer(request, database, exchange));
+  return whenSent(response, (body) =>
+    recordExchange(request, response.status, exchange, body, performance.now() - started),
+  );
+}
+
+/** One log line and the metrics of one request, once its answer is sent. */
+function recordExchange(
+  request: Request,
+  status: number,
+  exchange: McpExchange,
+  body: Uint8Array[] | null,
+  durationMs: number,
+): void {
+  const tool = exchange.tools[0];
+  const { message } = exchange;
+  // Without a tool of ours, the answer says how it went: a JSON-RPC error, or a tool error the SDK gave.
+  const outcome = tool || !message ? { rpcError: null, toolError: null } : rpcOutcomeOf(body);
+  const operation = tool?.operation ?? operationOfMessage(message) ?? UNKNOWN_OPERATION;
+  const toolError = tool ? tool.isError : outcome.toolError;
+  recordApiCall({
+    surface: "mcp",
+    requestId: exchange.requestId,
+    method: request.method,
+    path: MCP_PATH,
+    operation,
+    organizationId: exchange.organizationId,
+    status,
+    problem: exchange.problem ?? tool?.problem ?? null,
+    durationMs,
+    credits: tool?.credits ?? null,
+    mcp: {
+      rpcMethod: message?.rpcMethod ?? null,
+      tool: tool?.tool ?? message?.tool ?? null,
+      toolError,
+      toolRequestId: tool?.requestId ?? null,
+      rpcError: outcome.rpcError,
+    },
+    error: exchange.error ?? tool?.error,
+  });
+  if (message?.rpcMethod === "tools/call")
+    serviceMetrics().toolCall(operation, tool ? (tool.problem ?? "ok") : "refused");
+}
+
+async function answer(request: Request, database: () => Promise<Database>, exchange: McpExchange): Promise<Response> {
   const origin = publicOrigin(request);
-  let db: Database;
+  const { requestId } = exchange;
+  const fail = (description: ErrorDescription, headers: Record<string, string> = {}) => {
+    exchange.problem = description.code;
+    return problemResponse(problemOf(description.code, description.detail, { origin, requestId }, description), {
+      "Cache-Control": "no-store",
+      ...description.headers,
+      ...headers,
+    });
+  };
+  if (request.method === "OPTIONS")
+    return new Response(null, { status: 204, headers: { Allow: MCP_METHODS.join(", "), "X-Request-Id": requestId } });
+  if (!MCP_METHODS.includes(request.method))
+    return fail(
+      {
+        code: "method_not_allowed",
+        detail: `${request.method} is not allowed on ${MCP_PATH}; MCP clients POST JSON-RPC messages.`,
+      },
+      { Allow: MCP_METHODS.join(", ") },
+    );
+  exchange.message = await mcpMessageOf(request);
+  let call: McpCall;
   try {
-    db = await database();
+    const db = await reachDatabase(database, requestId);
+    const caller = await bearerAuthenticator(db, request.headers, { accessTokensFor: origin })();
+    call = { db, caller, origin, exchange };
   } catch (error) {
-    console.error("[mcp] database unavailable:", error);
-    return problemResponse(
-      problemOf("unavailable", "The database is unreachable; retry shortly.", { origin, requestId: randomUUID() }),
-      { "Retry-After": "5", "Cache-Control": "no-store" },
-    );
+    const description = describeError(error);
+    if (description.code === "unauthorized") {
+      exchange.problem = "unauthorized";
+      return challenge(description.detail, origin, requestId, presentsToken(request.headers));
+    }
+    if (description.code === "internal_error") exchange.error = error;
+    exchange.problem = description.code;
+    // A JSON-RPC message gets a JSON-RPC error (its id, the problem as data); other methods problem+json.
+    if (request.method === "POST")
+      return jsonRpcFailure(
+        request,
+        problemOf(description.code, description.detail, { origin, requestId }, description),
+        description.headers,
+      );
+    return fail(description);
   }
-  const token = bearerToken(request.headers);
-  if (!token)
-    return challenge(
-      token === null
-        ? "Send Authorization: Bearer <token> with an API token or an OAuth access token."
-        : "The Authorization header must be: Bearer <token>.",
-      origin,
-      token === "",
-    );
-  const check = await authenticateBearer(db, token, origin);
-  if (!check.ok) return challenge(check.reason, origin, true);
-  const caller = check.caller;
-  const call: McpCall = { db, caller, origin };
+  exchange.organizationId = call.caller.organization?.id ?? null;
   const authInfo: AuthInfo = {
-    token,
-    clientId: caller.credentialId ?? "",
-    scopes: [...caller.scopes],
+    token: bearerToken(request.headers) ?? "",
+    clientId: call.caller.credentialId ?? "",
+    scopes: [...call.caller.scopes],
     extra: call as unknown as Record<string, unknown>,
   };
-  return mcpHandler(Object.assign(request, { auth: authInfo }));
+  try {
+    return await mcpHandler(Object.assign(request, { auth: authInfo }));
+  } catch (error) {
+    // Tools answer their own errors; this is the SDK or transport failing: never a bare 500.
+    exchange.error = error;
+    const description = describeError(error);
+    exchange.problem = description.code;
+    return jsonRpcFailure(
+      request,
+      problemOf(description.code, description.detail, { origin, requestId }),
+      description.headers,
+    );
+  }
 }

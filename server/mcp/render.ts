@@ -7,7 +7,7 @@ import type {
   marketsSchema,
   maxSchema,
   snapshotSchema,
-} from "../api/schemas";
+} from "../procedures/schemas";
 
 type Of<S extends z.ZodType> = z.output<S>;
 type Scores = { innovation: number; control: number; scale: number };

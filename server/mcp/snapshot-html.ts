@@ -3,15 +3,13 @@
  * that render UI resources: `ui://service/snapshot/{marketId}`.
  */
 import type { z } from "zod";
-import type { snapshotSchema } from "../api/schemas";
+import { escapeHtml } from "../http/html";
+import type { snapshotSchema } from "../procedures/schemas";
 
 type Snapshot = z.output<typeof snapshotSchema>;
 
 export const snapshotResourceUri = (marketId: string) => `ui://service/snapshot/${marketId}`;
 export const SNAPSHOT_RESOURCE_TEMPLATE = "ui://service/snapshot/{marketId}";
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 const AXES = ["innovation", "control", "scale"] as const;
 

@@ -1,9 +1,10 @@
 /**
- * The six MCP tools (names fixed by the spec). Each calls the same tRPC procedure as its REST
+ * The six MCP tools (names fixed: docs/fixed-names.json). Each calls the same tRPC procedure as its REST
  * path, through a server-side caller, so scopes, credits, errors and payloads are the REST ones.
  */
 import { z } from "zod";
-import type { createCaller } from "../api/root";
+import { describeOperation, OPERATIONS, type Operation } from "../domain/operations";
+import type { createCaller } from "../procedures/root";
 import {
   capaIndexSchema,
   deltaInput,
@@ -14,7 +15,7 @@ import {
   releaseInput,
   servicemaxInput,
   snapshotSchema,
-} from "../api/schemas";
+} from "../procedures/schemas";
 import {
   renderCapabilityIndex,
   renderDelta,
@@ -29,12 +30,12 @@ type Caller = ReturnType<typeof createCaller>;
 
 export interface ToolDefinition {
   name: string;
+  /** The operation it runs: its REST twin, scope and price. */
+  operation: Operation;
   title: string;
   description: string;
   input: z.ZodObject;
   output: z.ZodType;
-  /** The REST path it mirrors, for docs and tests. */
-  rest: string;
   call(caller: Caller, input: never): Promise<unknown>;
   render(payload: never): string;
   /** Resources embedded in the result besides the text (the snapshot's HTML). */
@@ -50,11 +51,11 @@ export interface EmbeddedResource {
 
 const tool = <I extends z.ZodObject, O extends z.ZodType>(definition: {
   name: string;
+  operation: Operation;
   title: string;
   description: string;
   input: I;
   output: O;
-  rest: string;
   call(caller: Caller, input: z.output<I>): Promise<z.output<O>>;
   render(payload: z.output<O>): string;
   embed?(payload: z.output<O>): EmbeddedResource[];
@@ -72,34 +73,34 @@ const rootObject = <S extends z.ZodObject>(schema: S) => z.object(schema.shape) 
 export const TOOLS: ToolDefinition[] = [
   tool({
     name: "service_geographies_list",
-    title: "List geographies",
-    description:
-      "Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. Use it to pick a valid `country` for the delta and max tools. Free.",
+    operation: OPERATIONS.geographiesList,
+    title: OPERATIONS.geographiesList.summary,
+    description: describeOperation(OPERATIONS.geographiesList),
     input: emptyInput,
     output: rootObject(geographiesSchema),
-    rest: "GET /v1/geographies",
     call: (caller) => caller.geographies.list({}),
     render: renderGeographies,
   }),
   tool({
     name: "service_markets_list",
-    title: "List markets",
-    description:
-      "Lists the technology markets that are scored (for example foundation-model APIs, managed Kubernetes), each with its marketId slug, description, product count, latest release and last update. Start here to find a marketId. Free.",
+    operation: OPERATIONS.marketsList,
+    title: OPERATIONS.marketsList.summary,
+    description: describeOperation(OPERATIONS.marketsList),
     input: emptyInput,
     output: rootObject(marketsSchema),
-    rest: "GET /v1/markets",
     call: (caller) => caller.markets.list({}),
     render: renderMarkets,
   }),
   tool({
     name: "service_market_get_snapshot",
-    title: "Market snapshot",
-    description:
-      "Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Also returns the snapshot as a readable HTML table (resource ui://service/snapshot/{marketId}). Costs 5 credits.",
+    operation: OPERATIONS.snapshot,
+    title: OPERATIONS.snapshot.summary,
+    description: describeOperation(
+      OPERATIONS.snapshot,
+      "Also returns the snapshot as a readable HTML table (resource ui://service/snapshot/{marketId}).",
+    ),
     input: releaseInput,
     output: rootObject(snapshotSchema),
-    rest: "GET /v1/markets/{marketId}/snapshot",
     call: (caller, input) => caller.readings.snapshot(input),
     render: renderSnapshot,
     embed: (snapshot) => [
@@ -111,36 +112,33 @@ export const TOOLS: ToolDefinition[] = [
   }),
   tool({
     name: "service_market_get_delta",
+    operation: OPERATIONS.delta,
     title: "Delta under a country's controls",
-    description:
-      "For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `country` defaults to the organization's home country; `view` (map or bars) only picks which chart opens first. Costs 3 credits.",
+    description: describeOperation(OPERATIONS.delta),
     input: deltaInput,
     output: rootObject(deltaSchema),
-    rest: "GET /v1/markets/{marketId}/delta",
     call: (caller, input) => caller.readings.delta(input),
     chart: true,
     render: renderDelta,
   }),
   tool({
     name: "service_market_get_servicemax",
+    operation: OPERATIONS.servicemax,
     title: "Max reading under a country's controls",
-    description:
-      "For one market and one country, products ranked by the Innovation they retain with every sovereign control engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. `country` defaults to the organization's home country. Costs 3 credits.",
+    description: describeOperation(OPERATIONS.servicemax),
     input: servicemaxInput,
     output: rootObject(maxSchema),
-    rest: "GET /v1/markets/{marketId}/servicemax",
     call: (caller, input) => caller.readings.servicemax(input),
     chart: true,
     render: renderMax,
   }),
   tool({
     name: "service_market_get_capaindex",
-    title: "Capability Index",
-    description:
-      "Products of one market ranked by published Innovation, with no control applied (competition ranking: 1, 2, 2, 4), with each product's band. Costs 2 credits.",
+    operation: OPERATIONS.capaindex,
+    title: OPERATIONS.capaindex.summary,
+    description: describeOperation(OPERATIONS.capaindex),
     input: releaseInput,
     output: rootObject(capaIndexSchema),
-    rest: "GET /v1/markets/{marketId}/capaindex",
     call: (caller, input) => caller.readings.capaindex(input),
     chart: true,
     render: renderCapabilityIndex,

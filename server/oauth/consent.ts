@@ -1,6 +1,6 @@
 /** What the consent page shows about one pending authorization. */
 import type { Database } from "../../db/client";
-import { MARKET_READ_SCOPE } from "../api/operations";
+import { MARKET_READ_SCOPE } from "../domain/operations";
 import { providerFor } from "./host";
 
 export interface ConsentRequest {

@@ -8,7 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import { OAUTH_PREFIX, OIDC_SCOPES, RESOURCE_SCOPES } from "./resource";
+import { OAUTH_PREFIX, OIDC_SCOPES, RESOURCE_SCOPES } from "../http/protected-resource";
 
 export const INTERNAL_SECRET_HEADER = "x-mps-internal-secret";
 const DECISION_PATH = new RegExp(`^${OAUTH_PREFIX}/interaction/([^/]+)/decision$`);

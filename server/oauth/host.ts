@@ -9,7 +9,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type Provider from "oidc-provider";
 import type { Database } from "../../db/client";
-import { purgeExpiredOAuthRecords } from "./adapter";
 import { INTERNAL_SECRET_HEADER } from "./decision";
 import { createProvider } from "./provider";
 
@@ -18,7 +17,6 @@ interface OAuthHost {
   secret: string;
   port: Promise<number> | null;
   providers: Map<string, Promise<Provider>>;
-  purging: boolean;
 }
 
 const HOST_KEY = Symbol.for("market-positioning.oauth-host");
@@ -41,28 +39,14 @@ function oauthHost(): OAuthHost {
     secret: randomBytes(32).toString("base64url"),
     port: null,
     providers: new Map(),
-    purging: false,
   };
   return global[HOST_KEY];
-}
-
-const PURGE_INTERVAL_MS = 3_600_000;
-
-/** Hourly, expired codes, sessions and tokens leave the table (oidc-provider never deletes them). */
-function purgeRegularly(db: Database, host: OAuthHost) {
-  if (host.purging) return;
-  host.purging = true;
-  const purge = () =>
-    purgeExpiredOAuthRecords(db).catch((error) => console.error("[oauth] purging expired records failed:", error));
-  void purge();
-  setInterval(purge, PURGE_INTERVAL_MS).unref();
 }
 
 /** The provider whose issuer is this origin, made on first use. */
 export function providerFor(db: Database, origin: string): Promise<Provider> {
   const host = oauthHost();
   const { providers, secret } = host;
-  purgeRegularly(db, host);
   let provider = providers.get(origin);
   if (!provider) {
     if (providers.size >= MAX_ORIGINS) providers.delete(providers.keys().next().value as string);

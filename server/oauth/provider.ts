@@ -12,13 +12,15 @@ import { eq } from "drizzle-orm";
 import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
 import type { Database } from "../../db/client";
 import { users } from "../../db/schema";
-import { MARKET_READ_SCOPE } from "../api/operations";
+import { DatabaseAdapter } from "../accounts/oauth-records";
 import { authSecret } from "../auth/secret";
-import { escapeHtml } from "../mcp/snapshot-html";
-import { DatabaseAdapter } from "./adapter";
+import { signingKeys } from "../auth/signing-keys";
+import { MARKET_READ_SCOPE } from "../domain/operations";
+import { RETRY_AFTER_SECONDS } from "../errors/api-error";
+import { isDatabaseUnavailable } from "../errors/describe";
+import { escapeHtml } from "../http/html";
+import { mcpResource, OAUTH_PREFIX, OIDC_SCOPES } from "../http/protected-resource";
 import { handleDecision } from "./decision";
-import { signingKeys } from "./keys";
-import { mcpResource, OAUTH_PREFIX, OIDC_SCOPES } from "./resource";
 
 const DAY = 24 * 3600;
 /** Access tokens are short: a revoked connection also stops at the next refresh at the latest. */
@@ -127,6 +129,33 @@ export async function createProvider(db: Database, origin: string, internalSecre
   };
   const provider = new Provider(origin, configuration);
   provider.proxy = true;
+  answerDatabaseFaultsAsUnavailable(provider);
   provider.use(handleDecision(provider, resource, internalSecret));
   return provider;
 }
+
+/**
+ * A database fault inside the provider (its adapter, an account lookup) is no server_error: the
+ * client may retry. The endpoint answers 503 with Retry-After, as `temporarily_unavailable`
+ * (RFC 6749 §4.1.2.1) in JSON, or as a page for a browser.
+ */
+function answerDatabaseFaultsAsUnavailable(provider: Provider): void {
+  provider.on("server_error", (ctx: KoaContextWithOIDC, error: unknown) => {
+    if (isDatabaseUnavailable(error)) ctx.state.databaseUnavailable = true;
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    if (!ctx.state.databaseUnavailable) return;
+    const html = ctx.response.is("html") !== false && ctx.response.is("html") !== null;
+    ctx.status = 503;
+    ctx.set("Retry-After", String(RETRY_AFTER_SECONDS));
+    ctx.set("Cache-Control", "no-store");
+    if (html) ctx.body = unavailablePage();
+    else ctx.body = { error: "temporarily_unavailable", error_description: UNAVAILABLE_DESCRIPTION };
+  });
+}
+
+export const UNAVAILABLE_DESCRIPTION = "The service cannot reach its database just now; retry shortly.";
+
+const unavailablePage = () =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Temporarily unavailable</title><style>${ERROR_PAGE_STYLE}</style></head><body><h1>Temporarily unavailable</h1><p>${escapeHtml(UNAVAILABLE_DESCRIPTION)}</p><p>Start the connection again from your MCP client in a moment.</p></body></html>`;

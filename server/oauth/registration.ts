@@ -9,7 +9,7 @@
  *   included; oidc-provider checks a client's `scope` against its OpenID scopes only and refuses
  *   the rest. Resource scopes are granted per resource, so they leave the registered `scope`.
  */
-import { OIDC_SCOPES } from "./resource";
+import { OIDC_SCOPES } from "../http/protected-resource";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const WEB_SCHEMES = new Set(["http:", "https:"]);
@@ -48,4 +48,33 @@ function withApplicationType(metadata: unknown): unknown {
   // All https: a web app's redirects; native gains nothing there and web is the default.
   const needsNative = uris.some((uri) => !WEB_SCHEMES.has((URL.parse(uri) as URL).protocol) || uri.startsWith("http:"));
   return needsNative ? { ...registration, application_type: "native" } : metadata;
+}
+
+/**
+ * Bounds on what a registration may store (it is kept until it expires unused: see
+ * docs/security.md): the whole document, each string, each list. RFC 7591 sets none; these leave
+ * room for every real client seen (names, a handful of redirect URIs, logo and policy URLs).
+ */
+export const REGISTRATION_LIMITS = {
+  bodyBytes: 16 * 1024,
+  clientNameLength: 200,
+  stringLength: 2000,
+  listLength: 10,
+} as const;
+
+/** What is over the limits, in words, or null when the registration is within them. */
+export function registrationOverLimits(metadata: unknown): string | null {
+  if (!isObject(metadata)) return null; // oidc-provider refuses what is not an object
+  for (const [name, value] of Object.entries(metadata)) {
+    if (name.length > 100) return "a metadata name is longer than 100 characters";
+    const limit = name === "client_name" ? REGISTRATION_LIMITS.clientNameLength : REGISTRATION_LIMITS.stringLength;
+    if (typeof value === "string" && value.length > limit) return `${name} is longer than ${limit} characters`;
+    if (Array.isArray(value)) {
+      if (value.length > REGISTRATION_LIMITS.listLength)
+        return `${name} has more than ${REGISTRATION_LIMITS.listLength} entries`;
+      if (value.some((entry) => typeof entry === "string" && entry.length > REGISTRATION_LIMITS.stringLength))
+        return `an entry of ${name} is longer than ${REGISTRATION_LIMITS.stringLength} characters`;
+    }
+  }
+  return null;
 }

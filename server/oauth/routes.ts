@@ -7,13 +7,18 @@
 
 import type { Database } from "../../db/client";
 import { auth } from "../auth/config";
-import { isSameOriginRequest } from "../dashboard/trpc-handler";
-import { SIGN_IN_PATH } from "../paths";
-import { publicOrigin } from "../rest/origin";
+import { RETRY_AFTER_SECONDS } from "../errors/api-error";
+import { describeError } from "../errors/describe";
+import { clientAddress } from "../http/client-address";
+import { publicOrigin } from "../http/origin";
+import { SIGN_IN_PATH } from "../http/paths";
+import { protectedResourceMetadata, RESOURCE_SCOPES } from "../http/protected-resource";
+import { isSameOriginRequest } from "../http/same-origin";
+import { THROTTLES, throttle } from "../limits/throttles";
+import { log } from "../observability/logger";
 import { forwardToProvider } from "./host";
-import { interactionPath, OAUTH_ROUTES } from "./provider";
-import { normalizeRegistration } from "./registration";
-import { protectedResourceMetadata, RESOURCE_SCOPES } from "./resource";
+import { interactionPath, OAUTH_ROUTES, UNAVAILABLE_DESCRIPTION } from "./provider";
+import { normalizeRegistration, REGISTRATION_LIMITS, registrationOverLimits } from "./registration";
 
 const OPENID_CONFIGURATION_PATH = "/.well-known/openid-configuration";
 type DatabaseOf = () => Promise<Database>;
@@ -21,25 +26,67 @@ type DatabaseOf = () => Promise<Database>;
 const oauthError = (status: number, error: string, description: string) =>
   Response.json({ error, error_description: description }, { status, headers: { "Cache-Control": "no-store" } });
 
+/**
+ * A fault outside the provider (the database unreachable while it starts, say) answers in OAuth's
+ * format too: 503 `temporarily_unavailable` with Retry-After, or `server_error`.
+ */
+export function oauthFailure(error: unknown): Response {
+  if (describeError(error).code === "unavailable") {
+    const response = oauthError(503, "temporarily_unavailable", UNAVAILABLE_DESCRIPTION);
+    response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+    return response;
+  }
+  log().error({ err: error }, "oauth: failed");
+  return oauthError(500, "server_error", "The authorization server failed unexpectedly.");
+}
+
+/** Runs an OAuth handler; whatever it throws answers in OAuth's error format. */
+export const inOAuthFormat =
+  <A extends unknown[]>(handler: (...args: A) => Promise<Response>) =>
+  (...args: A): Promise<Response> =>
+    handler(...args).catch(oauthFailure);
+
 /** Any provider endpoint: authorize, token, register, revoke, jwks, end session. */
-export async function handleOAuthRequest(request: Request, database: DatabaseOf): Promise<Response> {
+async function handleOAuthRequestUnguarded(request: Request, database: DatabaseOf): Promise<Response> {
   const db = await database();
   const origin = publicOrigin(request);
   if (request.method === "POST" && new URL(request.url).pathname === OAUTH_ROUTES.registration) {
+    const client = clientAddress(request.headers);
+    const verdict = await throttle(db, [
+      [THROTTLES.registrationBurstPerClient, client],
+      [THROTTLES.registrationDailyPerClient, client],
+    ]);
+    if (!verdict.allowed) {
+      const refused = oauthError(
+        429,
+        "temporarily_unavailable",
+        `Too many client registrations from this address; retry in ${verdict.retryAfterSeconds} s.`,
+      );
+      refused.headers.set("Retry-After", String(verdict.retryAfterSeconds));
+      return refused;
+    }
     const text = await request.text();
+    if (Buffer.byteLength(text) > REGISTRATION_LIMITS.bodyBytes)
+      return oauthError(
+        400,
+        "invalid_client_metadata",
+        `A registration may be at most ${REGISTRATION_LIMITS.bodyBytes} bytes.`,
+      );
     let metadata: unknown;
     try {
       metadata = JSON.parse(text);
     } catch {
       return oauthError(400, "invalid_client_metadata", "The registration must be a JSON object.");
     }
+    const overLimits = registrationOverLimits(metadata);
+    if (overLimits) return oauthError(400, "invalid_client_metadata", `The registration is too large: ${overLimits}.`);
     return forwardToProvider(db, origin, request, { body: JSON.stringify(normalizeRegistration(metadata)) });
   }
   return forwardToProvider(db, origin, request);
 }
 
 /** RFC 8414 and OpenID discovery: the same document, issuer = the bare origin. */
-export async function authorizationServerMetadata(request: Request, database: DatabaseOf): Promise<Response> {
+async function authorizationServerMetadataUnguarded(request: Request, database: DatabaseOf): Promise<Response> {
   const response = await forwardToProvider(await database(), publicOrigin(request), request, {
     path: OPENID_CONFIGURATION_PATH,
   });
@@ -63,7 +110,7 @@ export function protectedResourceMetadataResponse(request: Request): Response {
  * The consent form's POST: only from our own pages, only by the signed-in person, who becomes
  * the account the client acts for. The provider checks the browser holds the interaction.
  */
-export async function handleDecisionRequest(request: Request, uid: string, database: DatabaseOf): Promise<Response> {
+async function handleDecisionRequestUnguarded(request: Request, uid: string, database: DatabaseOf): Promise<Response> {
   const origin = publicOrigin(request);
   if (!isSameOriginRequest(request, origin))
     return oauthError(403, "access_denied", "The decision must come from this site's consent page.");
@@ -79,3 +126,7 @@ export async function handleDecisionRequest(request: Request, uid: string, datab
     internal: { "content-type": "application/json" },
   });
 }
+
+export const handleOAuthRequest = inOAuthFormat(handleOAuthRequestUnguarded);
+export const authorizationServerMetadata = inOAuthFormat(authorizationServerMetadataUnguarded);
+export const handleDecisionRequest = inOAuthFormat(handleDecisionRequestUnguarded);

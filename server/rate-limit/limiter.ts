@@ -6,6 +6,7 @@
  */
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { log } from "../observability/logger";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -57,7 +58,7 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
   redis?.on("error", (error: Error) => {
     if (warned) return;
     warned = true; // one line, not one per request
-    console.warn(`[rate-limit] Redis unreachable (${error.message}); counting in memory until it is back`);
+    log().warn({ error: error.message }, "rate limit: Redis unreachable; counting in memory until it is back");
   });
   redis?.on("ready", () => {
     warned = false;

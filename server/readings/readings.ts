@@ -1,8 +1,8 @@
 /**
- * The readings of one release (DESIGN.md §4 payloads). Pure: a release in, a payload out; the
+ * The readings of one release (payloads: docs/interface.md). Pure: a release in, a payload out; the
  * scoring already happened at publish time, so nothing here scores.
  */
-import type { Distance, Scores } from "../scoring/types";
+import type { Distance, Scores } from "../domain/scores";
 import { rankBy } from "./rank";
 import { type ReleaseData, UnknownCountryError } from "./release";
 
@@ -104,8 +104,3 @@ export function delta(release: ReleaseData, country: string) {
     })),
   };
 }
-
-export type Snapshot = ReturnType<typeof snapshot>;
-export type CapabilityIndex = ReturnType<typeof capabilityIndex>;
-export type MaxReading = ReturnType<typeof maxReading>;
-export type Delta = ReturnType<typeof delta>;

@@ -1,6 +1,6 @@
-import type { Control } from "../catalog/definition";
+import type { Control } from "../domain/market-definition";
+import type { CountryResult, ProductScore } from "../domain/scores";
 import type { Dimension } from "../scoring/engine";
-import type { CountryResult, ProductScore } from "../scoring/types";
 
 /** Everything the readings need of one stored release; decoded once, read many times. */
 export interface ReleaseData {

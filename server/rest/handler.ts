@@ -1,33 +1,87 @@
 /**
  * The HTTP edge of /v1. trpc-to-openapi routes a GET to its procedure; around it this owns what
- * is HTTP's: request ids, HEAD and OPTIONS, 405 with Allow, 304 for a current ETag, and one error
+ * is HTTP's: request ids, HEAD and OPTIONS, 405 with Allow, 304 for a current ETag, the call's
+ * facts said as headers (ETag, caching, credits, rate limit), the security headers, and one error
  * format — RFC 9457 problem+json with a stable code — for every failure, including unknown paths.
  */
 import { randomUUID } from "node:crypto";
 import { createOpenApiFetchHandler } from "trpc-to-openapi";
 import type { Database } from "../../db/client";
-import { createApiContext } from "../api/context";
-import { appRouter } from "../api/root";
-import { describeError, type ErrorDescription } from "../api/trpc";
-import { apiTokenAuthenticator } from "../auth/api-token";
-import { problemOf, problemResponse } from "../errors/problem";
-import { publicOrigin } from "./origin";
-import { ALLOWED_METHODS, API_PREFIX, isApiPath, withoutInheritedNames } from "./routes";
+import { bearerAuthenticator } from "../auth/bearer";
+import { describeError, type ErrorDescription } from "../errors/describe";
+import { publicOrigin } from "../http/origin";
+import { problemOf, problemResponse } from "../http/problem";
+import { withApiSecurityHeaders } from "../http/security-headers";
+import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
+import { type CallFacts, createApiContext, reachDatabase } from "../procedures/context";
+import { appRouter } from "../procedures/root";
+import { rateLimitHeaders } from "../rate-limit/limiter";
+import { openApiJson } from "./openapi";
+import { ALLOWED_METHODS, API_PREFIX, isApiPath, operationOfPath, withoutInheritedNames } from "./routes";
 
 const COMMON_HEADERS = { Vary: "Authorization" };
 
+/** The facts every answer carries (rate limit), and those of a success (ETag, caching, credits). */
+function factHeaders(facts: CallFacts, succeeded: boolean): Record<string, string> {
+  const headers: Record<string, string> = facts.rateLimit ? rateLimitHeaders(facts.rateLimit) : {};
+  if (!succeeded) return headers;
+  if (facts.etag) headers.ETag = facts.etag;
+  if (facts.maxAgeSeconds !== undefined)
+    headers["Cache-Control"] =
+      facts.maxAgeSeconds > 0 ? `private, max-age=${facts.maxAgeSeconds}` : "private, no-cache";
+  if (facts.credits) {
+    headers["X-Credits-Cost"] = String(facts.credits.cost);
+    headers["X-Credits-Remaining"] = String(facts.credits.balance);
+  }
+  return headers;
+}
+
+/** What the edge learns of one call, for its log line and metrics. */
+interface RestCall {
+  requestId: string;
+  /** The URL's path (set as soon as it is parsed). */
+  path?: string;
+  facts?: CallFacts;
+  problem?: ErrorDescription["code"];
+  error?: unknown;
+}
+
 export async function handleRestRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
-  const requestId = randomUUID();
+  const started = performance.now();
+  const call: RestCall = { requestId: randomUUID() };
+  const response = withApiSecurityHeaders(request, await answer(request, database, call));
+  const path = call.path ?? "";
+  recordApiCall({
+    surface: "rest",
+    requestId: call.requestId,
+    method: request.method,
+    path,
+    operation: call.facts?.operation ?? operationOfPath(path.slice(API_PREFIX.length)) ?? UNKNOWN_OPERATION,
+    organizationId: call.facts?.organizationId ?? null,
+    status: response.status,
+    problem: call.problem ?? null,
+    durationMs: performance.now() - started,
+    credits: call.facts?.credits ?? null,
+    error: call.error,
+  });
+  return response;
+}
+
+async function answer(request: Request, database: () => Promise<Database>, call: RestCall): Promise<Response> {
+  const { requestId } = call;
   const origin = publicOrigin(request);
   const requestUrl = new URL(request.url);
+  call.path = requestUrl.pathname;
   const path = requestUrl.pathname.slice(API_PREFIX.length) || "/";
-  const fail = (description: ErrorDescription, headers: Record<string, string> = {}) =>
-    problemResponse(problemOf(description.code, description.detail, { origin, requestId }, description), {
+  const fail = (description: ErrorDescription, headers: Record<string, string> = {}) => {
+    call.problem = description.code;
+    return problemResponse(problemOf(description.code, description.detail, { origin, requestId }, description), {
       ...COMMON_HEADERS,
       "Cache-Control": "no-store",
       ...description.headers,
       ...headers,
     });
+  };
 
   const known = isApiPath(path);
   if (request.method === "OPTIONS" && known)
@@ -42,10 +96,9 @@ export async function handleRestRequest(request: Request, database: () => Promis
 
   let db: Database;
   try {
-    db = await database();
+    db = await reachDatabase(database, requestId);
   } catch (error) {
-    console.error(`[api] ${requestId} database unavailable:`, error);
-    return fail({ code: "unavailable", detail: "The database is unreachable; retry shortly." }, { "Retry-After": "5" });
+    return fail(describeError(error));
   }
 
   const context = createApiContext({
@@ -53,8 +106,9 @@ export async function handleRestRequest(request: Request, database: () => Promis
     headers: request.headers,
     requestId,
     origin,
-    authenticate: apiTokenAuthenticator(db, request.headers),
+    authenticate: bearerAuthenticator(db, request.headers),
   });
+  call.facts = context.facts;
   let failure: ErrorDescription | undefined;
   const cleaned = withoutInheritedNames(requestUrl);
   const get =
@@ -64,11 +118,10 @@ export async function handleRestRequest(request: Request, database: () => Promis
     router: appRouter,
     req: get,
     createContext: () => context,
-    responseMeta: ({ errors }) => ({ headers: errors.length === 0 ? context.response.headers : {} }),
-    onError: ({ error, path: procedure }) => {
+    responseMeta: ({ errors }) => ({ headers: factHeaders(context.facts, errors.length === 0) }),
+    onError: ({ error }) => {
       failure = describeError(error);
-      if (failure.code === "internal_error")
-        console.error(`[api] ${requestId} ${procedure ?? path} failed:`, error.cause ?? error);
+      call.error = error.cause ?? error;
     },
   });
 
@@ -78,16 +131,50 @@ export async function handleRestRequest(request: Request, database: () => Promis
         (response.status === 404
           ? { code: "not_found", detail: `No such path: ${API_PREFIX}${path}.` }
           : { code: "internal_error", detail: "The service failed unexpectedly." }),
-      context.response.commonHeaders,
+      factHeaders(context.facts, false),
     );
 
   const headers = new Headers(response.headers);
   headers.set("X-Request-Id", requestId);
-  for (const [name, value] of Object.entries(context.response.commonHeaders)) headers.set(name, value);
   for (const [name, value] of Object.entries(COMMON_HEADERS)) headers.set(name, value);
-  if (context.response.notModified) {
+  if (context.facts.notModified) {
     headers.delete("Content-Type");
     return new Response(null, { status: 304, headers });
   }
   return new Response(request.method === "HEAD" ? null : response.body, { status: response.status, headers });
+}
+
+/** The OpenAPI document's operation name in logs and metrics (it is no procedure). */
+export const OPENAPI_OPERATION = "openapi.document";
+
+/** GET /v1/openapi.json: the document, public and free; any other method the 405 of the rest of /v1. */
+export function handleOpenApiRequest(request: Request): Response {
+  const started = performance.now();
+  const origin = publicOrigin(request);
+  const requestId = randomUUID();
+  const allowed = request.method === "GET" || request.method === "HEAD";
+  const response = allowed
+    ? new Response(request.method === "HEAD" ? null : openApiJson(origin), {
+        headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" },
+      })
+    : problemResponse(
+        problemOf("method_not_allowed", `${request.method} is not allowed on ${API_PREFIX}/openapi.json; use GET.`, {
+          origin,
+          requestId,
+        }),
+        { Allow: ALLOWED_METHODS, "Cache-Control": "no-store" },
+      );
+  recordApiCall({
+    surface: "rest",
+    requestId,
+    method: request.method,
+    path: `${API_PREFIX}/openapi.json`,
+    operation: OPENAPI_OPERATION,
+    organizationId: null,
+    status: response.status,
+    problem: allowed ? null : "method_not_allowed",
+    durationMs: performance.now() - started,
+    credits: null,
+  });
+  return response;
 }

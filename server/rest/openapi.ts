@@ -4,10 +4,9 @@
  * readings, response headers, credits per operation, and the bearer scheme.
  */
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-
-import { appRouter, procedureMetas } from "../api/root";
 import { ERROR_CODES, ERRORS_DOC_PATH, type ErrorCode } from "../errors/codes";
-import { PROBLEM_CONTENT_TYPE } from "../errors/problem";
+import { PROBLEM_CONTENT_TYPE } from "../http/problem";
+import { appRouter, procedureMetas } from "../procedures/root";
 
 type Json = Record<string, unknown>;
 
@@ -21,11 +20,14 @@ const COMMON_ERRORS: ErrorCode[] = [
   "rate_limited",
   "internal_error",
   "unavailable",
+  // Answered by the HTTP server itself (server/startup/http-server.ts), whatever the path.
+  "request_timeout",
+  "request_header_too_large",
 ];
 const errorsOf = (metered: boolean, hasInput: boolean): ErrorCode[] => [
   ...(hasInput ? (["invalid_request"] as const) : []),
   ...COMMON_ERRORS,
-  ...(metered ? (["insufficient_credits", "insufficient_scope"] as const) : []),
+  ...(metered ? (["insufficient_credits", "insufficient_scope", "too_many_concurrent"] as const) : []),
 ];
 
 const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
@@ -47,7 +49,12 @@ const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
   },
   not_found: { detail: 'No market "no-such-market".' },
   method_not_allowed: { detail: "POST is not allowed on /v1/markets; use GET." },
+  request_timeout: { detail: "The request's headers did not arrive within 60 seconds." },
   rate_limited: { detail: "Rate limit of 600 requests per minute exceeded." },
+  too_many_concurrent: {
+    detail: "The organization has 8 metered calls in progress and 16 waiting on this instance; retry in 1 s.",
+  },
+  request_header_too_large: { detail: "The request's headers are larger than 16 KB." },
   internal_error: { detail: "The service failed unexpectedly." },
   unavailable: { detail: "The database is unreachable; retry shortly." },
 };
@@ -101,7 +108,10 @@ function errorResponse(code: ErrorCode, origin: string): Json {
     headers: {
       "X-Request-Id": { $ref: "#/components/headers/RequestId" },
       ...(code === "unauthorized" ? { "WWW-Authenticate": header("Bearer challenge.", 'Bearer realm="api"') } : {}),
-      ...(code === "rate_limited" ? { "Retry-After": header("Seconds to wait.", "30"), ...RATE_LIMIT_HEADERS } : {}),
+      ...(code === "rate_limited" || code === "too_many_concurrent" || code === "unavailable"
+        ? { "Retry-After": header("Seconds to wait.", "30") }
+        : {}),
+      ...(code === "rate_limited" ? RATE_LIMIT_HEADERS : {}),
     },
     content: {
       [PROBLEM_CONTENT_TYPE]: {

@@ -1,18 +1,30 @@
 /** The /v1 paths the API serves, from the procedures' OpenAPI metadata (for 405 vs 404). */
-import { procedureMetas } from "../api/root";
+import { procedureMetas } from "../procedures/root";
 
 export const API_PREFIX = "/v1";
 export const ALLOWED_METHODS = "GET, HEAD";
+
+const pattern = (path: string) => new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`, "i");
+
+/** Each operation's path, as a pattern, with the operation's name. */
+const operationPatterns: { pattern: RegExp; operation: string }[] = procedureMetas.flatMap((meta) =>
+  meta.openapi?.path && meta.operation ? [{ pattern: pattern(meta.openapi.path), operation: meta.operation.name }] : [],
+);
 
 const pathPatterns: RegExp[] = procedureMetas
   .map((meta) => meta.openapi?.path)
   .filter((path): path is `/${string}` => typeof path === "string")
   .concat(["/openapi.json"])
-  .map((path) => new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`, "i"));
+  .map(pattern);
 
 /** Whether a path below /v1 is one the API serves (for some method). */
 export function isApiPath(pathBelowPrefix: string): boolean {
   return pathPatterns.some((pattern) => pattern.test(pathBelowPrefix));
+}
+
+/** The operation a path below /v1 names, whatever the method (for logs and metrics); undefined if none. */
+export function operationOfPath(pathBelowPrefix: string): string | undefined {
+  return operationPatterns.find(({ pattern }) => pattern.test(pathBelowPrefix))?.operation;
 }
 
 /**

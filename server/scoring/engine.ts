@@ -12,10 +12,18 @@ import {
   type IndicatorValue,
   type MarketFile,
   type Offering,
-} from "../catalog/definition";
+} from "../domain/market-definition";
+import type {
+  AxisBands,
+  Band,
+  CountryResult,
+  Distance,
+  ProductScore,
+  ProductUnderControls,
+  Scores,
+} from "../domain/scores";
 import { type FieldBounds, fieldBounds, normalize } from "./normalize";
 import { round1 } from "./round";
-import type { AxisBands, Band, CountryResult, Distance, ProductScore, ProductUnderControls, Scores } from "./types";
 
 export interface DimensionIndicator {
   id: string;

@@ -3,7 +3,7 @@
  * values of the market's default offerings. Sovereign offerings use the same bounds and are
  * clamped, so a Delta measures the offering, not an artefact of re-normalising.
  */
-import type { Indicator, IndicatorValue } from "../catalog/definition";
+import type { Indicator, IndicatorValue } from "../domain/market-definition";
 
 export interface FieldBounds {
   min: number;

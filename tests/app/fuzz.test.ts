@@ -204,6 +204,9 @@ describe("fuzzing the edge", () => {
           const response = await fetch(`${base}/v1${apiPath}`, init);
           const text = await response.text();
           expect(response.status, what).toBeLessThan(500);
+          // A path of dot segments ("/..") is resolved by the client, off /v1: not an API request.
+          const sent = new URL(`${base}/v1${apiPath}`).pathname;
+          if (sent !== "/v1" && !sent.startsWith("/v1/")) return;
           const checked: CheckedResponse = {
             status: response.status,
             headers: response.headers,

@@ -7,11 +7,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { openDatabase } from "@/db/client";
+import { type Database, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { seedDemoCatalogue } from "@/db/seed";
+import { mailOutbox } from "@/db/schema";
+import { loadDefinitionFile } from "@/server/catalog/load";
+import { publishMarket } from "@/server/catalog/store";
+import { seedDemoCatalogue } from "@/server/startup/seed";
 import { type AccountFixtures, createAccountFixtures, fixtureSecrets } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
+import { FIXTURES } from "../helpers/fixtures";
+import { apiCallLines, apiLineProblems, secretsIn } from "../helpers/logs";
 import { startApp } from "../helpers/server";
 
 declare module "vitest" {
@@ -29,6 +34,25 @@ declare module "vitest" {
 /** The window of the app's rate limit: short, so the suite can see one reset. */
 export const TEST_RATE_LIMIT_WINDOW_SECONDS = 2;
 
+/**
+ * Markets of tests/fixtures published for one project only, beside the demo catalogue (the app
+ * suites check the demo's market list exactly): the browser suite's names that start like
+ * spreadsheet formulas, for its CSV downloads.
+ */
+const PROJECT_MARKETS: Record<string, string[]> = { browser: ["formula-names.yaml"] };
+
+/** Publishes a market file of tests/fixtures as the operator CLI would, against the published controls. */
+async function publishFixtureMarket(db: Database, fileName: string) {
+  const file = path.join(FIXTURES, fileName);
+  const definition = await loadDefinitionFile(file);
+  if (definition.kind !== "market") throw new Error(`${fileName} is not a market fixture`);
+  await publishMarket(db, file, definition, {
+    notes: `Test fixture ${fileName}.`,
+    material: false,
+    publishedAt: new Date(),
+  });
+}
+
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "mps-app-"));
   const postgres = process.env.TEST_DATABASE_URL ? await createTestDatabase() : undefined;
@@ -37,6 +61,7 @@ export default async function setup(project: TestProject) {
   try {
     if (!postgres) await migrateDatabase(handle);
     await seedDemoCatalogue(handle.db);
+    for (const file of PROJECT_MARKETS[project.name] ?? []) await publishFixtureMarket(handle.db, file);
     accounts = await createAccountFixtures(handle.db);
   } finally {
     if (!postgres) await handle.close();
@@ -48,6 +73,10 @@ export default async function setup(project: TestProject) {
       RATE_LIMIT_WINDOW_SECONDS: String(TEST_RATE_LIMIT_WINDOW_SECONDS),
       // CI's PostgreSQL run also counts rate limits in its real Redis.
       REDIS_URL: process.env.TEST_REDIS_URL ?? "",
+      // Throttles count per client address, and every test client is 127.0.0.1: each run its own.
+      // Races of 100 concurrent calls of one organization test the credits, not the bulkhead: let them queue.
+      ORG_MAX_QUEUED: "1000",
+      THROTTLE_KEY_PREFIX: `mps:test:${path.basename(dataDir)}`,
     },
     undefined,
     logFile,
@@ -59,11 +88,48 @@ export default async function setup(project: TestProject) {
   project.provide("accounts", accounts);
   return async () => {
     await app.stop();
-    // Whatever ran, no fixture secret may have reached the log (tests/app/security.test.ts checks
-    // it mid-run too; this catches what later suites provoked).
-    const leaked = fixtureSecrets(accounts).filter((secret) => app.output().includes(secret));
-    if (leaked.length > 0) throw new Error(`${leaked.length} fixture secret(s) appear in the app's log`);
+    const log = app.output();
+    // Whatever ran, no fixture secret and no sign-in link may have reached the log
+    // (tests/app/security.test.ts checks it mid-run too; this catches what later suites provoked).
+    const links = postgres
+      ? await signInLinks(postgres.db)
+      : await withEmbedded(path.join(dataDir, "pglite"), signInLinks);
+    const leaked = secretsIn(log, [...fixtureSecrets(accounts), ...links, ...links.map(linkToken)]);
+    // Every /v1 and /mcp call of the run is logged with its fields.
+    const lines = apiCallLines(log);
+    const malformed = lines.flatMap(apiLineProblems);
     await postgres?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+    if (leaked.length > 0) fail(`${leaked.length} secret(s) or sign-in link(s) appear in the app's log`);
+    if (lines.length === 0) fail("the app logged no /v1 or /mcp call");
+    if (malformed.length > 0)
+      fail(`${malformed.length} /v1 or /mcp log line problem(s), first: ${malformed.slice(0, 5).join("; ")}`);
   };
+}
+
+/**
+ * Fails the run from the teardown: vitest only prints a teardown's error ("error during close")
+ * and would still exit 0, so the exit code is set too.
+ */
+function fail(message: string): never {
+  process.exitCode = 1;
+  throw new Error(message);
+}
+
+/** Every sign-in link the app mailed during the run (the dev outbox table keeps them all). */
+async function signInLinks(db: Database): Promise<string[]> {
+  const rows = await db.select({ url: mailOutbox.url }).from(mailOutbox);
+  return rows.flatMap((row) => (row.url ? [row.url] : []));
+}
+
+/** The one-time token of a sign-in link: the secret part, which must not appear even alone. */
+const linkToken = (link: string) => new URL(link).searchParams.get("token") ?? link;
+
+async function withEmbedded<T>(dataDir: string, read: (db: Database) => Promise<T>): Promise<T> {
+  const handle = await openDatabase({ kind: "pglite", dataDir }, { lockWaitMs: 15_000 });
+  try {
+    return await read(handle.db);
+  } finally {
+    await handle.close();
+  }
 }

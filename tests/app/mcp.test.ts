@@ -57,7 +57,7 @@ describe("MCP tools over Streamable HTTP", () => {
   });
   afterAll(() => client?.close());
 
-  it("lists exactly the six tools of the spec, with input and output schemas", async () => {
+  it("lists exactly the six fixed tools, with input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(SPEC_TOOL_NAMES);
     const delta = tools.find((t) => t.name === "service_market_get_delta");

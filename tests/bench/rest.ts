@@ -1,5 +1,5 @@
 /**
- * REST and MCP on one running app (`next start`) with a valid token and credits to spare, so
+ * REST and MCP on one running app (`npm start`) with a valid token and credits to spare, so
  * authentication, the rate limit and the debit are all in the path; in the same run, the same bytes
  * from a bare Next route handler (the framework's floor) and a bare Node http server (the
  * machine's floor). MCP: snapshot tool calls per second and p99 with the SDK client.

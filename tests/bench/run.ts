@@ -4,20 +4,20 @@
  * scoring). Never part of the test suite: numbers here inform, they do not pass or fail a build.
  *
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=10 npm run bench
- *   BENCH_ONLY=scoring,start,pglite,postgres   (a subset)
+ *   BENCH_ONLY=scoring,start,pglite,postgres,isolation   (a subset)
  *   BENCH_DATABASE_URL=postgres://…            (the server for the PostgreSQL run; default 127.0.0.1:5432)
  */
 import { scoringBench } from "./scoring";
 import { startupBench } from "./startup";
 
-const only = new Set((process.env.BENCH_ONLY ?? "scoring,start,pglite,postgres").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "scoring,start,pglite,postgres,isolation").split(","));
 const SNAPSHOT_TARGET = 0.8;
 
 async function main() {
   // Read by the database helper when it is first imported (below, with the REST benchmark).
-  if (only.has("postgres"))
+  if (only.has("postgres") || only.has("isolation"))
     process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  // The build is a precondition of `next start`; the start helper makes one when it is stale.
+  // The build is a precondition of `npm start`; the start helper makes one when it is stale.
   if (only.has("scoring")) {
     const s = await scoringBench();
     console.log("\nScoring: a generated market of 1,000 products × 50 indicators under 60 geographies");
@@ -55,6 +55,10 @@ async function main() {
     console.log(
       `  metered snapshot / bare Next route = ${ratio.toFixed(2)}× (target ≥ ${SNAPSHOT_TARGET}×: ${ratio >= SNAPSHOT_TARGET ? "met" : "MISSED"})`,
     );
+  }
+  if (only.has("isolation")) {
+    const { isolationBench } = await import("./isolation");
+    for (const database of ["postgres", "pglite"] as const) await isolationBench(database);
   }
 }
 

@@ -3,7 +3,7 @@
  * so its peak memory is this work's alone. Prints one JSON line: time and memory.
  *   tsx tests/bench/score-generated.ts PRODUCTS INDICATORS GEOGRAPHIES
  */
-import { checkGeographies, checkMarket } from "@/server/catalog/validate";
+import { checkGeographies, checkMarket } from "@/server/domain/definition-checks";
 import { scoreMarket } from "@/server/scoring/engine";
 import { generatedGeographies, generatedMarket } from "./generated-market";
 

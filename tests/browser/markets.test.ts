@@ -1,14 +1,15 @@
 /**
  * The market pages as a person reads them, in Chromium against the built app: the snapshot table
  * against the API's own snapshot, the readings under a country with controls and one without, the
- * delta's two views and the URL, CSV downloads, one SVG mark per product, the keyboard, and
+ * delta's two views and the URL, CSV downloads (names that start like formulas neutralised), one SVG mark per product, the keyboard, and
  * screenshots at desktop and phone widths (artifacts/screenshots/). Reading here costs no credits.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchChromium, signInHere } from "../helpers/browser";
+import { downloadText, launchChromium, signInHere } from "../helpers/browser";
+import { type CsvField, readCsv, readCsvFields } from "../helpers/csv";
 
 const base = inject("appUrl");
 const accounts = inject("accounts");
@@ -17,6 +18,9 @@ const MARKET = "foundation-model-apis";
 const MARKET_PAGE = `${base}/markets/${MARKET}`;
 const HOME = "FR"; // has controls in the demo catalogue
 const NO_CONTROLS = "IE"; // engages none
+/** Published for this suite only (tests/fixtures/formula-names.yaml): names that start like formulas. */
+const FORMULA_MARKET = "formula-names";
+const RESIDENCY_ONLY = "BE"; // there the fixture's products move to weaker EU offerings, one is unavailable
 
 interface Scores {
   innovation: number;
@@ -59,17 +63,9 @@ async function marks(page: Page, figure: string, kind: "bar" | "streak") {
   );
 }
 
+/** A chart's CSV download, read strictly as RFC 4180 (CRLF records, quoted fields unquoted). */
 async function downloadCsv(page: Page, testId: string): Promise<string[][]> {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
-  const file = await download.path();
-  const text = readFileSync(file, "utf8");
-  expect(text.endsWith("\r\n")).toBe(true);
-  // The demo data holds no quotes or commas inside fields; split plainly and check that holds.
-  expect(text).not.toContain('"');
-  return text
-    .trimEnd()
-    .split("\r\n")
-    .map((line) => line.split(","));
+  return readCsv(await downloadText(page, testId));
 }
 
 async function chooseCountry(page: Page, country: string) {
@@ -296,6 +292,60 @@ describe("market pages, in Chromium", () => {
     const [mapHeader, ...mapRows] = await downloadCsv(page, "delta-map-csv");
     expect(mapHeader).toContain("Under controls Innovation");
     expect(mapRows.map((r) => r[0]).sort()).toEqual(delta.products.map((p) => p.name).sort());
+  });
+
+  it("neutralises names that start like formulas in every CSV download, and keeps numbers numbers", async () => {
+    const { products } = await api<{ products: { name: string; vendor: string }[] }>(
+      `/markets/${FORMULA_MARKET}/snapshot`,
+    );
+    // Every prefix OWASP's CSV Injection guidance names reached the API as the fixture spells it.
+    const names = products.flatMap((p) => [p.name, p.vendor]);
+    for (const prefix of ["=", "+", "-", "@", "\t", "\r", '=HYPERLINK("http://x","y")', "\uFF1D", "\uFF20"])
+      expect(names.filter((name) => name.startsWith(prefix)).length).toBeGreaterThan(0);
+    // In the file, such a name reads behind a single quote inside a quoted field; a plain one as it is.
+    const formula = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+    const inFile = (name: string): CsvField =>
+      formula.test(name) ? { text: `'${name}`, quoted: true } : { text: name, quoted: false };
+    const expectedPairs = products.map((p) => JSON.stringify([inFile(p.name), inFile(p.vendor)])).sort();
+    expect(expectedPairs.filter((pair) => pair.includes('"quoted":false'))).toHaveLength(1);
+
+    await page.goto(`${base}/markets/${FORMULA_MARKET}?country=${RESIDENCY_ONLY}&view=map`);
+    await marks(page, "delta-map", "streak");
+    const files = new Map<string, string>();
+    for (const testId of ["capaindex-csv", "servicemax-csv", "delta-map-csv"])
+      files.set(testId, await downloadText(page, testId));
+    await page.getByText("Bars", { exact: true }).click();
+    await marks(page, "delta-bars", "bar");
+    files.set("delta-bars-csv", await downloadText(page, "delta-bars-csv"));
+    expect(files.get("capaindex-csv")).toContain(`,"'=HYPERLINK(""http://x"",""y"")",`);
+
+    const TEXT = new Set(["Product", "Vendor", "State", "Offering", "Band", "Moves", "Missing controls"]);
+    let negatives = 0;
+    for (const [testId, text] of files) {
+      const [header = [], ...rows] = readCsvFields(text);
+      const labels = header.map((field) => field.text);
+      const at = (label: string) => labels.indexOf(label);
+      expect(at("Product"), testId).toBeGreaterThanOrEqual(0);
+      expect(rows.map((row) => JSON.stringify([row[at("Product")], row[at("Vendor")]])).sort(), testId).toEqual(
+        expectedPairs,
+      );
+      for (const row of rows)
+        row.forEach((field, i) => {
+          const label = labels[i] ?? "";
+          if (label === "Product" || label === "Vendor") return;
+          // Every other cell holds nothing a spreadsheet could run; numbers are bare numbers.
+          expect(field.quoted, `${testId} ${label}`).toBe(false);
+          if (TEXT.has(label)) expect(field.text, `${testId} ${label}`).not.toMatch(formula);
+          else expect(field.text, `${testId} ${label}`).toMatch(/^-?\d+(\.\d)?$/);
+          if (field.text.startsWith("-")) negatives += 1;
+        });
+    }
+    // Under controls the products give Innovation up: negative distances, written as numbers.
+    expect(negatives).toBeGreaterThan(0);
+    // The table on screen shows the names as they are: the quote is for spreadsheets only.
+    const table = (await page.getByTestId("delta-bars-table").textContent()) ?? "";
+    expect(table).toContain('=HYPERLINK("http://x","y")');
+    expect(table).not.toContain("'=");
   });
 
   it("moves through countries with the keyboard alone", async () => {

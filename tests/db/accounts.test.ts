@@ -13,13 +13,13 @@ import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { seedDemoCatalogue } from "@/db/seed";
 import { changeCredits, creditBalance, debitCredits, ledgerPage, usageByDay } from "@/server/accounts/credits";
 import { createOrganization } from "@/server/accounts/organizations";
 import { authenticateSecret, createApiToken, revokeApiToken } from "@/server/accounts/tokens";
-import { createApiContext } from "@/server/api/context";
-import { createCaller } from "@/server/api/root";
 import { sessionCaller } from "@/server/auth/session-caller";
+import { createApiContext } from "@/server/procedures/context";
+import { createCaller } from "@/server/procedures/root";
+import { seedDemoCatalogue } from "@/server/startup/seed";
 import { runOps } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 

@@ -6,15 +6,17 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listenForChanges } from "@/db";
+import { announceChange, ChangeAwareCache, cachesEnabled } from "@/db/changes";
 import { changeCredits } from "@/server/accounts/credits";
 import { createOrganization } from "@/server/accounts/organizations";
 import { authenticateSecret, createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
-import { announceChange, ChangeAwareCache, cachesEnabled } from "@/server/cache/changes";
-import { loadRelease } from "@/server/catalog/release-cache";
+import { loadRelease } from "@/server/catalog/releases";
 import { archiveMarket, publishGeographies, publishMarket } from "@/server/catalog/store";
+import { serviceMetrics } from "@/server/observability/metrics";
+import { listenForChanges } from "@/server/startup/database";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
+import { parseExposition, sample } from "../helpers/metrics";
 
 const publish = (database: TestDatabase, notes: string) =>
   publishMarket(database.db, "m.yaml", fixtureMarket(), { notes, material: false, publishedAt: new Date() });
@@ -98,6 +100,30 @@ describe("ChangeAwareCache", () => {
       expect(cache.get(database.db, "k")).toBe("fresh");
       announceChange("catalogue");
       expect(cache.get(database.db, "k")).toBeUndefined();
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it("counts its hits and misses under its name, only while caches are on", async () => {
+    const database = await createTestDatabase();
+    const counts = async () => {
+      const samples = parseExposition(await serviceMetrics().text());
+      return [
+        sample(samples, "mps_cache_hits_total", { cache: "test-lookups" }) ?? 0,
+        sample(samples, "mps_cache_misses_total", { cache: "test-lookups" }) ?? 0,
+      ];
+    };
+    try {
+      const cache = new ChangeAwareCache<string>("catalogue", { name: "test-lookups" });
+      cache.get(database.db, "k"); // the feed does not listen yet: no cache, nothing counted
+      expect(await counts()).toEqual([0, 0]);
+      await listenForChanges(database);
+      expect(cache.get(database.db, "k")).toBeUndefined();
+      cache.set(database.db, "k", "v", cache.begin());
+      expect(cache.get(database.db, "k")).toBe("v");
+      expect(cache.get(database.db, "k")).toBe("v");
+      expect(await counts()).toEqual([2, 1]);
     } finally {
       await database.drop();
     }

@@ -2,7 +2,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as t from "@/db/schema";
-import { seedDemoCatalogue } from "@/db/seed";
 import {
   archiveMarket,
   CatalogStateError,
@@ -14,6 +13,7 @@ import {
   restoreMarket,
 } from "@/server/catalog/store";
 import { delta } from "@/server/readings/readings";
+import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
 

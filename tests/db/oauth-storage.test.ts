@@ -5,8 +5,8 @@
 
 import { CompactSign, compactVerify, importJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DatabaseAdapter, purgeExpiredOAuthRecords } from "@/server/oauth/adapter";
-import { publicJwk, signingKeys } from "@/server/oauth/keys";
+import { DatabaseAdapter, purgeExpiredOAuthRecords } from "@/server/accounts/oauth-records";
+import { publicJwk, signingKeys } from "@/server/auth/signing-keys";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 
 let database: TestDatabase;

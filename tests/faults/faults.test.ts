@@ -84,7 +84,7 @@ function load(url: string, token: string) {
   };
 }
 
-/** SIGKILL of the server process itself (next start, the child of `npm start`): a crash, no clean-up. */
+/** SIGKILL of the server process itself (scripts/serve.ts, the child of `npm start`): a crash, no clean-up. */
 async function crash(app: RunningApp) {
   const children = execFileSync("pgrep", ["-P", String(app.process.pid)])
     .toString()

@@ -7,10 +7,10 @@ import type { JWK } from "jose";
 import type { Database, DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { authSessions, memberships, users } from "@/db/schema";
-import { seedDemoCatalogue } from "@/db/seed";
 import { createOrganization } from "@/server/accounts/organizations";
 import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
-import { signingKeys } from "@/server/oauth/keys";
+import { signingKeys } from "@/server/auth/signing-keys";
+import { seedDemoCatalogue } from "@/server/startup/seed";
 
 export interface FixtureOrganization {
   id: string;
@@ -72,7 +72,7 @@ async function signedInUser(
   return { userId: user.id, session };
 }
 
-async function organization(
+export async function organization(
   db: Database,
   name: string,
   options: { homeCountry?: string; credits: number; rateLimit?: number },

@@ -1,4 +1,5 @@
 /** Debian's Chromium driven by Playwright, as the browser suites use it (no downloaded browser). */
+import { readFileSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -23,4 +24,10 @@ export async function signInHere(page: Page, email: string) {
   await page.waitForURL(/\/signin\/check-email/);
   await page.getByRole("link", { name: "dev outbox" }).click();
   await page.locator(`[data-recipient="${email}"] [data-testid="outbox-link"]`).first().click();
+}
+
+/** Clicks the element with this test id, waits for the download it starts, and reads the file. */
+export async function downloadText(page: Page, testId: string): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
+  return readFileSync(await download.path(), "utf8");
 }

@@ -1,8 +1,8 @@
 /** Loads the catalogue fixtures of tests/fixtures as typed, checked definitions. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { AXES, type GeographiesFile, type MarketFile } from "@/server/catalog/definition";
-import { checkGeographies, checkMarket, parseDefinition } from "@/server/catalog/validate";
+import { checkGeographies, checkMarket, parseDefinition } from "@/server/domain/definition-checks";
+import { AXES, type GeographiesFile, type MarketFile } from "@/server/domain/market-definition";
 
 export const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 
@@ -13,11 +13,22 @@ export function fixtureGeographies(): GeographiesFile {
   return checkGeographies(file, definition);
 }
 
-export function fixtureMarket(): MarketFile {
-  const file = path.join(FIXTURES, "market.yaml");
+/** A market fixture: `market.yaml` (hand-computed scores) or `rules.yaml` (the edge rules of docs/methodology.md). */
+export function fixtureMarket(name = "market.yaml"): MarketFile {
+  const file = path.join(FIXTURES, name);
   const definition = parseDefinition(file, readFileSync(file, "utf8"));
   if (definition.kind !== "market") throw new Error("not a market fixture");
   return checkMarket(file, definition, fixtureGeographies().controls);
+}
+
+/** The fixture geographies and XE, which engages all three controls, listed backwards. */
+export function rulesGeographies(): GeographiesFile {
+  const fixture = fixtureGeographies();
+  const everything = ["eu-resident-ops", "eu-data-residency", "customer-held-keys"];
+  return {
+    ...fixture,
+    geographies: [...fixture.geographies, { country: "XE", name: "All three", controls: everything }],
+  };
 }
 
 /** Dimensions for generated markets: every axis with Foundation from 0 and Frontier from `frontier`. */

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { networkInterfaces } from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -19,6 +20,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The app's URL at this machine's own address on a non-loopback interface (the app listens on
+ * every interface), or undefined when it has none: a request there comes from that address, not
+ * from loopback, so the app sees a remote client.
+ */
+export function nonLoopbackUrl(appUrl: string): string | undefined {
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && !i.internal && i.family === "IPv4");
+  if (!own) return undefined;
+  const url = new URL(appUrl);
+  url.hostname = own.address;
+  return url.origin;
+}
+
 export interface RunningApp {
   url: string;
   process: ChildProcess;
@@ -26,12 +42,8 @@ export interface RunningApp {
   stop(): Promise<number | null>;
 }
 
-/** Runs `npm start` (scripts/start.ts: build if needed, then next start) and waits until healthy. */
-export async function startApp(
-  env: Record<string, string>,
-  timeoutMs = 240_000,
-  logFile?: string,
-): Promise<RunningApp> {
+/** Runs `npm start` (scripts/start.ts) on a free port, recording what it prints. */
+async function spawnStart(env: Record<string, string>, logFile?: string) {
   const port = await freePort();
   const tsxLoader = path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs");
   const child = spawn(process.execPath, ["--import", tsxLoader, "scripts/start.ts"], {
@@ -48,10 +60,32 @@ export async function startApp(
   child.stdout?.on("data", record);
   child.stderr?.on("data", record);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { port, child, exited, log: () => log };
+}
+
+/** Runs `npm start` expecting it to refuse to start: its exit code and everything it printed. */
+export async function startRefused(
+  env: Record<string, string>,
+  timeoutMs = 240_000,
+): Promise<{ code: number | null; output: string }> {
+  const { child, exited, log } = await spawnStart(env);
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const code = await exited;
+  clearTimeout(timer);
+  return { code, output: log() };
+}
+
+/** Runs `npm start` (scripts/start.ts: build if needed, then the server) and waits until healthy. */
+export async function startApp(
+  env: Record<string, string>,
+  timeoutMs = 240_000,
+  logFile?: string,
+): Promise<RunningApp> {
+  const { port, child, exited, log: output } = await spawnStart(env, logFile);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}:\n${log}`);
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}:\n${output()}`);
     try {
       const response = await fetch(`${url}/api/health`);
       if (response.ok) break;
@@ -60,17 +94,24 @@ export async function startApp(
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`the app was not healthy within ${timeoutMs} ms:\n${log}`);
+      throw new Error(`the app was not healthy within ${timeoutMs} ms:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
     url,
     process: child,
-    output: () => log,
+    output,
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       return exited;
     },
   };
+}
+
+/** Several instances of the app on the same settings, one after the other (the first may build). */
+export async function startInstances(count: number, env: Record<string, string>): Promise<RunningApp[]> {
+  const apps: RunningApp[] = [];
+  for (let i = 0; i < count; i++) apps.push(await startApp(env));
+  return apps;
 }

@@ -1,9 +1,10 @@
-/** Names fixed by the published interface spec (../shared/spec/interface-spec.md): the tests' oracle. */
-export const SPEC_TOOL_NAMES = [
-  "service_geographies_list",
-  "service_market_get_capaindex",
-  "service_market_get_delta",
-  "service_market_get_servicemax",
-  "service_market_get_snapshot",
-  "service_markets_list",
-];
+/**
+ * Names fixed by the published interface (docs/fixed-names.json, described in docs/interface.md):
+ * the tests' oracle.
+ */
+import fixedNames from "../../docs/fixed-names.json";
+
+export const FIXED_NAMES: { mcpTools: string[]; restPaths: string[] } = fixedNames;
+
+/** The fixed MCP tool names, sorted. */
+export const SPEC_TOOL_NAMES = [...FIXED_NAMES.mcpTools].sort();

@@ -1,6 +1,7 @@
 /** The rate limiter on Redis: instances share one count, the window expires, and an unreachable Redis doesn't fail calls. */
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { log } from "@/server/observability/logger";
 import { createRateLimiter, type RateLimiter, type RateLimiterConfig } from "@/server/rate-limit/limiter";
 
 describe("rate limiter on Redis", () => {
@@ -53,7 +54,7 @@ describe("rate limiter on Redis", () => {
   });
 
   it("keeps answering from memory when Redis is unreachable, with one warning", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(log(), "warn").mockImplementation(() => {});
     const down = createRateLimiter({ windowSeconds: 60, redisUrl: "redis://127.0.0.1:1", keyPrefix });
     try {
       expect(down.backend).toBe("redis");
@@ -63,7 +64,7 @@ describe("rate limiter on Redis", () => {
       expect(decisions.map((d) => d.allowed)).toEqual([true, true, false]);
       await new Promise((resolve) => setTimeout(resolve, 300)); // a few reconnect attempts
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]?.[0])).toMatch(/Redis unreachable/);
+      expect(String(warn.mock.calls[0]?.[1])).toMatch(/Redis unreachable/);
     } finally {
       await down.close();
       warn.mockRestore();

@@ -1,49 +1,6 @@
-/** What a chart exports and draws beyond the transforms: CSV bytes and arrowhead geometry, by hand. */
+/** What a chart draws beyond the transforms: arrowhead geometry and signed changes, by hand (CSV: csv.test.ts). */
 import { describe, expect, it } from "vitest";
-import { type Column, csvField, csvFileName, toCsv } from "@/components/charts/csv";
 import { arrowHead, signed } from "@/components/charts/geometry";
-
-describe("CSV of a chart's table (RFC 4180)", () => {
-  interface Row {
-    name: string;
-    score: number;
-  }
-  const columns: Column<Row>[] = [
-    { label: "Name", value: (r) => r.name },
-    { label: "Score", value: (r) => r.score.toFixed(1), numeric: true },
-  ];
-
-  it("writes the header, one CRLF line per row, and quotes only what needs it", () => {
-    const rows = [
-      { name: "Alpha, Inc.", score: 80.4 },
-      { name: 'Say "hi"', score: 0 },
-      { name: "Line\nbreak", score: 100 },
-      { name: "Zürich 東京", score: 5.55 },
-    ];
-    expect(toCsv(columns, rows)).toBe(
-      'Name,Score\r\n"Alpha, Inc.",80.4\r\n"Say ""hi""",0.0\r\n"Line\nbreak",100.0\r\nZürich 東京,5.5\r\n',
-    );
-  });
-
-  it("writes only the header for an empty chart", () => {
-    expect(toCsv(columns, [])).toBe("Name,Score\r\n");
-  });
-
-  it("quotes a lone carriage return and leaves plain fields alone", () => {
-    expect(csvField("a\rb")).toBe('"a\rb"');
-    expect(csvField(-18.3)).toBe("-18.3");
-    expect(csvField(false)).toBe("false");
-  });
-
-  it("names the file from its parts, skipping the missing ones", () => {
-    expect(csvFileName("foundation-model-apis", "r3", "delta", "bars", "FR")).toBe(
-      "foundation-model-apis-r3-delta-bars-fr.csv",
-    );
-    expect(csvFileName("object-storage", undefined, "Capability Index", "")).toBe(
-      "object-storage-capability-index.csv",
-    );
-  });
-});
 
 describe("arrowhead of a delta streak", () => {
   // Corners sit 7 px back from the tip, turned π/7 either side: cos π/7 = 0.90097, sin π/7 = 0.43388.

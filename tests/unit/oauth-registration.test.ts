@@ -1,7 +1,7 @@
 /** Which registrations become native apps (any loopback port), and which scopes a grant holds. */
 import { describe, expect, it } from "vitest";
 import { grantableScopes } from "@/server/oauth/decision";
-import { nativeRedirectUri, normalizeRegistration } from "@/server/oauth/registration";
+import { nativeRedirectUri, normalizeRegistration, registrationOverLimits } from "@/server/oauth/registration";
 
 describe("nativeRedirectUri (RFC 8252 §7)", () => {
   it.each([
@@ -67,5 +67,30 @@ describe("grantableScopes", () => {
     expect(grantableScopes("openid")).toEqual({ oidc: ["openid"], resource: [] });
     expect(grantableScopes(undefined)).toEqual({ oidc: [], resource: [] });
     expect(grantableScopes("market.read.all")).toEqual({ oidc: [], resource: [] });
+  });
+});
+
+describe("registrationOverLimits", () => {
+  const uris = (n: number) => Array.from({ length: n }, (_, i) => `http://127.0.0.1:${3000 + i}/cb`);
+  it("accepts what real clients send", () => {
+    expect(
+      registrationOverLimits({
+        client_name: "Claude Code",
+        redirect_uris: uris(10),
+        logo_uri: `https://x.example/${"a".repeat(500)}`,
+      }),
+    ).toBeNull();
+  });
+  it.each([
+    [{ client_name: "n".repeat(201) }, "client_name is longer than 200 characters"],
+    [{ client_uri: `https://x.example/${"a".repeat(2000)}` }, "client_uri is longer than 2000 characters"],
+    [{ redirect_uris: uris(11) }, "redirect_uris has more than 10 entries"],
+    [
+      { redirect_uris: [`http://127.0.0.1/${"a".repeat(2000)}`] },
+      "an entry of redirect_uris is longer than 2000 characters",
+    ],
+    [{ ["x".repeat(101)]: 1 }, "a metadata name is longer than 100 characters"],
+  ])("refuses %#", (metadata, reason) => {
+    expect(registrationOverLimits(metadata)).toBe(reason);
   });
 });

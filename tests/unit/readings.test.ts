@@ -1,8 +1,8 @@
 /** Readings over a hand-made release: ranking, ties, order, and the Max/Delta payloads. */
 import { describe, expect, it } from "vitest";
+import type { ProductScore, ProductUnderControls } from "@/server/domain/scores";
 import { capabilityIndex, delta, maxReading, snapshot } from "@/server/readings/readings";
 import { type ReleaseData, UnknownCountryError } from "@/server/readings/release";
-import type { ProductScore, ProductUnderControls } from "@/server/scoring/types";
 
 const published = (productId: string, name: string, innovation: number): ProductScore => ({
   productId,

@@ -1,7 +1,7 @@
 /** Properties of the scoring engine over generated markets (fast-check). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AXES, type Geography, type MarketFile, marketFileSchema } from "@/server/catalog/definition";
+import { AXES, type Geography, type MarketFile, marketFileSchema } from "@/server/domain/market-definition";
 import { scoreMarket } from "@/server/scoring/engine";
 import { round1 } from "@/server/scoring/round";
 import { plainDimensions } from "../helpers/fixtures";

@@ -1,9 +1,9 @@
 /**
  * Scoring engine against hand-computed examples (tests/fixtures/market.yaml). Every expected
- * number below was worked out on paper from DESIGN.md §3; the arithmetic is in the comments.
+ * number below was worked out on paper from docs/methodology.md; the arithmetic is in the comments.
  */
 import { describe, expect, it } from "vitest";
-import { type Indicator, marketFileSchema } from "@/server/catalog/definition";
+import { type Indicator, marketFileSchema } from "@/server/domain/market-definition";
 import { bandOf, scoreMarket } from "@/server/scoring/engine";
 import { normalize } from "@/server/scoring/normalize";
 import { round1 } from "@/server/scoring/round";

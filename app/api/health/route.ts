@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDatabase } from "@/db";
+import { getDatabase } from "@/server/startup/database";
 
 export const dynamic = "force-dynamic";
 

@@ -1,14 +1,20 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { getDatabase } from "@/db";
 import { outboxPageEnabled, recentOutbox } from "@/server/auth/mail";
+import { isLoopbackPeer } from "@/server/http/peer";
+import { getDatabase } from "@/server/startup/database";
 
 export const metadata: Metadata = { title: "Dev outbox" };
 export const dynamic = "force-dynamic";
 
-/** Mail that would have been sent, when no SMTP server is configured (development only). */
+/**
+ * Mail that would have been sent, when no SMTP server is configured: every sign-in link, so only
+ * for a browser on this machine (our server's verdict, server/http/peer.ts); anyone else gets the
+ * ordinary 404, as when the outbox is off.
+ */
 export default async function OutboxPage() {
-  if (!outboxPageEnabled()) notFound();
+  if (!outboxPageEnabled() || !isLoopbackPeer(await headers())) notFound();
   const { db } = await getDatabase();
   const mails = await recentOutbox(db);
   return (

@@ -9,20 +9,24 @@ import { SnapshotTable } from "@/components/market/snapshot-table";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization, safeReturnPath } from "@/server/dashboard/guards";
 import { ApiError } from "@/server/errors/api-error";
+import { countryParam, releaseParam } from "@/server/procedures/schemas";
 
 export const metadata: Metadata = { title: "Market" };
 export const dynamic = "force-dynamic";
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-/** The release the page asks for: a positive integer, else the latest. */
-function releaseParam(value: unknown): number | undefined {
-  return typeof value === "string" && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
+/** The release the page asks for, checked as the API checks it; else the latest. */
+function releaseFrom(value: unknown): number | undefined {
+  if (typeof value !== "string" || !/^\d+$/.test(value)) return undefined;
+  const parsed = releaseParam.safeParse(Number(value));
+  return parsed.success ? parsed.data : undefined;
 }
 
-/** A country code from the URL, else undefined; whether it is a geography is the reading's call. */
-function countryParam(value: unknown): string | undefined {
-  return typeof value === "string" && /^[A-Za-z]{2}$/.test(value) ? value.toUpperCase() : undefined;
+/** A country code from the URL, checked as the API checks it; whether it is a geography is the reading's call. */
+function countryFrom(value: unknown): string | undefined {
+  const parsed = countryParam.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 const SECTIONS = [
@@ -54,7 +58,7 @@ export default async function MarketPage({
   const here = safeReturnPath(query ? `${path}?${query}` : path) ?? "/";
   const { organization } = await requireOrganization(here);
   const api = await dashboardCaller();
-  const release = releaseParam(search.release);
+  const release = releaseFrom(search.release);
   let snapshot: Awaited<ReturnType<typeof api.readings.snapshot>>;
   let changelog: Awaited<ReturnType<typeof api.markets.changelog>>;
   try {
@@ -98,7 +102,7 @@ export default async function MarketPage({
         marketId={snapshot.marketId}
         release={release}
         homeCountry={organization.homeCountry}
-        initialCountry={countryParam(search.country) ?? organization.homeCountry}
+        initialCountry={countryFrom(search.country) ?? organization.homeCountry}
         initialView={search.view === "bars" ? "bars" : "map"}
         innovationCutoffs={innovation?.bands ?? []}
       />

@@ -1,11 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { outboxPageEnabled } from "@/server/auth/mail";
-import { OUTBOX_PATH } from "@/server/paths";
+import { OUTBOX_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Check your e-mail" };
 export const dynamic = "force-dynamic";
 
+/**
+ * The outbox link shows whenever the outbox is on, not only to loopback clients: after the sign-in
+ * form's action, Next renders this page by fetching it from its own server with the browser's
+ * headers and its own X-Forwarded-*, which our server counts as remote (server/http/peer.ts). The
+ * outbox page decides for itself who sees it.
+ */
 export default function CheckEmailPage() {
   return (
     <main className="narrow">

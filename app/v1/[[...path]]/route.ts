@@ -1,5 +1,5 @@
-import { getDatabase } from "@/db";
 import { handleRestRequest } from "@/server/rest/handler";
+import { getDatabase } from "@/server/startup/database";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { handlers } from "@/server/auth/config";
-import { publicOrigin } from "@/server/rest/origin";
+import { publicOrigin } from "@/server/http/origin";
 
 export const dynamic = "force-dynamic";
 

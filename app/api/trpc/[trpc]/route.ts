@@ -1,5 +1,5 @@
-import { getDatabase } from "@/db";
 import { handleDashboardTrpc } from "@/server/dashboard/trpc-handler";
+import { getDatabase } from "@/server/startup/database";
 
 export const dynamic = "force-dynamic";
 

@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
-import { getDatabase } from "@/db";
 import { activeOrganizationOf } from "@/server/accounts/organizations";
 import { requireUser } from "@/server/dashboard/guards";
+import { publicOriginOf } from "@/server/http/origin";
+import { ONBOARDING_PATH } from "@/server/http/paths";
 import { consentRequest } from "@/server/oauth/consent";
 import { interactionPath } from "@/server/oauth/provider";
-import { ONBOARDING_PATH } from "@/server/paths";
-import { publicOrigin } from "@/server/rest/origin";
+import { getDatabase } from "@/server/startup/database";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
 export const dynamic = "force-dynamic";
@@ -18,7 +18,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
   const here = interactionPath(uid);
   const user = await requireUser(here);
   const { db } = await getDatabase();
-  const origin = publicOrigin(new Request("http://localhost/", { headers: await headers() }));
+  const origin = publicOriginOf(await headers());
   const [request, organization] = await Promise.all([
     consentRequest(db, origin, uid),
     activeOrganizationOf(db, user.id),

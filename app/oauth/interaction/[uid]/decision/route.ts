@@ -1,5 +1,5 @@
-import { getDatabase } from "@/db";
 import { handleDecisionRequest } from "@/server/oauth/routes";
+import { getDatabase } from "@/server/startup/database";
 
 export const dynamic = "force-dynamic";
 

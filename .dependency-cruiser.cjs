@@ -1,0 +1,101 @@
+/**
+ * The layer graph (README "Layers"): every import runs downward. A module may import its own layer
+ * and the layers below it, never a layer above; surfaces never import each other; the pure layers
+ * do no I/O. `npm run lint:layers` checks it; CI runs it. A new import that breaks a rule is a
+ * design question: move the shared piece down a layer rather than silencing the rule.
+ */
+const LAYERS = [
+  { name: "domain", paths: ["^server/domain/", "^server/errors/"] },
+  { name: "pure logic", paths: ["^server/scoring/", "^server/readings/", "^server/formats/", "^server/http/"] },
+  // Observability (logs, metrics) sits with storage: it writes to stdout and db/ counts its caches.
+  {
+    name: "storage",
+    paths: [
+      "^db/",
+      "^server/catalog/",
+      "^server/rate-limit/",
+      "^server/limits/",
+      "^server/queue/",
+      "^server/observability/",
+    ],
+  },
+  { name: "accounts", paths: ["^server/accounts/"] },
+  { name: "start-up", paths: ["^server/startup/"] },
+  { name: "auth", paths: ["^server/auth/"] },
+  { name: "procedures", paths: ["^server/procedures/"] },
+  {
+    name: "surfaces",
+    paths: [
+      "^server/rest/",
+      "^server/mcp/",
+      "^server/oauth/",
+      "^server/dashboard/",
+      "^server/cli/",
+      "^server/jobs/",
+      "^components/",
+    ],
+  },
+  { name: "routes and entry points", paths: ["^app/", "^proxy\\.ts$", "^instrumentation\\.ts$", "^scripts/"] },
+];
+
+const upward = LAYERS.flatMap((layer, index) =>
+  LAYERS.slice(index + 1).map((above) => ({
+    name: `${layer.name} imports ${above.name}`,
+    comment: `The ${layer.name} layer may only import itself and the layers below it.`,
+    severity: "error",
+    from: { path: layer.paths },
+    to: { path: above.paths },
+  })),
+);
+
+const SURFACES = "^server/(rest|mcp|oauth|dashboard|cli|jobs)/";
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: "surface imports another surface",
+      comment: "REST, MCP, OAuth, the dashboard and the CLI share what lies below them, never each other.",
+      severity: "error",
+      from: { path: SURFACES },
+      to: { path: SURFACES, pathNot: "^server/$1/" },
+    },
+    {
+      name: "components import a surface other than the dashboard",
+      severity: "error",
+      from: { path: "^components/" },
+      to: { path: "^server/(rest|mcp|oauth|cli)/" },
+    },
+    {
+      name: "pure layer does I/O",
+      comment: "Domain, scoring, readings and formats are pure: no files, network, processes or database.",
+      severity: "error",
+      from: {
+        path: ["^server/domain/", "^server/errors/", "^server/scoring/", "^server/readings/", "^server/formats/"],
+      },
+      to: {
+        path: [
+          "^(node:)?(fs|fs/promises|net|http|https|child_process|dgram|dns|tls|worker_threads)$",
+          "^postgres$",
+          "^drizzle-orm",
+          "^@electric-sql/",
+          "^ioredis$",
+          "^nodemailer$",
+        ],
+      },
+    },
+    {
+      name: "no-circular",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: ["^node_modules", "^\\.next", "^tests/", "^artifacts/"] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+  },
+};

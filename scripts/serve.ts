@@ -1,0 +1,23 @@
+/**
+ * The server process: `npm start` runs it once the build is current (scripts/start.ts), `npm run
+ * dev` with --dev. It decides the dev outbox from the operator's environment (refusing to start in
+ * production without SMTP_URL unless DEV_OUTBOX=1; server/startup/dev-outbox.ts) before anything
+ * defaults NODE_ENV, then serves the app on PORT (default 3000) with server/startup/http-server.ts.
+ */
+import { outboxOrExit } from "../server/startup/dev-outbox";
+
+const dev = process.argv.includes("--dev");
+const outbox = outboxOrExit(process.env);
+// The page and the sign-in flow read the decision from here on.
+process.env.DEV_OUTBOX = outbox.outbox ? "1" : "0";
+if (outbox.warning) {
+  const rule = "!".repeat(100);
+  console.warn(`${rule}\n${outbox.warning}\n${rule}`);
+}
+// As `next start` and `next dev` do, and before Next and React load: they read it once.
+Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || (dev ? "development" : "production") });
+
+const { serve } = await import("../server/startup/http-server");
+const { stopJobs } = await import("../server/jobs/worker");
+// On SIGTERM the job workers finish what they hold before the process exits.
+await serve({ dir: process.cwd(), port: Number(process.env.PORT || 3000), dev, onClose: stopJobs });

@@ -1,0 +1,43 @@
+/**
+ * Which release a request means, and that release decoded with its readings. Which release is
+ * the latest (and whether the market is listed) is cached and forgotten on every catalogue change
+ * (db/changes.ts); the decoded release and its readings live in the readings cache, which never
+ * needs forgetting: a stored release is immutable.
+ */
+
+import { ChangeAwareCache } from "../../db/changes";
+import type { Database } from "../../db/client";
+import { serviceMetrics } from "../observability/metrics";
+import { type LoadedRelease, ReadingsCache } from "../readings/cache";
+import { findRelease, readReleaseById } from "./store";
+
+export type { LoadedRelease } from "../readings/cache";
+
+const readings = new ReadingsCache<Database>(16, (cache, hit) => serviceMetrics().cacheLookup(cache, hit));
+
+type Pointer = Awaited<ReturnType<typeof findRelease>>;
+
+/** Which release a market's request means, forgotten whenever the catalogue changes. */
+const pointers = new ChangeAwareCache<{ found: Pointer }>("catalogue", { name: "release-pointers" });
+
+async function releasePointer(db: Database, marketId: string, release?: number): Promise<Pointer> {
+  const key = `${marketId}\u0000${release ?? "latest"}`;
+  const cached = pointers.get(db, key);
+  if (cached) return cached.found;
+  const begun = pointers.begin();
+  const found = await findRelease(db, marketId, release);
+  // Unknown markets are remembered too (404s stay cheap); there are only so many keys: see limit.
+  pointers.set(db, key, { found }, begun);
+  return found;
+}
+
+/** The latest (or numbered) release of a listed market; undefined when there is none. */
+export async function loadRelease(
+  db: Database,
+  marketId: string,
+  release?: number,
+): Promise<LoadedRelease | undefined> {
+  const pointer = await releasePointer(db, marketId, release);
+  if (!pointer) return undefined;
+  return readings.release(db, pointer.id, () => readReleaseById(db, pointer.id));
+}

@@ -1,0 +1,43 @@
+import type { Axis } from "./market-definition";
+
+export type Scores = Record<Axis, number>;
+export type AxisBands = Record<Axis, string>;
+
+export interface Distance extends Scores {
+  /** Euclidean norm of the three axis distances, rounded to one decimal. */
+  magnitude: number;
+}
+
+/** A band of one axis as published: covers [from, to), the last one [from, 100]. */
+export interface Band {
+  name: string;
+  from: number;
+  to: number;
+}
+
+/** The published scores of one product: its default offering against the field. */
+export interface ProductScore {
+  productId: string;
+  name: string;
+  vendor: string;
+  scores: Scores;
+  bands: AxisBands;
+  /** Indicators the default offering does not demonstrate (scored 0). */
+  gaps: string[];
+}
+
+/** What one product keeps under one country's controls. */
+export interface ProductUnderControls {
+  productId: string;
+  available: boolean;
+  offering: { id: string; name: string } | null;
+  missingControls: string[];
+  on: Scores;
+  distance: Distance;
+}
+
+export interface CountryResult {
+  country: string;
+  controls: string[];
+  products: ProductUnderControls[];
+}

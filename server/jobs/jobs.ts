@@ -1,0 +1,43 @@
+/**
+ * Every background job of the service, on the queue (server/queue): what it does and, for
+ * recurring ones, its schedule (cron, UTC). pg-boss sends one job per slot whatever the number of
+ * instances, and one worker runs it; a job must be safe to run again (a worker that dies mid-job
+ * leaves it to be retried), which each of these is: they only delete what is due.
+ */
+import type { Database } from "../../db/client";
+import { expireUnusedRegistrations, purgeExpiredOAuthRecords } from "../accounts/oauth-records";
+import { sweepThrottleCounters } from "../limits/throttles";
+
+export interface JobDefinition {
+  name: string;
+  /** Cron expression for a recurring job. */
+  cron?: string;
+  run(db: Database, data: unknown): Promise<unknown>;
+}
+
+/** Hours a dynamic client registration may stay unused before it is deleted (OAUTH_UNUSED_REGISTRATION_HOURS). */
+export function unusedRegistrationHours(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.OAUTH_UNUSED_REGISTRATION_HOURS;
+  const hours = raw === undefined || raw === "" ? 24 : Number(raw);
+  if (!Number.isFinite(hours) || hours <= 0)
+    throw new Error(`OAUTH_UNUSED_REGISTRATION_HOURS must be a number > 0, not "${raw}"`);
+  return hours;
+}
+
+export const JOBS: JobDefinition[] = [
+  {
+    name: "oauth-purge-expired",
+    cron: "17 * * * *",
+    run: (db) => purgeExpiredOAuthRecords(db),
+  },
+  {
+    name: "oauth-expire-unused-registrations",
+    cron: "*/10 * * * *",
+    run: (db) => expireUnusedRegistrations(db, unusedRegistrationHours()),
+  },
+  {
+    name: "throttle-sweep",
+    cron: "41 * * * *",
+    run: (db) => sweepThrottleCounters(db),
+  },
+];

@@ -1,0 +1,38 @@
+/**
+ * Starts this process's part of the queue: the queues and schedules of every job (idempotent, so
+ * every instance may do it), and a worker per job. Kept on globalThis: once per process.
+ */
+import type PgBoss from "pg-boss";
+import type { DatabaseHandle } from "../../db/client";
+import { log } from "../observability/logger";
+import { startQueue } from "../queue/queue";
+import { JOBS } from "./jobs";
+
+const state = globalThis as typeof globalThis & { __mpsJobs?: Promise<PgBoss> };
+
+export function startJobs(handle: DatabaseHandle): Promise<PgBoss> {
+  state.__mpsJobs ??= (async () => {
+    const boss = await startQueue(handle, { work: true });
+    for (const job of JOBS) {
+      await boss.createQueue(job.name);
+      if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
+      await boss.work(job.name, async (batch) => {
+        for (const { id, data } of batch) {
+          const result = await job.run(handle.db, data);
+          log().info({ job: job.name, jobId: id, result }, "job done");
+        }
+      });
+    }
+    return boss;
+  })().catch((error: unknown) => {
+    state.__mpsJobs = undefined; // a later call tries again
+    throw error;
+  });
+  return state.__mpsJobs;
+}
+
+/** Stops the workers (in-flight jobs finish) before the process exits. */
+export async function stopJobs(): Promise<void> {
+  const boss = await state.__mpsJobs?.catch(() => undefined);
+  await boss?.stop({ graceful: true, wait: true });
+}

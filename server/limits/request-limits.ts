@@ -1,0 +1,43 @@
+/**
+ * The bounds every request runs within, so that one organization's trouble is nobody else's
+ * (docs/operations.md "Deadlines and bulkheads"). Read from the environment once per process.
+ */
+export interface RequestLimits {
+  /** A call that cannot finish within this many ms answers 503 `unavailable` and is not charged. */
+  deadlineMs: number;
+  /** Longest wait for the organization's row when debiting (PostgreSQL lock_timeout), capped by the deadline. */
+  debitLockTimeoutMs: number;
+  /** statement_timeout of the app's PostgreSQL connections: no statement a request runs outlives it. */
+  statementTimeoutMs: number;
+  /** Metered calls of one organization running at once on one instance. */
+  orgMaxInFlight: number;
+  /** Further calls of one organization that may wait for a place (holding no database connection). */
+  orgMaxQueued: number;
+}
+
+function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new Error(`${name} must be a whole number ≥ ${min}, not "${raw}"`);
+  return value;
+}
+
+export function requestLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): RequestLimits {
+  return {
+    deadlineMs: whole(env, "REQUEST_DEADLINE_MS", 5000, 100),
+    debitLockTimeoutMs: whole(env, "DEBIT_LOCK_TIMEOUT_MS", 2000, 10),
+    statementTimeoutMs: whole(env, "STATEMENT_TIMEOUT_MS", 5000, 100),
+    orgMaxInFlight: whole(env, "ORG_MAX_IN_FLIGHT", 8),
+    orgMaxQueued: whole(env, "ORG_MAX_QUEUED", 16, 0),
+  };
+}
+
+const state = globalThis as typeof globalThis & { __mpsRequestLimits?: RequestLimits };
+
+/** This process's limits (on globalThis: Next may load this module in several bundles). */
+export function requestLimits(): RequestLimits {
+  state.__mpsRequestLimits ??= requestLimitsFromEnv();
+  return state.__mpsRequestLimits;
+}

@@ -1,0 +1,115 @@
+/**
+ * Abuse throttles: how often anyone may make the service send a sign-in mail to one address or
+ * from one client address, and register OAuth clients from one client address. Counted across
+ * instances: in Redis when REDIS_URL is set (the database standing in while Redis is down), else
+ * in the database (throttle_counters). Numbers and their reasons: docs/security.md.
+ */
+import { createHash } from "node:crypto";
+import { lt } from "drizzle-orm";
+import { Redis } from "ioredis";
+import { RateLimiterDrizzle, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import type { Database } from "../../db/client";
+import { throttleCounters } from "../../db/schema";
+
+export interface ThrottleRule {
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+/** The throttles, each counted per key over a fixed window. */
+export const THROTTLES = {
+  /** Sign-in mails to one address: a few tries, then wait (mails are links valid 15 minutes). */
+  signInPerAddress: { name: "signin-address", points: 5, durationSeconds: 600 },
+  /** Sign-in mails requested from one client address: an office behind one NAT signs in at once. */
+  signInPerClient: { name: "signin-client", points: 50, durationSeconds: 600 },
+  /** Client registrations from one client address within a minute: a burst of an office's clients. */
+  registrationBurstPerClient: { name: "register-burst", points: 20, durationSeconds: 60 },
+  /** Client registrations from one client address within a day. */
+  registrationDailyPerClient: { name: "register-day", points: 200, durationSeconds: 86_400 },
+} as const satisfies Record<string, ThrottleRule>;
+
+export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+type Limiter = RateLimiterDrizzle | RateLimiterRedis;
+
+interface Throttles {
+  redis: Redis | null;
+  /** Settles once the first connection attempt has: before it, every count would go to the stand-in. */
+  connected: Promise<void>;
+  limiters: WeakMap<Database, Map<string, Limiter>>;
+}
+
+const state = globalThis as typeof globalThis & { __mpsThrottles?: Throttles };
+
+function throttles(): Throttles {
+  if (!state.__mpsThrottles) {
+    const url = process.env.REDIS_URL;
+    const redis = url
+      ? new Redis(url, { lazyConnect: true, enableOfflineQueue: false, connectTimeout: 1000, maxRetriesPerRequest: 1 })
+      : null;
+    redis?.on("error", () => {}); // the database counts meanwhile (insurance limiter)
+    const connected = redis ? redis.connect().catch(() => {}) : Promise.resolve();
+    state.__mpsThrottles = { redis, connected, limiters: new WeakMap() };
+  }
+  return state.__mpsThrottles;
+}
+
+function limiterFor(db: Database, rule: ThrottleRule): Limiter {
+  const { redis, limiters } = throttles();
+  let byRule = limiters.get(db);
+  if (!byRule) {
+    byRule = new Map();
+    limiters.set(db, byRule);
+  }
+  let limiter = byRule.get(rule.name);
+  if (!limiter) {
+    // THROTTLE_KEY_PREFIX keeps separate deployments (or test runs) sharing one Redis apart.
+    const prefix = process.env.THROTTLE_KEY_PREFIX || "mps:throttle";
+    const options = { keyPrefix: `${prefix}:${rule.name}`, points: rule.points, duration: rule.durationSeconds };
+    // Expired counters are swept by a job on the queue, not by a timer in each process.
+    const inDatabase = new RateLimiterDrizzle({
+      ...options,
+      storeClient: db,
+      schema: throttleCounters,
+      clearExpiredByTimeout: false,
+    });
+    limiter = redis
+      ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: inDatabase })
+      : inDatabase;
+    byRule.set(rule.name, limiter);
+  }
+  return limiter;
+}
+
+/** Keys never hold what they count (an e-mail address): only its hash. */
+export const throttleKey = (value: string) =>
+  createHash("sha256").update(value.trim().toLowerCase()).digest("base64url").slice(0, 32);
+
+/**
+ * Counts one attempt against every rule (all are counted, so a refusal still costs the others).
+ * A rule whose key is unknown (null: no client address) is not counted rather than shared by all.
+ */
+export async function throttle(db: Database, attempts: [ThrottleRule, string | null][]): Promise<Verdict> {
+  await throttles().connected;
+  let retryAfterSeconds = 0;
+  for (const [rule, key] of attempts) {
+    if (key === null) continue;
+    try {
+      await limiterFor(db, rule).consume(throttleKey(key));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      retryAfterSeconds = Math.max(retryAfterSeconds, Math.ceil(rejection.msBeforeNext / 1000));
+    }
+  }
+  return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds } : { allowed: true };
+}
+
+/** Deletes counters whose window ended over an hour ago (a job on the queue). */
+export async function sweepThrottleCounters(db: Database): Promise<number> {
+  const deleted = await db
+    .delete(throttleCounters)
+    .where(lt(throttleCounters.expire, new Date(Date.now() - 3_600_000)))
+    .returning({ key: throttleCounters.key });
+  return deleted.length;
+}

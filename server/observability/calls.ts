@@ -1,0 +1,56 @@
+/**
+ * One /v1 or /mcp call, said once at its end: a log line with its facts, and the request metrics.
+ * The surfaces gather the facts (server/procedures/context.ts CallFacts, the MCP edge's exchange)
+ * and hand them here; request headers are never among them.
+ */
+import { errorFields, log } from "./logger";
+import { type Surface, serviceMetrics } from "./metrics";
+
+/** Names the metrics and logs use when no operation could be told (an unknown path, say). */
+export const UNKNOWN_OPERATION = "unknown";
+
+export interface ApiCall {
+  surface: Surface;
+  /** The id the answer carries (X-Request-Id, the problem's requestId). */
+  requestId: string;
+  /** The HTTP method. */
+  method: string;
+  /** The URL's path, never its query. */
+  path: string;
+  /** The operation's name (server/domain/operations.ts), an MCP method, or UNKNOWN_OPERATION. */
+  operation: string;
+  /** The organization billed, once the caller is known. */
+  organizationId: string | null;
+  /** The HTTP status. */
+  status: number;
+  /** The problem code of a failure. */
+  problem: string | null;
+  durationMs: number;
+  /** A metered call's cost (0 for a 304) and the balance after it. */
+  credits: { cost: number; balance: number } | null;
+  /** MCP only: the JSON-RPC exchange and the tool call. */
+  mcp?: {
+    rpcMethod: string | null;
+    tool: string | null;
+    toolError: boolean | null;
+    toolRequestId: string | null;
+    rpcError: number | null;
+  };
+  /** What failed: an internal error is logged with its stack, others by message. */
+  error?: unknown;
+}
+
+export function recordApiCall(call: ApiCall, metrics = serviceMetrics(), logger = log()): void {
+  metrics.request(call.surface, call.operation, call.status, call.durationMs / 1000);
+  const { error, mcp, ...fields } = call;
+  const line = {
+    ...fields,
+    durationMs: Math.round(call.durationMs * 100) / 100,
+    ...mcp,
+    ...errorFields(call.problem, error),
+  };
+  const message = `${call.method} ${call.path} ${call.status}`;
+  const failed = call.status >= 500 || call.problem === "internal_error" || call.problem === "unavailable";
+  if (failed) logger.error(line, message);
+  else logger.info(line, message);
+}

@@ -1,0 +1,79 @@
+/**
+ * The service's log: pino, one JSON object per line on stdout, written synchronously (no
+ * transport, so no worker thread inside Next's server). The level comes from LOG_LEVEL (default
+ * info). Secrets never reach it: callers log chosen fields, never request headers, and the paths
+ * below are censored in case a secret-looking field slips into an object that is logged (an
+ * error's own properties, say). docs/operations.md lists the fields.
+ */
+import pino, { type DestinationStream, type Logger } from "pino";
+
+/** Field names that hold credentials or links that sign someone in, at the top and one level down. */
+const SECRET_FIELDS = [
+  "authorization",
+  "cookie",
+  "headers",
+  "token",
+  "accessToken",
+  "refreshToken",
+  "secret",
+  "password",
+  "url",
+  "link",
+  "parameters",
+];
+
+export const REDACTED_PATHS = [
+  ...SECRET_FIELDS,
+  ...SECRET_FIELDS.map((field) => `*.${field}`),
+  ...SECRET_FIELDS.map((field) => `err.cause.${field}`),
+  'err["set-cookie"]',
+  'headers["set-cookie"]',
+];
+
+export const DEFAULT_LOG_LEVEL = "info";
+
+/** LOG_LEVEL when it names a pino level (or `silent`), else the default. */
+export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
+  const wanted = env.LOG_LEVEL?.trim().toLowerCase();
+  return wanted && (wanted === "silent" || wanted in pino.levels.values) ? wanted : DEFAULT_LOG_LEVEL;
+}
+
+export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? logLevel(),
+      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // Levels as words ("info", "error"): what people grep for.
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
+  );
+}
+
+// On globalThis: Next may load this module in several bundles, and one process has one log.
+const shared = globalThis as typeof globalThis & { __mpsLogger?: Logger };
+
+export function log(): Logger {
+  if (!shared.__mpsLogger) {
+    shared.__mpsLogger = createLogger();
+    const wanted = process.env.LOG_LEVEL;
+    if (wanted && logLevel() !== wanted.trim().toLowerCase())
+      shared.__mpsLogger.warn({ logLevel: wanted }, `LOG_LEVEL is not a level; logging at ${DEFAULT_LOG_LEVEL}`);
+  }
+  return shared.__mpsLogger;
+}
+
+/**
+ * How a failure's error is logged: an unexpected one (internal_error) whole, with its stack and
+ * its causes'; a database that cannot be reached (unavailable) by its message alone. A deliberate
+ * refusal needs nothing more than its problem code.
+ */
+export function errorFields(problem: string | null, error: unknown): Record<string, unknown> {
+  if (error === undefined || error === null) return {};
+  if (problem === "internal_error") return { err: error };
+  if (problem === "unavailable") return { error: errorMessage(error) };
+  return {};
+}
+
+export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));

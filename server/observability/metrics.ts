@@ -1,0 +1,180 @@
+/**
+ * The service's Prometheus metrics (prom-client), served at /metrics. One registry per process,
+ * kept on globalThis: Next may load this module in several bundles (each route, instrumentation),
+ * and /metrics must see what the API routes counted. Every label takes a bounded set of values
+ * (operation names, statuses, cache names), never anything a caller typed.
+ * docs/operations.md lists the metrics.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+export type Surface = "rest" | "mcp";
+
+/** How the database's connections are used, as far as the driver lets us see. */
+export interface PoolUse {
+  database: "postgres" | "pglite";
+  /** Connections the pool may open. */
+  max: number;
+  /** Connections open now. */
+  open: number;
+  /** Connections running a statement now; null where it cannot be known. */
+  inUse: number | null;
+}
+
+/** Latency buckets, in seconds: a cached reading takes a few ms, a cold one tens, a stuck one seconds. */
+export const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** How long a scrape waits for the pool's figures before leaving them out. */
+export const POOL_TIMEOUT_MS = 2_000;
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<"surface" | "operation" | "status">;
+  private readonly durations: Histogram<"surface" | "operation" | "status">;
+  private readonly toolCalls: Counter<"operation" | "outcome">;
+  private readonly credits: Counter<"operation">;
+  private readonly refusals: Counter<"operation">;
+  private readonly cacheHits: Counter<"cache">;
+  private readonly cacheMisses: Counter<"cache">;
+  private poolSource?: () => Promise<PoolUse>;
+  private poolReading?: Promise<PoolUse | null>;
+  private readonly poolTimeoutMs: number;
+
+  constructor(options: { defaultMetrics?: boolean; poolTimeoutMs?: number } = {}) {
+    this.poolTimeoutMs = options.poolTimeoutMs ?? POOL_TIMEOUT_MS;
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: "mps_api_requests_total",
+      help: "Calls to /v1 and /mcp, by surface, operation and HTTP status.",
+      labelNames: ["surface", "operation", "status"],
+      registers,
+    });
+    this.durations = new Histogram({
+      name: "mps_api_request_duration_seconds",
+      help: "Time from a /v1 or /mcp request's arrival to the end of its answer, by surface, operation and HTTP status.",
+      labelNames: ["surface", "operation", "status"],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.toolCalls = new Counter({
+      name: "mps_mcp_tool_calls_total",
+      help: 'MCP tool calls by operation and outcome: "ok", the problem code of a tool error, or "refused" when the MCP SDK refused the arguments before the tool ran.',
+      labelNames: ["operation", "outcome"],
+      registers,
+    });
+    this.credits = new Counter({
+      name: "mps_credits_debited_total",
+      help: "Credits debited for successful metered calls, by operation.",
+      labelNames: ["operation"],
+      registers,
+    });
+    this.refusals = new Counter({
+      name: "mps_rate_limit_refusals_total",
+      help: "Calls refused by an organization's rate limit (429), by operation.",
+      labelNames: ["operation"],
+      registers,
+    });
+    this.cacheHits = new Counter({
+      name: "mps_cache_hits_total",
+      help: "Lookups an in-memory cache answered, by cache.",
+      labelNames: ["cache"],
+      registers,
+    });
+    this.cacheMisses = new Counter({
+      name: "mps_cache_misses_total",
+      help: "Lookups an in-memory cache could not answer (the database or the computation did), by cache.",
+      labelNames: ["cache"],
+      registers,
+    });
+    const metrics = this;
+    new Gauge({
+      name: "mps_db_pool_connections",
+      help: 'Database connections of this process by state: "open", and "in_use" (running a statement; PostgreSQL only).',
+      labelNames: ["database", "state"],
+      registers,
+      async collect() {
+        this.reset();
+        const use = await metrics.readPool();
+        if (!use) return;
+        this.set({ database: use.database, state: "open" }, use.open);
+        if (use.inUse !== null) this.set({ database: use.database, state: "in_use" }, use.inUse);
+      },
+    });
+    new Gauge({
+      name: "mps_db_pool_max_connections",
+      help: "Connections the database pool of this process may open.",
+      labelNames: ["database"],
+      registers,
+      async collect() {
+        this.reset();
+        const use = await metrics.readPool();
+        if (use) this.set({ database: use.database }, use.max);
+      },
+    });
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One /v1 or /mcp call, answered with `status` after `seconds`. */
+  request(surface: Surface, operation: string, status: number, seconds: number): void {
+    const labels = { surface, operation, status: String(status) };
+    this.requests.inc(labels);
+    this.durations.observe(labels, seconds);
+  }
+
+  /** One MCP tool call's outcome: "ok", a problem code, or "refused". */
+  toolCall(operation: string, outcome: string): void {
+    this.toolCalls.inc({ operation, outcome });
+  }
+
+  debited(operation: string, credits: number): void {
+    if (credits > 0) this.credits.inc({ operation }, credits);
+  }
+
+  rateLimited(operation: string): void {
+    this.refusals.inc({ operation });
+  }
+
+  cacheLookup(cache: string, hit: boolean): void {
+    (hit ? this.cacheHits : this.cacheMisses).inc({ cache });
+  }
+
+  /** Where the pool's figures come from (the start-up code knows the database). */
+  watchPool(source: () => Promise<PoolUse>): void {
+    this.poolSource = source;
+  }
+
+  /** The pool's figures for one scrape: one reading shared by both gauges, none if it fails or hangs. */
+  private readPool(): Promise<PoolUse | null> {
+    const source = this.poolSource;
+    if (!source) return Promise.resolve(null);
+    if (!this.poolReading) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      this.poolReading = Promise.race([
+        source().catch(() => null),
+        new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), this.poolTimeoutMs);
+        }),
+      ]).finally(() => {
+        clearTimeout(timer);
+        this.poolReading = undefined;
+      });
+    }
+    return this.poolReading;
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The exposition text (Prometheus text format 0.0.4). */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+const shared = globalThis as typeof globalThis & { __mpsMetrics?: ServiceMetrics };
+
+/** The process's metrics (created, with Node's default metrics, on first use). */
+export function serviceMetrics(): ServiceMetrics {
+  shared.__mpsMetrics ??= new ServiceMetrics();
+  return shared.__mpsMetrics;
+}

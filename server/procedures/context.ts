@@ -1,0 +1,76 @@
+import type { Database } from "../../db/client";
+import type { Authenticate, Caller } from "../auth/caller";
+import { serviceUnavailable } from "../errors/api-error";
+import { requestLimits } from "../limits/request-limits";
+import { errorMessage, log } from "../observability/logger";
+import type { RateLimitDecision } from "../rate-limit/limiter";
+
+/**
+ * What a call tells its surface besides its data, as typed facts: each surface says them in its
+ * own protocol (REST as headers, MCP in the result's _meta, logs and metrics as fields).
+ */
+export interface CallFacts {
+  /** The operation called (its name in server/domain/operations.ts), once the procedure runs. */
+  operation?: string;
+  /** The organization the call acts for and bills, once the caller is known. */
+  organizationId?: string;
+  /** The reading's strong ETag. */
+  etag?: string;
+  /** How long a client may keep the answer: seconds, or 0 to revalidate every time. */
+  maxAgeSeconds?: number;
+  /** The client's cached copy (If-None-Match) is current: answer 304 with no body. */
+  notModified: boolean;
+  /** A metered call that succeeded: what it cost (0 for a 304) and the balance after it. */
+  credits?: { cost: number; balance: number };
+  /** The organization's rate-limit decision, reported on every answer, failures included. */
+  rateLimit?: RateLimitDecision;
+}
+
+export interface ApiContext {
+  db: Database;
+  requestId: string;
+  /** Request headers: Authorization, If-None-Match. */
+  headers: Headers;
+  /** The public origin, for links in error details. */
+  origin: string;
+  facts: CallFacts;
+  /** How this surface proves who calls; run by apiProcedure. */
+  authenticate: Authenticate;
+  /** Set by apiProcedure once authenticated. */
+  caller: Caller | null;
+  /** The country readings use when the caller names none: the organization's home country. */
+  defaultCountry: string;
+  /** When (epoch ms) the call must have finished; past it, it answers 503 and is not charged. */
+  deadline: number;
+}
+
+export function createApiContext(options: {
+  db: Database;
+  headers: Headers;
+  requestId: string;
+  origin: string;
+  authenticate: Authenticate;
+  /** Defaults to now + REQUEST_DEADLINE_MS. */
+  deadline?: number;
+}): ApiContext {
+  return {
+    ...options,
+    deadline: options.deadline ?? Date.now() + requestLimits().deadlineMs,
+    facts: { notModified: false },
+    caller: null,
+    defaultCountry: "",
+  };
+}
+
+/**
+ * The database a request runs on, or ApiError `unavailable` (503, Retry-After) when it cannot be
+ * reached: every surface opens its database through here.
+ */
+export async function reachDatabase(database: () => Promise<Database>, requestId: string): Promise<Database> {
+  try {
+    return await database();
+  } catch (error) {
+    log().error({ requestId, error: errorMessage(error) }, "database unavailable");
+    throw serviceUnavailable();
+  }
+}

@@ -1,0 +1,51 @@
+/** The signed-in person's organizations: list, create (onboarding), switch the active one. */
+import { z } from "zod";
+import {
+  createOrganization,
+  OrganizationError,
+  organizationsOf,
+  switchOrganization,
+} from "../../accounts/organizations";
+import { readGeographies } from "../../catalog/store";
+import { invalidRequest, notFound } from "../../errors/api-error";
+import { countryCode } from "../schemas";
+import { createRouter, userProcedure } from "../trpc";
+
+export const organizationsRouter = createRouter({
+  list: userProcedure.query(async ({ ctx }) => ({
+    activeId: ctx.caller.organization?.id ?? null,
+    organizations: await organizationsOf(ctx.db, ctx.userId),
+  })),
+
+  /** Countries an organization may call home (onboarding runs before any organization exists). */
+  countries: userProcedure.query(async ({ ctx }) =>
+    (await readGeographies(ctx.db)).map(({ country, name, controls }) => ({
+      country,
+      name,
+      controlCount: controls.length,
+    })),
+  ),
+
+  create: userProcedure
+    .input(
+      z.object({
+        name: z.string().trim().min(1, "Name the organization").max(100, "At most 100 characters"),
+        homeCountry: countryCode,
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      try {
+        return await createOrganization(ctx.db, { ...input, ownerUserId: ctx.userId });
+      } catch (error) {
+        if (error instanceof OrganizationError)
+          throw invalidRequest(error.message, [{ path: "homeCountry", message: error.message }]);
+        throw error;
+      }
+    }),
+
+  switch: userProcedure.input(z.object({ organizationId: z.string().max(64) })).mutation(async ({ ctx, input }) => {
+    if (!(await switchOrganization(ctx.db, ctx.userId, input.organizationId)))
+      throw notFound("You do not belong to that organization.");
+    return { activeId: input.organizationId };
+  }),
+});

@@ -1,0 +1,269 @@
+/**
+ * Input and output schemas of the API (docs/interface.md). Field names are the contract: fields may be
+ * added, never renamed. Descriptions and examples feed the OpenAPI document.
+ */
+import "zod-openapi";
+import { z } from "zod";
+import { SLUG_PATTERN } from "../domain/market-definition";
+
+// ---------------------------------------------------------------- inputs
+
+export const marketIdParam = z
+  .string()
+  .max(64, "marketId must be at most 64 characters")
+  .regex(SLUG_PATTERN, "marketId must be a kebab-case slug (lowercase words joined by hyphens)")
+  .meta({ description: "The market's slug.", example: "foundation-model-apis" });
+
+export const releaseParam = z
+  .number({ error: "release must be a positive integer" })
+  .int("release must be a positive integer")
+  .positive("release must be a positive integer")
+  .optional()
+  .meta({ description: "A release number of the market; the latest when omitted.", example: 2 });
+
+/** The one check of a country code anyone sends: two letters, either case, upper-cased. */
+export const countryCode = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, "country must be an ISO 3166-1 alpha-2 code, e.g. FR")
+  .transform((code) => code.toUpperCase());
+
+export const countryParam = countryCode.optional().meta({
+  description:
+    "ISO 3166-1 alpha-2 country code, case-insensitive, whose sovereign controls are engaged. Defaults to the organization's home country. GET /v1/geographies lists valid codes.",
+  example: "FR",
+});
+
+export const viewParam = z.enum(["map", "bars"], { error: "view must be map or bars" }).default("map").meta({
+  description:
+    "Which chart opens first in clients that draw one: map (Innovation against Control with a streak per product) or bars (ranking with a ghost ceiling). The response body is identical for both.",
+  example: "map",
+});
+
+export const marketInput = z.object({ marketId: marketIdParam });
+export const releaseInput = z.object({ marketId: marketIdParam, release: releaseParam });
+export const servicemaxInput = releaseInput.extend({ country: countryParam });
+export const deltaInput = servicemaxInput.extend({ view: viewParam });
+
+// ---------------------------------------------------------------- building blocks
+
+const score = z.number().min(0).max(100).meta({ description: "0..100, one decimal." });
+const timestamp = z.string().meta({ description: "ISO 8601 timestamp.", example: "2026-05-04T09:00:00.000Z" });
+
+export const scoresSchema = z
+  .object({ innovation: score, control: score, scale: score })
+  .meta({ id: "Scores", example: { innovation: 84.2, control: 31.5, scale: 77 } });
+
+export const distanceSchema = z
+  .object({
+    innovation: z.number(),
+    control: z.number(),
+    scale: z.number(),
+    magnitude: z.number().min(0).meta({ description: "Euclidean norm of the three axis distances." }),
+  })
+  .meta({
+    id: "Distance",
+    description: "Under controls minus published, per axis, one decimal.",
+    example: { innovation: -20, control: 12.5, scale: -8.3, magnitude: 25.1 },
+  });
+
+const offeringRef = z
+  .object({ id: z.string(), name: z.string() })
+  .nullable()
+  .meta({ description: "The offering engaged under the controls; null when the product is unavailable." });
+
+const controlRef = z.object({ id: z.string(), name: z.string() }).meta({ id: "ControlRef" });
+
+const readingHeader = {
+  marketId: z.string(),
+  release: z.number().int().positive(),
+  lastUpdated: timestamp,
+};
+
+const countryHeader = {
+  ...readingHeader,
+  country: z.string().meta({ description: "The country whose controls are engaged.", example: "FR" }),
+  controls: z.array(controlRef).meta({ description: "The controls engaged; empty when nothing moves." }),
+};
+
+// ---------------------------------------------------------------- payloads
+
+export const bandSchema = z
+  .object({ name: z.string(), from: z.number(), to: z.number() })
+  .meta({ id: "Band", description: "Covers [from, to); the last band covers [from, 100]." });
+
+export const indicatorSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    kind: z.enum(["number", "boolean", "level"]),
+    weight: z.number().positive(),
+    direction: z.enum(["higher", "lower"]).optional(),
+    unit: z.string().optional(),
+    levels: z.array(z.string()).optional().meta({ description: "Ordered worst first." }),
+    source: z.string().optional(),
+  })
+  .meta({ id: "Indicator" });
+
+export const dimensionSchema = z
+  .object({
+    id: z.enum(["innovation", "control", "scale"]),
+    name: z.string(),
+    description: z.string(),
+    bands: z.array(bandSchema),
+    indicators: z.array(indicatorSchema),
+  })
+  .meta({ id: "Dimension" });
+
+export const snapshotSchema = z
+  .object({
+    ...readingHeader,
+    name: z.string(),
+    methodologyVersion: z.string(),
+    methodology: z.string().meta({ description: "How each axis was scored; to be quoted verbatim." }),
+    dimensions: z.array(dimensionSchema),
+    products: z.array(
+      z
+        .object({
+          productId: z.string(),
+          name: z.string(),
+          vendor: z.string(),
+          scores: scoresSchema,
+          bands: z
+            .object({ innovation: z.string(), control: z.string(), scale: z.string() })
+            .meta({ description: "Band name per axis." }),
+          gaps: z.array(z.string()).meta({ description: "Indicators the product does not demonstrate (scored 0)." }),
+        })
+        .meta({ id: "SnapshotProduct" }),
+    ),
+  })
+  .meta({
+    id: "Snapshot",
+    description: "Every product's published scores, the dimensions with their bands, and the methodology.",
+  });
+
+export const capaIndexSchema = z
+  .object({
+    ...readingHeader,
+    products: z.array(
+      z
+        .object({
+          rank: z.number().int().positive(),
+          productId: z.string(),
+          name: z.string(),
+          vendor: z.string(),
+          innovation: score,
+          band: z.string(),
+        })
+        .meta({ id: "CapaIndexProduct" }),
+    ),
+  })
+  .meta({
+    id: "CapaIndex",
+    description: "Products ranked by published Innovation (competition ranking 1, 2, 2, 4; ties by name).",
+  });
+
+const underControlsProduct = {
+  productId: z.string(),
+  name: z.string(),
+  vendor: z.string(),
+  available: z.boolean().meta({ description: "False when no offering satisfies every engaged control." }),
+  offering: offeringRef,
+  missingControls: z
+    .array(z.string())
+    .meta({ description: "Control ids no offering satisfies (unavailable products)." }),
+};
+
+export const maxSchema = z
+  .object({
+    ...countryHeader,
+    products: z.array(
+      z
+        .object({
+          rank: z.number().int().positive(),
+          ...underControlsProduct,
+          off: scoresSchema,
+          on: scoresSchema,
+          distance: distanceSchema,
+        })
+        .meta({ id: "MaxProduct" }),
+    ),
+  })
+  .meta({
+    id: "Max",
+    description: "Products ranked by the Innovation they retain with every control engaged; off, on and the distance.",
+  });
+
+export const deltaSchema = z
+  .object({
+    ...countryHeader,
+    products: z.array(
+      z
+        .object({
+          ...underControlsProduct,
+          published: scoresSchema,
+          underControls: scoresSchema,
+          distance: distanceSchema,
+        })
+        .meta({ id: "DeltaProduct" }),
+    ),
+  })
+  .meta({
+    id: "Delta",
+    description: "Each product's published scores, its scores under the controls, and the distance.",
+  });
+
+export const marketSummarySchema = z
+  .object({
+    marketId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    productCount: z.number().int().nonnegative(),
+    release: z.number().int().positive(),
+    lastUpdated: timestamp,
+  })
+  .meta({ id: "MarketSummary" });
+
+export const marketsSchema = z.object({ markets: z.array(marketSummarySchema) }).meta({ id: "Markets" });
+
+export const marketSchema = marketSummarySchema
+  .extend({
+    methodologyVersion: z.string(),
+    material: z.boolean().meta({ description: "Whether the latest release changed the methodology materially." }),
+  })
+  .meta({ id: "Market" });
+
+export const changelogSchema = z
+  .object({
+    marketId: z.string(),
+    releases: z.array(
+      z
+        .object({
+          release: z.number().int().positive(),
+          lastUpdated: timestamp,
+          methodologyVersion: z.string(),
+          material: z.boolean(),
+          notes: z.string(),
+        })
+        .meta({ id: "ChangelogEntry" }),
+    ),
+  })
+  .meta({ id: "Changelog", description: "Every release of the market, newest first." });
+
+export const geographiesSchema = z
+  .object({
+    geographies: z.array(
+      z
+        .object({
+          country: z.string(),
+          name: z.string(),
+          controls: z.array(
+            z
+              .object({ id: z.string(), name: z.string(), description: z.string(), framework: z.string() })
+              .meta({ id: "Control" }),
+          ),
+        })
+        .meta({ id: "Geography" }),
+    ),
+  })
+  .meta({ id: "Geographies" });

@@ -1,0 +1,184 @@
+/**
+ * tRPC for every surface: REST (/v1 via trpc-to-openapi), MCP tools and the dashboard call these
+ * procedures. Errors keep their meaning across surfaces: an ApiError's code, detail and extras ride
+ * in the error shape, and the REST edge turns them into problem+json.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { noteDatabaseFault } from "../../db/faults";
+import { creditBalance, debitCredits } from "../accounts/credits";
+import type { CallerOrganization } from "../auth/caller";
+import { describeOperation, type Operation } from "../domain/operations";
+import {
+  deadlineExceeded,
+  insufficientCredits,
+  insufficientScope,
+  organizationRequired,
+  rateLimited,
+  tooManyConcurrent,
+  unauthorized,
+} from "../errors/api-error";
+import { describeError, isDatabaseUnavailable } from "../errors/describe";
+import { ONBOARDING_PATH } from "../http/paths";
+import { organizationBulkhead } from "../limits/organization-bulkhead";
+import { requestLimits } from "../limits/request-limits";
+import { serviceMetrics } from "../observability/metrics";
+import { rateLimitHeaders } from "../rate-limit/limiter";
+import { defaultRateLimit, sharedRateLimiter } from "../rate-limit/shared";
+import type { ApiContext } from "./context";
+
+// Optional only for trpc-to-openapi's router type; apiProcedure refuses to run without it.
+export type ApiMeta = OpenApiMeta<{ operation?: Operation }>;
+
+/**
+ * A procedure's metadata, all of it from its entry in the operation table: the operation the
+ * middleware enforces and bills, and its REST route with summary and priced description.
+ */
+export const operationMeta = (operation: Operation, tag: string): ApiMeta => ({
+  operation,
+  openapi: {
+    method: "GET",
+    path: operation.path,
+    tags: [tag],
+    protect: true,
+    summary: operation.summary,
+    description: describeOperation(operation),
+  },
+});
+
+const t = initTRPC
+  .context<ApiContext>()
+  .meta<ApiMeta>()
+  .create({
+    // `problem` is what every surface shows: the code, the words and the body's extension members.
+    // The REST edge rebuilds its problem+json (and headers) from describeError itself.
+    errorFormatter: ({ shape, error }) => {
+      const { code, detail, issues, members } = describeError(error);
+      return { ...shape, problem: { code, detail, ...(issues ? { issues } : {}), ...members } };
+    },
+  });
+
+export const createRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * Every procedure, whoever calls it: a database fault it meets is noted for the HTTP server, which
+ * then answers a page that failed because of it as 503 (server/startup/health.ts).
+ */
+const procedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isDatabaseUnavailable(result.error)) noteDatabaseFault();
+  return result;
+});
+
+/**
+ * Every API procedure, whatever surface calls it (REST, MCP, dashboard). Its operation metadata
+ * decides everything here, in this order: who calls (401), the scope (403), an organization to
+ * bill (403), the organization's rate limit (429), a place in its bulkhead (429, or 503 at the
+ * deadline); then the procedure runs, and only when it succeeded — and answered more than a 304,
+ * within its deadline — are its credits debited (402 when they run short).
+ */
+export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
+  const operation = meta?.operation;
+  if (!operation) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "procedure declares no operation" });
+  ctx.facts.operation = operation.name;
+  const caller = await ctx.authenticate();
+  if (operation.scope && !caller.scopes.includes(operation.scope)) throw insufficientScope(operation.scope);
+  const organization = caller.organization;
+  if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
+  ctx.facts.organizationId = organization.id;
+  await enforceRateLimit(ctx, operation, organization);
+  // Metered calls take a place in the organization's bulkhead: a burst waits behind itself.
+  const admission = caller.metered ? await enterBulkhead(ctx, organization.id) : undefined;
+  try {
+    // Spare the work when it cannot be paid for. The caller's balance may be a cached hint, never
+    // lower than the real one (debits only lower it; grants forget the cache): a refusal is sure.
+    if (caller.metered && operation.credits > organization.creditBalance)
+      throw insufficientCredits(operation.credits, await creditBalance(ctx.db, organization.id));
+
+    const result = await next({ ctx: { caller, defaultCountry: organization.homeCountry } });
+    if (result.ok && caller.metered) await meter(ctx, operation, caller.credentialId, organization);
+    return result;
+  } finally {
+    admission?.();
+  }
+});
+
+/**
+ * A place in the organization's bulkhead on this instance; 429 too_many_concurrent when no place
+ * is free and none may wait, 503 unavailable when the wait reached the call's deadline.
+ */
+async function enterBulkhead(ctx: ApiContext, organizationId: string): Promise<() => void> {
+  const limits = requestLimits();
+  const admission = await organizationBulkhead().enter(organizationId, ctx.deadline - Date.now());
+  if (admission.ok) return admission.release;
+  // Waited until its deadline: as any call that cannot finish in time. No room to wait at all: 429.
+  if (admission.reason === "timeout") throw deadlineExceeded(limits.deadlineMs);
+  throw tooManyConcurrent(limits.orgMaxInFlight, limits.orgMaxQueued);
+}
+
+async function enforceRateLimit(
+  ctx: ApiContext,
+  operation: Operation,
+  organization: CallerOrganization,
+): Promise<void> {
+  const decision = await sharedRateLimiter().consume(
+    `org:${organization.id}`,
+    organization.rateLimit ?? defaultRateLimit(),
+  );
+  ctx.facts.rateLimit = decision;
+  if (!decision.allowed) {
+    serviceMetrics().rateLimited(operation.name);
+    throw rateLimited(decision.resetSeconds, rateLimitHeaders(decision));
+  }
+}
+
+/** Debits a successful metered call (a 304 is free) and records its cost and the balance. */
+async function meter(
+  ctx: ApiContext,
+  operation: Operation,
+  credentialId: string | null,
+  organization: CallerOrganization,
+): Promise<void> {
+  const cost = ctx.facts.notModified ? 0 : operation.credits;
+  // Past its deadline the caller has given up or will: answer 503 and charge nothing.
+  if (cost > 0 && Date.now() >= ctx.deadline) throw deadlineExceeded(requestLimits().deadlineMs);
+  let balance: number;
+  if (cost === 0)
+    balance = await creditBalance(ctx.db, organization.id); // the caller's may be a cached hint
+  else {
+    const debit = await debitCredits(
+      ctx.db,
+      {
+        organizationId: organization.id,
+        cost,
+        operation: operation.name,
+        tokenId: credentialId,
+        requestId: ctx.requestId,
+        deadline: ctx.deadline,
+      },
+      { lockTimeoutMs: requestLimits().debitLockTimeoutMs },
+    );
+    if (!debit.ok) throw insufficientCredits(cost, debit.balance);
+    balance = debit.balance;
+    serviceMetrics().debited(operation.name, cost);
+  }
+  ctx.facts.credits = { cost, balance };
+}
+
+/** Dashboard procedures anyone may call, signed in or not (never on REST or MCP). */
+export const publicProcedure = procedure;
+
+/** Dashboard procedures for a signed-in person (no operation metadata: never on REST or MCP). */
+export const userProcedure = procedure.use(async ({ ctx, next }) => {
+  const caller = await ctx.authenticate();
+  if (!caller.userId) throw unauthorized("Sign in to use the dashboard.");
+  return next({ ctx: { caller, userId: caller.userId } });
+});
+
+/** Dashboard procedures acting for the signed-in person's active organization. */
+export const organizationProcedure = userProcedure.use(async ({ ctx, next }) => {
+  const organization = ctx.caller.organization;
+  if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
+  return next({ ctx: { organization } });
+});

@@ -1,0 +1,69 @@
+/**
+ * The job queue: pg-boss on the service's own database (its tables in the `pgboss` schema), on
+ * PostgreSQL and on embedded PGlite alike, through one small executor over the connection the app
+ * already has. Every instance runs workers; a job is fetched by one worker (SKIP LOCKED), a
+ * schedule sends one job per slot however many instances run it, and jobs survive restarts.
+ * Background work never runs on a timer of one process.
+ */
+import type { PGlite } from "@electric-sql/pglite";
+import PgBoss from "pg-boss";
+import type { Sql } from "postgres";
+import type { DatabaseHandle } from "../../db/client";
+import { errorMessage, log } from "../observability/logger";
+
+type Rows = { rows: Record<string, unknown>[] };
+
+/** node-postgres sends an object parameter as JSON and undefined as null; postgres.js wants it said. */
+const asParameter = (value: unknown): never => {
+  if (value === undefined) return null as never;
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date))
+    return JSON.stringify(value) as never;
+  return value as never;
+};
+
+/** pg-boss's `executeSql` over our connection: parameters take one statement, none may take several. */
+export function sqlExecutor(handle: DatabaseHandle): (text: string, values?: unknown[]) => Promise<Rows> {
+  const client = (handle.db as unknown as { $client: unknown }).$client;
+  if (handle.config.kind === "postgres") {
+    const sql = client as Sql;
+    return async (text, values) => {
+      if (values && values.length > 0) return { rows: [...(await sql.unsafe(text, values.map(asParameter)))] };
+      // Several statements (pg-boss's own BEGIN … COMMIT) need one connection of their own.
+      const reserved = await sql.reserve();
+      try {
+        const result = (await reserved.unsafe(text).simple()) as unknown as unknown[];
+        // Several statements answer one result each: pg-boss reads the last, as node-postgres gives it.
+        const last = Array.isArray(result[0]) || result.length === 0 ? (result.at(-1) ?? []) : result;
+        return { rows: [...(last as Record<string, unknown>[])] };
+      } finally {
+        reserved.release();
+      }
+    };
+  }
+  const pglite = client as PGlite;
+  return async (text, values) => {
+    if (values && values.length > 0) return { rows: (await pglite.query<Record<string, unknown>>(text, values)).rows };
+    const results = await pglite.exec(text);
+    return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+  };
+}
+
+export interface QueueOptions {
+  /** Whether this process fetches and runs jobs (false: it only sends them, e.g. the CLI). */
+  work: boolean;
+}
+
+/** A started queue on this database. */
+export async function startQueue(handle: DatabaseHandle, options: QueueOptions): Promise<PgBoss> {
+  const boss = new PgBoss({
+    db: { executeSql: sqlExecutor(handle) as PgBoss.Db["executeSql"] },
+    schema: "pgboss",
+    supervise: options.work,
+    schedule: options.work,
+    // Completed jobs are kept a week for inspection, then archived and dropped by pg-boss itself.
+    deleteAfterDays: 7,
+  });
+  boss.on("error", (error) => log().error({ error: errorMessage(error) }, "queue: error"));
+  await boss.start();
+  return boss;
+}

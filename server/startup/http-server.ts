@@ -1,0 +1,171 @@
+/**
+ * The app's HTTP server: Next.js through its programmatic API on a Node HTTP server we own, doing
+ * what `next start` does (listen at once and hold requests until Next is ready, which runs
+ * instrumentation.ts: migrations, seeding, exit-with-parent; on SIGTERM or SIGINT stop accepting,
+ * let in-flight requests finish, close Next, exit 143 or 130) and two things it cannot:
+ * - every request is stamped, at the door, with whether it came straight from this machine
+ *   (server/http/peer.ts), for the dev outbox;
+ * - a request Node's HTTP parser refuses before any handler runs (headers over 16 KB, a malformed
+ *   request line, one that takes too long to arrive) gets our problem+json answer
+ *   (server/http/client-error.ts) instead of Node's bare status line.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import next from "next";
+import { clientErrorResponse } from "../http/client-error";
+import { connectionOrigin } from "../http/origin";
+import { stampPeer } from "../http/peer";
+import { databaseHealthy, recentDatabaseFault, unavailablePage } from "./health";
+
+export interface ServeOptions {
+  /** The project folder (where .next is). */
+  dir: string;
+  /** Listened on at every interface, as `next start` does. */
+  port: number;
+  dev?: boolean;
+  /** Runs once in-flight requests are answered, before Next closes (e.g. stopping job workers). */
+  onClose?: () => Promise<void>;
+}
+
+/** How long a refused connection stays half-closed, so the client reads our answer, not a reset. */
+const LINGER_MS = 2_000;
+
+const answered = new WeakSet<Socket>();
+
+/**
+ * Answers a request Node refused, on its socket: there is no request or response object. The
+ * parser reports every later chunk of the same connection again; only the first is answered.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (answered.has(socket)) return;
+  answered.add(socket);
+  // A response in flight on this connection (pipelining) must not be corrupted: just close.
+  const inFlight = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight) {
+    socket.destroy();
+    return;
+  }
+  const origin = connectionOrigin(socket.localAddress, socket.localPort);
+  socket.end(clientErrorResponse(error.code, { origin, requestId: randomUUID() }));
+  // Half-closed: what the client still sends is read and dropped until it closes, or until the
+  // linger ends; closing with unread data would reset the connection and could lose the answer.
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+  linger.unref();
+  socket.once("close", () => clearTimeout(linger));
+}
+
+/** Starts serving; resolves once listening (Next may still be preparing: requests wait for it). */
+/**
+ * A page that fails (5xx) while the database is known to be faulty failed because of it: it is
+ * answered with the same readable 503 page as when the probe saw the fault first (Next's own error
+ * page would need JavaScript to say anything).
+ */
+function answerDatabaseFaultsAs503(response: ServerResponse): void {
+  const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
+  const write = response.write.bind(response) as (...args: unknown[]) => boolean;
+  const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+  let replaced = false;
+  // Decided before the first byte: Next's status, and whether the database was at fault lately.
+  const replaces = (status: number) => {
+    if (!replaced && !response.headersSent && status >= 500 && recentDatabaseFault()) replaced = true;
+    return replaced;
+  };
+  const sendPage = () => {
+    const page = unavailablePage();
+    for (const name of response.getHeaderNames()) response.removeHeader(name);
+    writeHead(page.status, page.headers);
+    return page.body;
+  };
+  response.writeHead = ((status: number, ...rest: unknown[]) =>
+    replaces(status) ? response : writeHead(status, ...rest)) as ServerResponse["writeHead"];
+  // What Next writes of its own error document is dropped; ours goes out at the end.
+  response.write = ((...args: unknown[]) =>
+    replaces(response.statusCode) ? true : write(...args)) as ServerResponse["write"];
+  let sent = false;
+  response.end = ((...args: unknown[]) => {
+    if (!replaces(response.statusCode)) return end(...args);
+    const callback = args.find((arg) => typeof arg === "function") as (() => void) | undefined;
+    // Our page goes out once; a second end (a stream's and Next's own) only hears it is done.
+    if (sent) {
+      callback?.();
+      return response;
+    }
+    sent = true;
+    return callback ? end(sendPage(), callback) : end(sendPage());
+  }) as ServerResponse["end"];
+}
+
+/**
+ * Paths that render a dashboard page (everything but the API, MCP, OAuth and discovery endpoints,
+ * route handlers under /api, Next's assets and the metrics).
+ */
+const NOT_PAGES = /^\/(v1|mcp|api|oauth|\.well-known|_next|metrics|docs\/api|favicon\.ico|bench)(\/|$|\?)/;
+export const isDashboardPage = (url: string | undefined) =>
+  !NOT_PAGES.test(url ?? "/") || /^\/oauth\/interaction\/[^/?]+(\?|$)/.test(url ?? "");
+
+export async function serve({ dir, port, dev = false, onClose }: ServeOptions): Promise<Server> {
+  const server = createServer();
+  // hostname "localhost" is what Next's own server assumes when none is given (request URLs).
+  const app = next({ dev, dir, hostname: "localhost", port, httpServer: server });
+  const handle = app.getRequestHandler();
+  const ready = app.prepare();
+  ready.catch((error: unknown) => {
+    console.error("[server] Next.js failed to start:", error);
+    process.exit(1);
+  });
+
+  server.on("request", async (request, response) => {
+    stampPeer(request);
+    try {
+      await ready;
+      // A dashboard page cannot be rendered without the database: say so at once, as a 503 page.
+      if (isDashboardPage(request.url)) {
+        if (!(await databaseHealthy())) {
+          const page = unavailablePage();
+          response.writeHead(page.status, page.headers).end(page.body);
+          return;
+        }
+        answerDatabaseFaultsAs503(response);
+      }
+      await handle(request, response);
+    } catch (error) {
+      console.error(`[server] failed to handle ${request.method} ${request.url}:`, error);
+      if (response.headersSent) response.destroy();
+      else {
+        response.statusCode = 500;
+        response.end("Internal Server Error");
+      }
+    }
+  });
+  server.on("clientError", answerClientError);
+  server.on("error", (error) => {
+    console.error("[server] failed to start:", error);
+    process.exit(1);
+  });
+
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  let closing = false;
+  const close = (signal: "SIGINT" | "SIGTERM") => {
+    if (closing) return;
+    closing = true;
+    // Stop accepting; the callback runs once every in-flight request has been answered.
+    server.close(async () => {
+      await onClose?.().catch((error: unknown) => console.error(error));
+      await app.close().catch((error: unknown) => console.error(error));
+      process.exit(signal === "SIGINT" ? 130 : 143);
+    });
+    // In development, as `next dev`: no waiting, and hot-reload sockets would hold it open.
+    if (dev) for (const socket of sockets) socket.destroy();
+  };
+  process.on("SIGINT", () => close("SIGINT"));
+  process.on("SIGTERM", () => close("SIGTERM"));
+
+  await new Promise<void>((resolve) => server.listen(port, resolve));
+  console.log(`[server] listening on http://localhost:${port} (${dev ? "development" : process.env.NODE_ENV})`);
+  return server;
+}

@@ -55,6 +55,9 @@ export default defineConfig({
           globalSetup: ["tests/app/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 300_000,
+          // A poll waits out a chain of redirects or a streamed page on a loaded CI machine;
+          // the default second is too short there (the OAuth test once timed out on its callback).
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

@@ -68,6 +68,8 @@ describe("connecting an MCP client, in Chromium", () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, "oauth-consent.png"), fullPage: true });
 
     await page.getByRole("button", { name: "Allow" }).click();
+    // The browser ends at the client's listener; on failure Playwright names where it stopped.
+    await page.waitForURL((url) => url.href.startsWith(REDIRECT), { timeout: 30_000 });
     await expect.poll(() => (callback as URL | null)?.searchParams.get("code") ?? null).not.toBeNull();
     const code = (callback as URL | null)?.searchParams.get("code") as string;
     const tokens = await tokenRequest(metadata, {

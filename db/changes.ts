@@ -76,11 +76,16 @@ export class ChangeAwareCache<V> {
   }
 
   get(db: Database, key: string): V | undefined {
+    const value = this.peek(db, key);
+    if (cachesEnabled(db)) serviceMetrics().cacheLookup(this.name, value !== undefined);
+    return value;
+  }
+
+  /** The same, not counted as a lookup (a glance that decides nothing by itself, e.g. at the door). */
+  peek(db: Database, key: string): V | undefined {
     if (!cachesEnabled(db)) return undefined;
     const entry = this.maps.get(db)?.get(key);
-    const hit = entry !== undefined && performance.now() - entry.at <= this.ttlMs;
-    serviceMetrics().cacheLookup(this.name, hit);
-    return hit ? entry.value : undefined;
+    return entry !== undefined && performance.now() - entry.at <= this.ttlMs ? entry.value : undefined;
   }
 
   /** Stores what was read since `begin`, unless the topic changed meanwhile (it may be stale). */

@@ -3,6 +3,8 @@
  * dev` with --dev. It decides the dev outbox from the operator's environment (refusing to start in
  * production without SMTP_URL unless DEV_OUTBOX=1; server/startup/dev-outbox.ts) before anything
  * defaults NODE_ENV, then serves the app on PORT (default 3000) with server/startup/http-server.ts.
+ * Outside development the API (/v1, /mcp) is answered from Node directly by the same handlers the
+ * app/ route files call; in development those route files serve it, so edits reload.
  */
 import { outboxOrExit } from "../server/startup/dev-outbox";
 
@@ -19,5 +21,17 @@ Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || (dev ? "developme
 
 const { serve } = await import("../server/startup/http-server");
 const { stopJobs } = await import("../server/jobs/worker");
+const { apiRoutes } = await import("./api-routes");
+const { startCpuProfile } = await import("./cpu-profile");
+const stopProfile = await startCpuProfile(process.env.CPU_PROFILE_DIR);
 // On SIGTERM the job workers finish what they hold before the process exits.
-await serve({ dir: process.cwd(), port: Number(process.env.PORT || 3000), dev, onClose: stopJobs });
+await serve({
+  dir: process.cwd(),
+  port: Number(process.env.PORT || 3000),
+  dev,
+  onClose: async () => {
+    await stopJobs();
+    await stopProfile();
+  },
+  direct: dev ? [] : apiRoutes(),
+});

@@ -137,6 +137,41 @@ function readToken(db: Database, hash: string) {
     .then((rows) => rows[0]);
 }
 
+/** Lookups under way, by hash: a burst of calls with a token not yet cached asks the database once. */
+const readsUnderWay = new WeakMap<Database, Map<string, Promise<TokenRow | undefined>>>();
+
+function readTokenOnce(db: Database, hash: string): Promise<TokenRow | undefined> {
+  let reads = readsUnderWay.get(db);
+  if (!reads) {
+    reads = new Map();
+    readsUnderWay.set(db, reads);
+  }
+  const underWay = reads.get(hash);
+  if (underWay) return underWay;
+  const begun = knownTokens.begin();
+  const read = readToken(db, hash)
+    .then((row) => {
+      if (row) knownTokens.set(db, hash, row, begun);
+      return row;
+    })
+    .finally(() => reads.delete(hash));
+  reads.set(hash, read);
+  return read;
+}
+
+/**
+ * What a secret resolves to when this process already knows it, live (not revoked, not expired),
+ * without asking the database; undefined otherwise. For refusals decided before any work: never
+ * a reason to serve, only to refuse sooner what would be refused anyway.
+ */
+export function knownHolder(db: Database, secret: string, now = Date.now()): TokenHolder | undefined {
+  if (!looksLikeSecret(secret)) return undefined;
+  const row = knownTokens.peek(db, hashSecret(secret));
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now)) return undefined;
+  const { id, expiresAt, revokedAt, lastUsedAt, ...holder } = row;
+  return { tokenId: id, ...holder };
+}
+
 /**
  * What a secret resolves to. Revocation and expiry are judged at every call, on the cached row or
  * a fresh one: a revoke by this process forgets the cache at once, one by another within the
@@ -145,12 +180,7 @@ function readToken(db: Database, hash: string) {
 export async function authenticateSecret(db: Database, secret: string, now = new Date()): Promise<TokenCheck> {
   if (!looksLikeSecret(secret)) return { ok: false, reason: "The bearer token is malformed." };
   const hash = hashSecret(secret);
-  let row = knownTokens.get(db, hash);
-  if (!row) {
-    const begun = knownTokens.begin();
-    row = await readToken(db, hash);
-    if (row) knownTokens.set(db, hash, row, begun);
-  }
+  const row = knownTokens.get(db, hash) ?? (await readTokenOnce(db, hash));
   if (!row) return { ok: false, reason: "The bearer token is not known." };
   if (row.revokedAt) return { ok: false, reason: "The bearer token was revoked." };
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime())

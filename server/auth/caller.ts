@@ -28,8 +28,10 @@ export interface Caller {
 export type Authenticate = () => Promise<Caller>;
 
 /** The token of `Authorization: Bearer <token>`; null when there is no such header. */
-export function bearerToken(headers: Headers): string | null {
-  const header = headers.get("authorization");
+export const bearerToken = (headers: Headers): string | null => bearerTokenOf(headers.get("authorization"));
+
+/** The same, from the Authorization header's value (null when there is none). */
+export function bearerTokenOf(header: string | null): string | null {
   if (header === null) return null;
   const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
   return match?.[1] ?? "";

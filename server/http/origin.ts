@@ -9,11 +9,16 @@ const configuredOrigin = () => process.env.APP_URL?.replace(/\/$/, "") || undefi
  * `request.url` to its own hostname, so the Host header is the truth here.
  */
 export function publicOrigin(request: Request): string {
+  return publicOriginFrom((name) => request.headers.get(name) ?? undefined, request.url);
+}
+
+/** The same, from a header reader and the URL the server gave the request (Node's or Next's). */
+export function publicOriginFrom(header: (name: string) => string | undefined, requestUrl: string): string {
   const configured = configuredOrigin();
   if (configured) return configured;
-  const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
-  const protocol = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  const url = new URL(requestUrl);
+  const host = header("x-forwarded-host") ?? header("host") ?? url.host;
+  const protocol = header("x-forwarded-proto") ?? url.protocol.replace(":", "");
   return `${protocol.split(",")[0]?.trim()}://${host.split(",")[0]?.trim()}`;
 }
 

@@ -52,6 +52,16 @@ export class Bulkhead {
     });
   }
 
+  /** Whether `enter` would refuse `key` at once: every place taken and the queue full. */
+  isFull(key: string): boolean {
+    const compartment = this.compartments.get(key);
+    return (
+      compartment !== undefined &&
+      compartment.inFlight >= this.maxInFlight &&
+      compartment.queue.length >= this.maxQueued
+    );
+  }
+
   /** Calls in flight and waiting for `key` (for metrics and tests). */
   load(key: string): { inFlight: number; queued: number } {
     const compartment = this.compartments.get(key);

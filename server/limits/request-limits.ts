@@ -13,6 +13,12 @@ export interface RequestLimits {
   orgMaxInFlight: number;
   /** Further calls of one organization that may wait for a place (holding no database connection). */
   orgMaxQueued: number;
+  /**
+   * Longest hold of a call refused at the door because its organization's bulkhead is full: it is
+   * answered after a random wait between half this and this, so a flood's retries spread out
+   * instead of arriving as one block the event loop must refuse at once. 0: answered at once.
+   */
+  refusalHoldMs: number;
 }
 
 function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -31,6 +37,7 @@ export function requestLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Requ
     statementTimeoutMs: whole(env, "STATEMENT_TIMEOUT_MS", 5000, 100),
     orgMaxInFlight: whole(env, "ORG_MAX_IN_FLIGHT", 8),
     orgMaxQueued: whole(env, "ORG_MAX_QUEUED", 16, 0),
+    refusalHoldMs: whole(env, "ORG_REFUSAL_HOLD_MS", 1000, 0),
   };
 }
 

@@ -5,7 +5,6 @@
  * format — RFC 9457 problem+json with a stable code — for every failure, including unknown paths.
  */
 import { randomUUID } from "node:crypto";
-import { createOpenApiFetchHandler } from "trpc-to-openapi";
 import type { Database } from "../../db/client";
 import { bearerAuthenticator } from "../auth/bearer";
 import { describeError, type ErrorDescription } from "../errors/describe";
@@ -14,27 +13,12 @@ import { problemOf, problemResponse } from "../http/problem";
 import { withApiSecurityHeaders } from "../http/security-headers";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { type CallFacts, createApiContext, reachDatabase } from "../procedures/context";
-import { appRouter } from "../procedures/root";
-import { rateLimitHeaders } from "../rate-limit/limiter";
+import { factHeaders } from "./fact-headers";
 import { openApiJson } from "./openapi";
+import { dispatchOpenApi, type OpenApiRun } from "./openapi-dispatch";
 import { ALLOWED_METHODS, API_PREFIX, isApiPath, operationOfPath, withoutInheritedNames } from "./routes";
 
-const COMMON_HEADERS = { Vary: "Authorization" };
-
-/** The facts every answer carries (rate limit), and those of a success (ETag, caching, credits). */
-function factHeaders(facts: CallFacts, succeeded: boolean): Record<string, string> {
-  const headers: Record<string, string> = facts.rateLimit ? rateLimitHeaders(facts.rateLimit) : {};
-  if (!succeeded) return headers;
-  if (facts.etag) headers.ETag = facts.etag;
-  if (facts.maxAgeSeconds !== undefined)
-    headers["Cache-Control"] =
-      facts.maxAgeSeconds > 0 ? `private, max-age=${facts.maxAgeSeconds}` : "private, no-cache";
-  if (facts.credits) {
-    headers["X-Credits-Cost"] = String(facts.credits.cost);
-    headers["X-Credits-Remaining"] = String(facts.credits.balance);
-  }
-  return headers;
-}
+export const COMMON_HEADERS = { Vary: "Authorization" };
 
 /** What the edge learns of one call, for its log line and metrics. */
 interface RestCall {
@@ -109,21 +93,18 @@ async function answer(request: Request, database: () => Promise<Database>, call:
     authenticate: bearerAuthenticator(db, request.headers),
   });
   call.facts = context.facts;
-  let failure: ErrorDescription | undefined;
   const cleaned = withoutInheritedNames(requestUrl);
   const get =
     request.method === "HEAD" || cleaned ? new Request(cleaned ?? request.url, { headers: request.headers }) : request;
-  const response = await createOpenApiFetchHandler({
-    endpoint: API_PREFIX,
-    router: appRouter,
-    req: get,
-    createContext: () => context,
-    responseMeta: ({ errors }) => ({ headers: factHeaders(context.facts, errors.length === 0) }),
-    onError: ({ error }) => {
-      failure = describeError(error);
-      call.error = error.cause ?? error;
-    },
-  });
+  const getUrl = new URL(get.url);
+  const run: OpenApiRun = { context };
+  const response = await dispatchOpenApi(
+    get,
+    `${getUrl.origin}${getUrl.pathname.slice(API_PREFIX.length)}${getUrl.search}`,
+    run,
+  );
+  const failure = run.error ? describeError(run.error) : undefined;
+  if (run.error) call.error = run.error.cause ?? run.error;
 
   if (response.status >= 400)
     return fail(

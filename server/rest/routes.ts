@@ -1,4 +1,5 @@
 /** The /v1 paths the API serves, from the procedures' OpenAPI metadata (for 405 vs 404). */
+import type { Operation } from "../domain/operations";
 import { procedureMetas } from "../procedures/root";
 
 export const API_PREFIX = "/v1";
@@ -6,9 +7,9 @@ export const ALLOWED_METHODS = "GET, HEAD";
 
 const pattern = (path: string) => new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`, "i");
 
-/** Each operation's path, as a pattern, with the operation's name. */
-const operationPatterns: { pattern: RegExp; operation: string }[] = procedureMetas.flatMap((meta) =>
-  meta.openapi?.path && meta.operation ? [{ pattern: pattern(meta.openapi.path), operation: meta.operation.name }] : [],
+/** Each operation's path, as a pattern, with the operation. */
+const operationPatterns: { pattern: RegExp; operation: Operation }[] = procedureMetas.flatMap((meta) =>
+  meta.openapi?.path && meta.operation ? [{ pattern: pattern(meta.openapi.path), operation: meta.operation }] : [],
 );
 
 const pathPatterns: RegExp[] = procedureMetas
@@ -22,10 +23,13 @@ export function isApiPath(pathBelowPrefix: string): boolean {
   return pathPatterns.some((pattern) => pattern.test(pathBelowPrefix));
 }
 
-/** The operation a path below /v1 names, whatever the method (for logs and metrics); undefined if none. */
-export function operationOfPath(pathBelowPrefix: string): string | undefined {
+/** The operation a path below /v1 names, whatever the method; undefined if none. */
+export function operationAtPath(pathBelowPrefix: string): Operation | undefined {
   return operationPatterns.find(({ pattern }) => pattern.test(pathBelowPrefix))?.operation;
 }
+
+/** The name of the operation a path below /v1 names (for logs and metrics); undefined if none. */
+export const operationOfPath = (pathBelowPrefix: string): string | undefined => operationAtPath(pathBelowPrefix)?.name;
 
 /**
  * Unknown query parameters are ignored, and so are ones named like Object.prototype's members

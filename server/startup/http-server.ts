@@ -7,15 +7,21 @@
  *   (server/http/peer.ts), for the dev outbox;
  * - a request Node's HTTP parser refuses before any handler runs (headers over 16 KB, a malformed
  *   request line, one that takes too long to arrive) gets our problem+json answer
- *   (server/http/client-error.ts) instead of Node's bare status line.
+ *   (server/http/client-error.ts) instead of Node's bare status line;
+ * - the API's paths (/v1, /mcp) may be answered by their Fetch handlers straight from Node
+ *   (server/startup/fetch-bridge.ts), skipping Next's request pipeline, which cost more than the
+ *   calls themselves. Pages, OAuth and everything else go through Next.
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import next from "next";
 import { clientErrorResponse } from "../http/client-error";
 import { connectionOrigin } from "../http/origin";
 import { stampPeer } from "../http/peer";
+import { problemOf, problemResponse } from "../http/problem";
+import { apiSecurityHeaders } from "../http/security-headers";
+import { type FetchHandler, sendFetchResponse, serveFetch } from "./fetch-bridge";
 import { databaseHealthy, recentDatabaseFault, unavailablePage } from "./health";
 
 export interface ServeOptions {
@@ -26,6 +32,64 @@ export interface ServeOptions {
   dev?: boolean;
   /** Runs once in-flight requests are answered, before Next closes (e.g. stopping job workers). */
   onClose?: () => Promise<void>;
+  /** Paths answered by a Fetch handler straight from Node, before Next sees them (first match wins). */
+  direct?: DirectRoute[];
+}
+
+export interface DirectRoute {
+  /** Whether this route answers the path (the request URL's path, still percent-encoded). */
+  matches: (path: string) => boolean;
+  /** An answer decided from the request line and headers alone, written at once; undefined: `handle` it. */
+  refuse?: (request: IncomingMessage, path: string) => ImmediateAnswer | undefined;
+  handle: FetchHandler;
+}
+
+export interface ImmediateAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Written after this many ms (the connection is held meanwhile, nothing else). */
+  holdMs?: number;
+  /** Called just before it is written (also when the client left first), e.g. to log the call. */
+  onAnswer?: () => void;
+}
+
+/** Writes an immediate answer, after its hold; a client that left meanwhile is not written to. */
+function sendImmediate(request: IncomingMessage, response: ServerResponse, answer: ImmediateAnswer): void {
+  const write = () => {
+    answer.onAnswer?.();
+    if (response.destroyed) return;
+    response.writeHead(answer.status, { ...answer.headers, "Content-Length": Buffer.byteLength(answer.body) });
+    response.end(request.method === "HEAD" ? "" : answer.body);
+  };
+  if (answer.holdMs) setTimeout(write, answer.holdMs);
+  else write();
+}
+
+/**
+ * The path of a request's URL when a direct route may answer it. Left to Next: a path that cannot
+ * be decoded (the proxy answers it with the API's 400) and one with a trailing slash (Next
+ * redirects it to the path without), so both answer exactly as they always have.
+ */
+function directPath(url: string | undefined): string | undefined {
+  if (!url?.startsWith("/")) return undefined;
+  const end = url.search(/[?#]/);
+  const path = end === -1 ? url : url.slice(0, end);
+  if (path.length > 1 && path.endsWith("/")) return undefined;
+  try {
+    decodeURIComponent(path);
+    return path;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A direct route's handler failed instead of answering (it never should): say so as the API does. */
+async function answerDirectFailure(request: IncomingMessage, response: ServerResponse, origin: string) {
+  const problem = problemOf("internal_error", "The service failed unexpectedly.", { origin, requestId: randomUUID() });
+  const answer = problemResponse(problem, { "Cache-Control": "no-store" });
+  for (const [name, value] of Object.entries(apiSecurityHeaders(false))) answer.headers.set(name, value);
+  await sendFetchResponse(answer, response, request.method ?? "GET");
 }
 
 /** How long a refused connection stays half-closed, so the client reads our answer, not a reset. */
@@ -104,7 +168,7 @@ const NOT_PAGES = /^\/(v1|mcp|api|oauth|\.well-known|_next|metrics|docs\/api|fav
 export const isDashboardPage = (url: string | undefined) =>
   !NOT_PAGES.test(url ?? "/") || /^\/oauth\/interaction\/[^/?]+(\?|$)/.test(url ?? "");
 
-export async function serve({ dir, port, dev = false, onClose }: ServeOptions): Promise<Server> {
+export async function serve({ dir, port, dev = false, onClose, direct = [] }: ServeOptions): Promise<Server> {
   const server = createServer();
   // hostname "localhost" is what Next's own server assumes when none is given (request URLs).
   const app = next({ dev, dir, hostname: "localhost", port, httpServer: server });
@@ -119,6 +183,23 @@ export async function serve({ dir, port, dev = false, onClose }: ServeOptions): 
     stampPeer(request);
     try {
       await ready;
+      const path = direct.length > 0 ? directPath(request.url) : undefined;
+      const route = path === undefined ? undefined : direct.find((candidate) => candidate.matches(path));
+      const refusal = route?.refuse?.(request, path as string);
+      if (refusal) {
+        sendImmediate(request, response, refusal);
+        return;
+      }
+      if (route) {
+        // The URL's host is ours (as Next's request.url); the client's Host header stays a header.
+        const origin = `http://localhost:${port}`;
+        await serveFetch(request, response, origin, route.handle).catch(async (error: unknown) => {
+          console.error(`[server] failed to handle ${request.method} ${request.url}:`, error);
+          if (response.headersSent) response.destroy();
+          else await answerDirectFailure(request, response, origin);
+        });
+        return;
+      }
       // A dashboard page cannot be rendered without the database: say so at once, as a 503 page.
       if (isDashboardPage(request.url)) {
         if (!(await databaseHealthy())) {

@@ -1,12 +1,13 @@
 /**
  * Fair sharing, measured: one organization's steady caller (2 connections, one call after the
  * other) alone, then while another organization sends bursts of 500 metered calls at once, wave
- * after wave, against the same instance. Prints the steady caller's p50/p99 both ways and their
+ * after wave, against the same instance, from its own thread. Prints the steady caller's p50/p99 both ways and their
  * ratio against the target (p99 during a burst ≤ 3× alone).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { openDatabase } from "@/db/client";
 import { demoCatalogueWithOrganization, organization } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
@@ -34,22 +35,42 @@ async function steady(url: string, token: string, seconds: number): Promise<numb
   return latencies;
 }
 
-async function bursts(url: string, token: string, stop: () => boolean) {
-  const statuses = new Map<number, number>();
+/**
+ * The bursting organization's client, in its own thread: another customer's client is another
+ * program, so parsing its 500 answers must not delay the steady caller's own measurements.
+ */
+const BURSTER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { url, token, burst } = workerData;
+let stop = false;
+parentPort.on("message", () => { stop = true; });
+(async () => {
+  const statuses = {};
   let waves = 0;
-  while (!stop()) {
-    const answers = await Promise.all(
-      Array.from({ length: BURST }, () =>
-        fetch(`${url}${SNAPSHOT}`, { headers: { Authorization: `Bearer ${token}` } }).then(async (r) => {
-          await r.arrayBuffer();
-          return r.status;
-        }),
-      ),
-    );
-    for (const status of answers) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  while (!stop) {
+    const answers = await Promise.all(Array.from({ length: burst }, () =>
+      fetch(url, { headers: { Authorization: "Bearer " + token } }).then(async (r) => { await r.arrayBuffer(); return r.status; })));
+    for (const status of answers) statuses[status] = (statuses[status] ?? 0) + 1;
     waves++;
   }
-  return { waves, statuses };
+  parentPort.postMessage({ waves, statuses });
+})();
+`;
+
+function bursts(url: string, token: string) {
+  const worker = new Worker(BURSTER, { eval: true, workerData: { url: `${url}${SNAPSHOT}`, token, burst: BURST } });
+  const result = new Promise<{ waves: number; statuses: Record<string, number> }>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+  return {
+    stop: async () => {
+      worker.postMessage("stop");
+      const outcome = await result;
+      await worker.terminate();
+      return outcome;
+    },
+  };
 }
 
 export async function isolationBench(database: "pglite" | "postgres") {
@@ -65,20 +86,23 @@ export async function isolationBench(database: "pglite" | "postgres") {
     REDIS_URL: "",
   });
   try {
-    await steady(app.url, steadyOrg.token, 2); // warm-up
+    // Warm-up: both tokens known to the instance, as a customer's usually are (a cold token's
+    // first burst is looked up once, then refused like the rest).
+    await steady(app.url, steadyOrg.token, 2);
+    await fetch(`${app.url}${SNAPSHOT}`, { headers: { Authorization: `Bearer ${bursting.token}` } });
     const alone = await steady(app.url, steadyOrg.token, SECONDS);
-    let done = false;
-    const burst = bursts(app.url, bursting.token, () => done);
+    const burst = bursts(app.url, bursting.token);
     const during = await steady(app.url, steadyOrg.token, SECONDS);
-    done = true;
-    const { waves, statuses } = await burst;
+    const { waves, statuses } = await burst.stop();
     const p = (values: number[], q: number) => percentile(values, q).toFixed(1);
     const ratio = percentile(during, 99) / percentile(alone, 99);
     console.log(`\nFair sharing on ${database}: a steady caller beside bursts of ${BURST} from another organization`);
     console.log(`  steady alone:        ${alone.length} calls, p50 ${p(alone, 50)} ms, p99 ${p(alone, 99)} ms`);
     console.log(`  steady during burst: ${during.length} calls, p50 ${p(during, 50)} ms, p99 ${p(during, 99)} ms`);
     console.log(
-      `  bursts: ${waves} waves, ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(", ")}; p99 ratio ${ratio.toFixed(2)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "MISSED"})`,
+      `  bursts: ${waves} waves, ${Object.entries(statuses)
+        .map(([s, n]) => `${n} × ${s}`)
+        .join(", ")}; p99 ratio ${ratio.toFixed(2)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "MISSED"})`,
     );
   } finally {
     await app.stop();

@@ -199,6 +199,61 @@ describe("two instances, one PostgreSQL", () => {
       ).toFixed(1)} ms`,
     );
   });
+
+  it("refuses a flood with a token it knows at the door: the procedure's problem and headers, held, logged", async () => {
+    const app = apps[0] as RunningApp;
+    await call(app.url, troubled.token); // this instance knows the token
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, async () => {
+        const began = performance.now();
+        const response = await fetch(`${app.url}${SNAPSHOT}`, {
+          headers: { Authorization: `Bearer ${troubled.token}` },
+        });
+        const body = await response.text();
+        return { status: response.status, headers: response.headers, body, ms: performance.now() - began };
+      }),
+    );
+    const refused = answers.filter((a) => a.status === 429);
+    // The door holds its refusals for ½–1 × ORG_REFUSAL_HOLD_MS (1,000 ms); the procedure answers at once.
+    const held = refused.filter((a) => a.ms >= 500);
+    expect(held.length).toBeGreaterThan(100);
+    const shape = (a: (typeof refused)[number]) => {
+      const { requestId, ...problem } = JSON.parse(a.body) as Record<string, unknown>;
+      expect(requestId).toBe(a.headers.get("x-request-id"));
+      const headers = [
+        "content-type",
+        "retry-after",
+        "vary",
+        "cache-control",
+        "x-content-type-options",
+        "x-frame-options",
+        "content-security-policy",
+        "referrer-policy",
+      ].map((name) => `${name}: ${a.headers.get(name)}`);
+      return JSON.stringify({ problem, headers });
+    };
+    // Every refusal, at the door or in the procedure, is one and the same answer.
+    expect(new Set(refused.map(shape)).size).toBe(1);
+    const first = JSON.parse((held[0] as (typeof refused)[number]).body) as { code: string; status: number };
+    expect(first).toMatchObject({ code: "too_many_concurrent", status: 429 });
+    const ids = held.map((a) => `"requestId":"${a.headers.get("x-request-id")}"`);
+    const loggedLines = () =>
+      app
+        .output()
+        .split("\n")
+        .filter((line) => ids.some((id) => line.includes(id)))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // The log reaches us through a pipe of its own: wait for the last lines.
+    await expect.poll(() => loggedLines().length, { timeout: 5_000 }).toBe(held.length);
+    const logged = loggedLines();
+    for (const line of logged)
+      expect(line).toMatchObject({
+        status: 429,
+        problem: "too_many_concurrent",
+        operation: "readings.snapshot",
+        organizationId: troubled.id,
+      });
+  });
 });
 
 /** Asks for a sign-in link as the sign-in form does; where it sends the browser. */

@@ -1,0 +1,18 @@
+/** A call's facts (server/procedures/context.ts) said as REST headers. */
+import type { CallFacts } from "../procedures/context";
+import { rateLimitHeaders } from "../rate-limit/limiter";
+
+/** The facts every answer carries (rate limit), and those of a success (ETag, caching, credits). */
+export function factHeaders(facts: CallFacts, succeeded: boolean): Record<string, string> {
+  const headers: Record<string, string> = facts.rateLimit ? rateLimitHeaders(facts.rateLimit) : {};
+  if (!succeeded) return headers;
+  if (facts.etag) headers.ETag = facts.etag;
+  if (facts.maxAgeSeconds !== undefined)
+    headers["Cache-Control"] =
+      facts.maxAgeSeconds > 0 ? `private, max-age=${facts.maxAgeSeconds}` : "private, no-cache";
+  if (facts.credits) {
+    headers["X-Credits-Cost"] = String(facts.credits.cost);
+    headers["X-Credits-Remaining"] = String(facts.credits.balance);
+  }
+  return headers;
+}

@@ -1,7 +1,7 @@
 /**
  * CPU profiling of the server process, for benchmarks: with CPU_PROFILE_DIR set, the V8 profiler
  * runs from start to a graceful stop and writes `serve-<pid>.cpuprofile` there (open it in Chrome
- * DevTools, or summarise it with `npm run profile:summary`). Node refuses --cpu-prof in
+ * DevTools' Performance panel). Node refuses --cpu-prof in
  * NODE_OPTIONS, and `npm start` runs the server as a child; hence this switch.
  */
 import { writeFileSync } from "node:fs";

@@ -35,8 +35,10 @@ export function problemOf(
 }
 
 export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(problem), {
-    status: problem.status,
-    headers: { ...headers, "Content-Type": PROBLEM_CONTENT_TYPE, "X-Request-Id": problem.requestId },
-  });
+  return new Response(JSON.stringify(problem), { status: problem.status, headers: problemHeaders(problem, headers) });
+}
+
+/** The headers of a problem answer: `headers`, then its content type and request id. */
+export function problemHeaders(problem: Problem, headers: Record<string, string> = {}): Record<string, string> {
+  return { ...headers, "Content-Type": PROBLEM_CONTENT_TYPE, "X-Request-Id": problem.requestId };
 }

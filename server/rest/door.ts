@@ -13,12 +13,13 @@ import { knownHolder } from "../accounts/tokens";
 import { bearerTokenOf } from "../auth/caller";
 import { describeError } from "../errors/describe";
 import { publicOriginFrom } from "../http/origin";
-import { PROBLEM_CONTENT_TYPE, problemOf } from "../http/problem";
+import { problemHeaders, problemOf } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
 import { requestLimits } from "../limits/request-limits";
 import { recordApiCall } from "../observability/calls";
 import { bulkheadRefusal } from "../procedures/trpc";
 import type { ImmediateAnswer } from "../startup/http-server";
+import { failureHeaders } from "./handler";
 import { API_PREFIX, operationAtPath } from "./routes";
 
 const header = (request: IncomingMessage, name: string) => {
@@ -51,11 +52,7 @@ export function refuseAtTheDoor(
   const answer: ImmediateAnswer = {
     status: problem.status,
     headers: {
-      Vary: "Authorization",
-      "Cache-Control": "no-store",
-      ...description.headers,
-      "Content-Type": PROBLEM_CONTENT_TYPE,
-      "X-Request-Id": requestId,
+      ...problemHeaders(problem, failureHeaders(description)),
       ...apiSecurityHeaders(arrivedOverTls(origin, header(request, "x-forwarded-proto") ?? null)),
     },
     body: JSON.stringify(problem),

@@ -18,7 +18,14 @@ import { openApiJson } from "./openapi";
 import { dispatchOpenApi, type OpenApiRun } from "./openapi-dispatch";
 import { ALLOWED_METHODS, API_PREFIX, isApiPath, operationOfPath, withoutInheritedNames } from "./routes";
 
-export const COMMON_HEADERS = { Vary: "Authorization" };
+const COMMON_HEADERS = { Vary: "Authorization" };
+
+/** What every /v1 failure says besides its problem: never cached, varies by token, and its own headers. */
+export const failureHeaders = (description: ErrorDescription): Record<string, string> => ({
+  ...COMMON_HEADERS,
+  "Cache-Control": "no-store",
+  ...description.headers,
+});
 
 /** What the edge learns of one call, for its log line and metrics. */
 interface RestCall {
@@ -60,9 +67,7 @@ async function answer(request: Request, database: () => Promise<Database>, call:
   const fail = (description: ErrorDescription, headers: Record<string, string> = {}) => {
     call.problem = description.code;
     return problemResponse(problemOf(description.code, description.detail, { origin, requestId }, description), {
-      ...COMMON_HEADERS,
-      "Cache-Control": "no-store",
-      ...description.headers,
+      ...failureHeaders(description),
       ...headers,
     });
   };
@@ -96,11 +101,11 @@ async function answer(request: Request, database: () => Promise<Database>, call:
   const cleaned = withoutInheritedNames(requestUrl);
   const get =
     request.method === "HEAD" || cleaned ? new Request(cleaned ?? request.url, { headers: request.headers }) : request;
-  const getUrl = new URL(get.url);
+  const target = cleaned ? new URL(cleaned) : requestUrl;
   const run: OpenApiRun = { context };
   const response = await dispatchOpenApi(
     get,
-    `${getUrl.origin}${getUrl.pathname.slice(API_PREFIX.length)}${getUrl.search}`,
+    `${target.origin}${target.pathname.slice(API_PREFIX.length)}${target.search}`,
     run,
   );
   const failure = run.error ? describeError(run.error) : undefined;

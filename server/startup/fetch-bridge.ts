@@ -65,8 +65,8 @@ export async function sendFetchResponse(answer: Response, outgoing: ServerRespon
 
 /**
  * Answers one request with `handle`. A client that goes away aborts the Request's signal, so work
- * that listens for it stops. `onError` answers what the handler itself failed to (it never should:
- * the API handlers turn every failure into their own protocol's error).
+ * that listens for it stops. A handler that throws rejects this (it never should: the API handlers
+ * turn every failure into their own protocol's error); the caller answers it.
  */
 export async function serveFetch(
   incoming: IncomingMessage,

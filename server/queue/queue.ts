@@ -7,7 +7,7 @@
  */
 import type { PGlite } from "@electric-sql/pglite";
 import PgBoss from "pg-boss";
-import type { Sql } from "postgres";
+import postgres, { type Sql } from "postgres";
 import type { DatabaseHandle } from "../../db/client";
 import { errorMessage, log } from "../observability/logger";
 
@@ -26,18 +26,25 @@ export function sqlExecutor(handle: DatabaseHandle): (text: string, values?: unk
   const client = (handle.db as unknown as { $client: unknown }).$client;
   if (handle.config.kind === "postgres") {
     const sql = client as Sql;
+    // Several statements (pg-boss's own BEGIN … COMMIT) go as one simple-protocol message on a
+    // connection of their own: a one-connection client, which postgres.js lets run a transaction,
+    // closed whenever it idles. Not sql.reserve() on the app's pool: a reserve queued while a
+    // pooled connection is killed is never settled and its pool slot is lost for good (postgres.js
+    // 3.4.9, porsager/postgres#1195); under the fault suite that starved the pool until every
+    // query of the instance hung.
+    const serial = postgres(handle.config.url, {
+      max: 1,
+      idle_timeout: 30,
+      connect_timeout: 3,
+      onnotice: () => {},
+      connection: { application_name: "mps-queue" },
+    });
     return async (text, values) => {
       if (values && values.length > 0) return { rows: [...(await sql.unsafe(text, values.map(asParameter)))] };
-      // Several statements (pg-boss's own BEGIN … COMMIT) need one connection of their own.
-      const reserved = await sql.reserve();
-      try {
-        const result = (await reserved.unsafe(text).simple()) as unknown as unknown[];
-        // Several statements answer one result each: pg-boss reads the last, as node-postgres gives it.
-        const last = Array.isArray(result[0]) || result.length === 0 ? (result.at(-1) ?? []) : result;
-        return { rows: [...(last as Record<string, unknown>[])] };
-      } finally {
-        reserved.release();
-      }
+      const result = (await serial.unsafe(text).simple()) as unknown as unknown[];
+      // Several statements answer one result each: pg-boss reads the last, as node-postgres gives it.
+      const last = Array.isArray(result[0]) || result.length === 0 ? (result.at(-1) ?? []) : result;
+      return { rows: [...(last as Record<string, unknown>[])] };
     };
   }
   const pglite = client as PGlite;

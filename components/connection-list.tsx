@@ -42,7 +42,19 @@ export function ConnectionList() {
             <tbody>
               {connections.data.map((connection) => (
                 <tr key={connection.grantId} data-testid="connection-row" data-grant-id={connection.grantId}>
-                  <td>{connection.clientName}</td>
+                  <td>
+                    {connection.clientName}
+                    <br />
+                    <small>
+                      {connection.vouchedForBy ? (
+                        <>
+                          vouched for by <strong>{connection.vouchedForBy}</strong>
+                        </>
+                      ) : (
+                        "registered itself"
+                      )}
+                    </small>
+                  </td>
                   <td>{connection.scopes.includes("Market.Read.All") ? "Market data" : "Lists only"}</td>
                   <td>{utcMinute(connection.connectedAt) ?? "never"}</td>
                   <td>{utcMinute(connection.expiresAt) ?? "never"}</td>

@@ -2,10 +2,12 @@
  * The server process: `npm start` runs it once the build is current (scripts/start.ts), `npm run
  * dev` with --dev. It decides the dev outbox from the operator's environment (refusing to start in
  * production without SMTP_URL unless DEV_OUTBOX=1; server/startup/dev-outbox.ts) before anything
- * defaults NODE_ENV, then serves the app on PORT (default 3000) with server/startup/http-server.ts.
+ * defaults NODE_ENV (and whether client metadata documents may live on private hosts:
+ * server/startup/client-metadata-hosts.ts), then serves the app on PORT (default 3000) with server/startup/http-server.ts.
  * Outside development the API (/v1, /mcp) is answered from Node directly by the same handlers the
  * app/ route files call; in development those route files serve it, so edits reload.
  */
+import { decidePrivateHosts } from "../server/startup/client-metadata-hosts";
 import { outboxOrExit } from "../server/startup/dev-outbox";
 
 const dev = process.argv.includes("--dev");
@@ -16,6 +18,13 @@ if (outbox.warning) {
   const rule = "!".repeat(100);
   console.warn(`${rule}\n${outbox.warning}\n${rule}`);
 }
+const privateHosts = decidePrivateHosts(process.env);
+if (privateHosts.refusal) {
+  console.error(privateHosts.refusal);
+  process.exit(1);
+}
+if (privateHosts.warning) console.warn(privateHosts.warning);
+process.env.CIMD_ALLOW_PRIVATE_HOSTS = privateHosts.allowed ? "1" : "0";
 // As `next start` and `next dev` do, and before Next and React load: they read it once.
 Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || (dev ? "development" : "production") });
 

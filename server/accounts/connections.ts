@@ -8,10 +8,18 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "../../db/client";
 import { oauthRecords } from "../../db/schema";
 
+/** The oauth_records model of a metadata-document client's name at consent, keyed by grant id. */
+export const METADATA_DOCUMENT_CLIENT_MODEL = "MetadataDocumentClient";
+
 export interface Connection {
   grantId: string;
   clientId: string;
   clientName: string;
+  /**
+   * The host that vouches for the client: its client_id's host when it is a Client ID Metadata
+   * Document URL; null for a client that registered itself (its name is its own claim).
+   */
+  vouchedForBy: string | null;
   connectedAt: Date;
   /** When the connection lapses unless used (its refresh tokens cannot outlive the grant). */
   expiresAt: Date | null;
@@ -19,6 +27,13 @@ export interface Connection {
 }
 
 const clients = alias(oauthRecords, "clients");
+const documentClients = alias(oauthRecords, "document_clients");
+
+/** The host of a client_id that is a metadata document's https URL, else null. */
+export function metadataDocumentHost(clientId: string): string | null {
+  const url = clientId.startsWith("https://") ? URL.parse(clientId) : null;
+  return url ? url.host : null;
+}
 
 type GrantPayload = {
   accountId?: string;
@@ -37,9 +52,14 @@ export async function connectionsOf(db: Database, userId: string): Promise<Conne
       payload: oauthRecords.payload,
       expiresAt: oauthRecords.expiresAt,
       client: clients.payload,
+      documentClient: documentClients.payload,
     })
     .from(oauthRecords)
     .leftJoin(clients, and(eq(clients.model, "Client"), eq(clients.id, sql`${oauthRecords.payload}->>'clientId'`)))
+    .leftJoin(
+      documentClients,
+      and(eq(documentClients.model, METADATA_DOCUMENT_CLIENT_MODEL), eq(documentClients.id, oauthRecords.id)),
+    )
     .where(
       and(eq(oauthRecords.model, "Grant"), sql`${oauthRecords.payload}->>'accountId' = ${userId}`, live(oauthRecords)),
     )
@@ -51,7 +71,12 @@ export async function connectionsOf(db: Database, userId: string): Promise<Conne
     return {
       grantId: row.id,
       clientId,
-      clientName: String((row.client as { client_name?: string } | null)?.client_name ?? clientId),
+      clientName: String(
+        (row.client as { client_name?: string } | null)?.client_name ??
+          (row.documentClient as { clientName?: string } | null)?.clientName ??
+          clientId,
+      ),
+      vouchedForBy: row.client ? null : metadataDocumentHost(clientId),
       connectedAt: new Date((grant.iat ?? 0) * 1000),
       expiresAt: row.expiresAt,
       scopes: [...new Set(scopes.filter(Boolean))],

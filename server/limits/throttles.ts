@@ -1,6 +1,7 @@
 /**
  * Abuse throttles: how often anyone may make the service send a sign-in mail to one address or
- * from one client address, and register OAuth clients from one client address. Counted across
+ * from one client address, register OAuth clients from one client address, and make us fetch
+ * client metadata documents from one host. Counted across
  * instances: in Redis when REDIS_URL is set (the database standing in while Redis is down), else
  * in the database (throttle_counters). Numbers and their reasons: docs/security.md.
  */
@@ -27,6 +28,11 @@ export const THROTTLES = {
   registrationBurstPerClient: { name: "register-burst", points: 20, durationSeconds: 60 },
   /** Client registrations from one client address within a day. */
   registrationDailyPerClient: { name: "register-day", points: 200, durationSeconds: 86_400 },
+  /**
+   * Client metadata documents fetched from one host within a minute: a host serves a few client
+   * documents, each fetched once per cache period; more is someone making us fetch for them.
+   */
+  metadataDocumentsPerHost: { name: "cimd-host", points: 30, durationSeconds: 60 },
 } as const satisfies Record<string, ThrottleRule>;
 
 export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };

@@ -1,10 +1,16 @@
 /** What the consent page shows about one pending authorization. */
 import type { Database } from "../../db/client";
+import { metadataDocumentHost } from "../accounts/connections";
 import { MARKET_READ_SCOPE } from "../domain/operations";
 import { providerFor } from "./host";
 
 export interface ConsentRequest {
   clientName: string;
+  /**
+   * The host of the client's metadata document URL, which vouches for its name; null when the
+   * client registered itself (DCR), whose name nobody vouches for.
+   */
+  vouchedForBy: string | null;
   /** Where the browser goes back to: the host (or scheme) of the redirect URI, to tell clients apart. */
   returnsTo: string;
   /** Whether the client asked for market data (without it, only the free tools answer). */
@@ -29,6 +35,9 @@ export async function consentRequest(db: Database, origin: string, uid: string):
   const scopes = new Set(String(interaction.params.scope ?? "").split(" "));
   return {
     clientName: client.clientName ?? client.clientId,
+    vouchedForBy: (client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument
+      ? metadataDocumentHost(client.clientId)
+      : null,
     returnsTo: returnsTo(interaction.params.redirect_uri),
     readsMarketData: scopes.has(MARKET_READ_SCOPE),
     staysConnected: client.grantTypeAllowed("refresh_token"),

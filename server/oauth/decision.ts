@@ -8,6 +8,9 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
+import type { Database } from "../../db/client";
+import { METADATA_DOCUMENT_CLIENT_MODEL } from "../accounts/connections";
+import { DatabaseAdapter } from "../accounts/oauth-records";
 import { OAUTH_PREFIX, OIDC_SCOPES, RESOURCE_SCOPES } from "../http/protected-resource";
 
 export const INTERNAL_SECRET_HEADER = "x-mps-internal-secret";
@@ -36,7 +39,34 @@ export function grantableScopes(requested: unknown): { oidc: string[]; resource:
   };
 }
 
-export function handleDecision(provider: Provider, resource: string, internalSecret: string) {
+/**
+ * A client known by its metadata document is stored nowhere by the provider (it fetches the
+ * document when needed), so the name it had when the person consented is kept with the grant,
+ * for the Connect page; revoking the grant deletes it with the grant's other records.
+ */
+async function rememberDocumentClient(
+  db: Database,
+  provider: Provider,
+  grantId: string,
+  clientId: string,
+  ttlSeconds: number,
+) {
+  const client = await provider.Client.find(clientId);
+  if (!client || !(client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument) return;
+  await new DatabaseAdapter(db, METADATA_DOCUMENT_CLIENT_MODEL).upsert(
+    grantId,
+    { grantId, clientId, clientName: client.clientName ?? null },
+    ttlSeconds,
+  );
+}
+
+export function handleDecision(
+  db: Database,
+  provider: Provider,
+  resource: string,
+  internalSecret: string,
+  grantTtlSeconds: number,
+) {
   return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
     const match = DECISION_PATH.exec(ctx.path);
     if (!match || ctx.method !== "POST") return next();
@@ -65,6 +95,7 @@ export function handleDecision(provider: Provider, resource: string, internalSec
       if (scopes.oidc.length > 0) grant.addOIDCScope(scopes.oidc.join(" "));
       grant.addResourceScope(resource, scopes.resource.join(" "));
       const grantId = await grant.save();
+      await rememberDocumentClient(db, provider, grantId, String(interaction.params.client_id), grantTtlSeconds);
       result = { login: { accountId: decision.accountId, remember: false }, consent: { grantId } };
     }
     ctx.status = 303;

@@ -21,11 +21,20 @@ import { isDatabaseUnavailable } from "../errors/describe";
 import { escapeHtml } from "../http/html";
 import { mcpResource, OAUTH_PREFIX, OIDC_SCOPES } from "../http/protected-resource";
 import { handleDecision } from "./decision";
+import {
+  allowDocumentClient,
+  allowDocumentFetch,
+  DOCUMENT_CACHE_SECONDS,
+  DOCUMENT_MAX_BYTES,
+  documentFetch,
+} from "./metadata-documents";
 
 const DAY = 24 * 3600;
 /** Access tokens are short: a revoked connection also stops at the next refresh at the latest. */
 export const ACCESS_TOKEN_TTL_SECONDS = Number(process.env.OAUTH_ACCESS_TOKEN_TTL_SECONDS) || 3600;
 const REFRESH_TOKEN_TTL_SECONDS = 30 * DAY;
+/** A grant lives while its refresh tokens can: a connection unused for 90 days must reconnect. */
+const GRANT_TTL_SECONDS = 90 * DAY;
 
 export const OAUTH_ROUTES = {
   authorization: `${OAUTH_PREFIX}/authorize`,
@@ -35,6 +44,7 @@ export const OAUTH_ROUTES = {
   jwks: `${OAUTH_PREFIX}/jwks`,
   end_session: `${OAUTH_PREFIX}/session/end`,
   userinfo: `${OAUTH_PREFIX}/userinfo`,
+  pushed_authorization_request: `${OAUTH_PREFIX}/par`,
 } as const;
 
 export const interactionPath = (uid: string) => `${OAUTH_PREFIX}/interaction/${encodeURIComponent(uid)}`;
@@ -77,10 +87,23 @@ export async function createProvider(db: Database, origin: string, internalSecre
       response_types: ["code"],
       id_token_signed_response_alg: "RS256",
     },
+    // OAuth 2.1: the authorization code (with PKCE S256) is the only response; no implicit or hybrid.
+    responseTypes: ["code"],
     pkce: { required: () => true },
     routes: OAUTH_ROUTES,
+    fetch: documentFetch(),
+    // Our own cap applies to the document as served (DOCUMENT_MAX_BYTES); this is what it becomes.
+    fetchResponseBodyLimits: { "client_id metadata document": DOCUMENT_MAX_BYTES + 1024 },
     features: {
       devInteractions: { enabled: false },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: "draft-02",
+        allowFetch: allowDocumentFetch(db),
+        allowClient: allowDocumentClient,
+        cacheDuration: DOCUMENT_CACHE_SECONDS,
+      },
+      pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
@@ -117,8 +140,7 @@ export async function createProvider(db: Database, origin: string, internalSecre
       IdToken: 3600,
       Interaction: 3600,
       RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
-      // A grant lives while its refresh tokens can: a connection unused for 90 days must reconnect.
-      Grant: 90 * DAY,
+      Grant: GRANT_TTL_SECONDS,
       // Only long enough to carry one authorization; the dashboard session is the real one.
       Session: 600,
     },
@@ -130,7 +152,7 @@ export async function createProvider(db: Database, origin: string, internalSecre
   const provider = new Provider(origin, configuration);
   provider.proxy = true;
   answerDatabaseFaultsAsUnavailable(provider);
-  provider.use(handleDecision(provider, resource, internalSecret));
+  provider.use(handleDecision(db, provider, resource, internalSecret, GRANT_TTL_SECONDS));
   return provider;
 }
 

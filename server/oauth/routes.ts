@@ -46,8 +46,25 @@ export const inOAuthFormat =
   (...args: A): Promise<Response> =>
     handler(...args).catch(oauthFailure);
 
-/** Any provider endpoint: authorize, token, register, revoke, jwks, end session. */
+/** The methods of each endpoint the metadata names (oidc-provider answers a bare 404 to the others). */
+const ENDPOINT_METHODS = new Map<string, string[]>([
+  [OAUTH_ROUTES.authorization, ["GET"]],
+  [OAUTH_ROUTES.token, ["POST"]],
+  [OAUTH_ROUTES.registration, ["POST"]],
+  [OAUTH_ROUTES.revocation, ["POST"]],
+  [OAUTH_ROUTES.jwks, ["GET"]],
+  [OAUTH_ROUTES.end_session, ["GET"]],
+  [OAUTH_ROUTES.pushed_authorization_request, ["POST"]],
+]);
+
+/** Any provider endpoint: authorize, token, register, revoke, jwks, end session, PAR. */
 async function handleOAuthRequestUnguarded(request: Request, database: DatabaseOf): Promise<Response> {
+  const methods = ENDPOINT_METHODS.get(new URL(request.url).pathname);
+  if (methods && !methods.includes(request.method) && !(request.method === "HEAD" && methods.includes("GET"))) {
+    const refused = oauthError(405, "invalid_request", `This endpoint answers ${methods.join(" and ")} only.`);
+    refused.headers.set("Allow", methods.join(", "));
+    return refused;
+  }
   const db = await database();
   const origin = publicOrigin(request);
   if (request.method === "POST" && new URL(request.url).pathname === OAUTH_ROUTES.registration) {

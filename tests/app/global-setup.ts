@@ -15,7 +15,7 @@ import { publishMarket } from "@/server/catalog/store";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { type AccountFixtures, createAccountFixtures, fixtureSecrets } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
-import { FIXTURES } from "../helpers/fixtures";
+import { FIXTURES, TEST_CA_FILE } from "../helpers/fixtures";
 import { apiCallLines, apiLineProblems, secretsIn } from "../helpers/logs";
 import { startApp } from "../helpers/server";
 
@@ -77,6 +77,9 @@ export default async function setup(project: TestProject) {
       // Races of 100 concurrent calls of one organization test the credits, not the bulkhead: let them queue.
       ORG_MAX_QUEUED: "1000",
       THROTTLE_KEY_PREFIX: `mps:test:${path.basename(dataDir)}`,
+      // Client metadata documents served by the tests from this machine, over TLS with a test CA.
+      CIMD_ALLOW_PRIVATE_HOSTS: "1",
+      NODE_EXTRA_CA_CERTS: TEST_CA_FILE,
     },
     undefined,
     logFile,

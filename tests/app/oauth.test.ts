@@ -157,6 +157,40 @@ describe("discovery", () => {
       expect(body.scopes_supported).toEqual(expect.arrayContaining([SCOPE]));
     }
   });
+
+  it("offers OAuth 2.1 only: the code flow with PKCE, no implicit, hybrid or id_token responses", async () => {
+    for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+      const body = (await (await fetch(`${base}${path}`)).json()) as Record<string, unknown>;
+      expect(body.response_types_supported).toEqual(["code"]);
+      expect(body.grant_types_supported).not.toContain("implicit");
+      expect(body.client_id_metadata_document_supported).toBe(true);
+    }
+  });
+
+  it("answers at every endpoint either metadata document names", async () => {
+    const named = new Map<string, string>();
+    for (const path of [
+      "/.well-known/oauth-authorization-server",
+      "/.well-known/openid-configuration",
+      "/.well-known/oauth-protected-resource/mcp",
+    ]) {
+      const body = (await (await fetch(`${base}${path}`)).json()) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(body))
+        if ((name.endsWith("_endpoint") || name.endsWith("_uri")) && typeof value === "string") named.set(name, value);
+    }
+    expect([...named.keys()]).toEqual(
+      expect.arrayContaining(["authorization_endpoint", "token_endpoint", "pushed_authorization_request_endpoint"]),
+    );
+    for (const [name, url] of named) {
+      expect(new URL(url).origin, name).toBe(base);
+      // Its own method answers; any other is 405 with Allow, never a bare 404.
+      for (const method of ["GET", "POST"]) {
+        const answer = await fetch(url, { method, redirect: "manual" });
+        expect(answer.status, `${method} ${name} ${url}`).not.toBe(404);
+        if (answer.status === 405) expect(answer.headers.get("allow"), `${method} ${name}`).toMatch(/GET|POST/);
+      }
+    }
+  });
 });
 
 describe("the full flow", () => {
@@ -306,6 +340,58 @@ describe("what is refused", () => {
       expect(response.headers.get("location")).toBeNull();
       expect(await response.text()).toContain("redirect_uri");
     }
+  });
+
+  it("refuses implicit and hybrid requests with unsupported_response_type", async () => {
+    const { challenge } = pkcePair();
+    for (const responseType of ["token", "id_token", "code id_token", "id_token token"]) {
+      const url = new URL(
+        authorizeUrl(metadata, { clientId, redirectUri: REDIRECT, scope: `openid ${SCOPE}`, challenge }),
+      );
+      url.searchParams.set("response_type", responseType);
+      url.searchParams.set("nonce", "n");
+      const response = await browse(new CookieJar(accounts.oauth.session), url.href);
+      const location = response.headers.get("location");
+      const error = location
+        ? (new URL(location).searchParams.get("error") ??
+          new URLSearchParams(new URL(location).hash.slice(1)).get("error"))
+        : await response.text();
+      expect(error, responseType).toMatch(/unsupported_response_type/);
+    }
+  });
+
+  it("serves pushed authorization requests under /oauth", async () => {
+    const { challenge, verifier } = pkcePair();
+    const pushed = await fetch(metadata.pushed_authorization_request_endpoint as string, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        client_id: clientId,
+        response_type: "code",
+        redirect_uri: REDIRECT,
+        scope: SCOPE,
+        resource,
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        state: "par",
+      }).toString(),
+    });
+    expect(pushed.status).toBe(201);
+    const { request_uri } = (await pushed.json()) as { request_uri: string };
+    const authorize = new URL(metadata.authorization_endpoint);
+    authorize.searchParams.set("client_id", clientId);
+    authorize.searchParams.set("request_uri", request_uri);
+    const { redirect } = await authorizeInBrowser(base, new CookieJar(accounts.oauth.session), authorize.href);
+    expect(redirect.searchParams.get("state")).toBe("par");
+    const tokens = await tokenRequest(metadata, {
+      grant_type: "authorization_code",
+      code: redirect.searchParams.get("code") as string,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: verifier,
+      resource,
+    });
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
   });
 
   it("requires PKCE with S256", async () => {

@@ -5,6 +5,12 @@ import { checkGeographies, checkMarket, parseDefinition } from "@/server/domain/
 import { AXES, type GeographiesFile, type MarketFile } from "@/server/domain/market-definition";
 
 export const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
+/** The throwaway CA the app under test trusts, and the loopback server certificate it issued. */
+export const TEST_CA_FILE = path.join(FIXTURES, "tls", "ca.pem");
+export const TEST_TLS = {
+  cert: path.join(FIXTURES, "tls", "server.pem"),
+  key: path.join(FIXTURES, "tls", "server-key.pem"),
+};
 
 export function fixtureGeographies(): GeographiesFile {
   const file = path.join(FIXTURES, "geographies.yaml");

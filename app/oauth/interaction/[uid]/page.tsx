@@ -38,6 +38,17 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
         <strong>{user.email ?? "you"}</strong>. After you answer, your browser returns to{" "}
         <code>{request.returnsTo}</code>.
       </p>
+      {request.vouchedForBy ? (
+        <p data-testid="client-identity">
+          Its name and addresses are published by <strong>{request.vouchedForBy}</strong>, the site its client ID
+          belongs to.
+        </p>
+      ) : (
+        <p data-testid="client-identity">
+          It registered itself with this name: nobody vouches for it. Connect it only if you started the connection from
+          a client you trust.
+        </p>
+      )}
       <ul>
         {request.readsMarketData ? (
           <li>Read market data: snapshots and readings, billed to your organization&apos;s credits.</li>

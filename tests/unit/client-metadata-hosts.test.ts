@@ -1,0 +1,52 @@
+/** Which client_id hosts are refused before any fetch, and when tests may lift that. */
+import { describe, expect, it } from "vitest";
+import { namesPrivateAddress } from "@/server/oauth/metadata-documents";
+import { decidePrivateHosts } from "@/server/startup/client-metadata-hosts";
+
+describe("namesPrivateAddress", () => {
+  it.each([
+    "localhost",
+    "api.localhost",
+    "127.0.0.1",
+    "127.8.9.10",
+    "10.0.0.1",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "[::1]",
+    "[fd00::1]",
+    "[fe80::1]",
+    "[::ffff:127.0.0.1]",
+  ])("refuses %s", (host) => expect(namesPrivateAddress(host)).toBe(true));
+
+  it.each([
+    "claude.ai",
+    "vscode.dev",
+    "8.8.8.8",
+    "172.32.0.1",
+    "100.128.0.1",
+    "[2606:4700::1111]",
+    "localhost.example",
+  ])("lets %s through to the fetch (whose guard checks the address DNS gives)", (host) =>
+    expect(namesPrivateAddress(host)).toBe(false),
+  );
+});
+
+describe("decidePrivateHosts", () => {
+  it("is off unless asked, on for tests, refused in production or with another value", () => {
+    expect(decidePrivateHosts({})).toEqual({ allowed: false });
+    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "0" })).toEqual({ allowed: false });
+    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "1" })).toMatchObject({
+      allowed: true,
+      warning: expect.any(String),
+    });
+    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "1", NODE_ENV: "production" }).refusal).toMatch(/production/);
+    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "1", APP_URL: "https://mps.example" }).refusal).toMatch(
+      /production/,
+    );
+    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "yes" }).refusal).toMatch(/must be 1 or 0/);
+  });
+});

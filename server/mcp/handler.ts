@@ -25,11 +25,24 @@ import { serviceMetrics } from "../observability/metrics";
 import { type ApiContext, createApiContext, reachDatabase } from "../procedures/context";
 import { createCaller } from "../procedures/root";
 import { type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
+import { SERVER_INFO } from "./identity";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "./snapshot-html";
 import { type EmbeddedResource, TOOLS, type ToolDefinition } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
 
-const SERVER_INFO = { name: "market-positioning", version: "1.0.0" };
+/**
+ * Cache hints of the 2026-07-28 revision. The lists and the discovery answer are the same for
+ * every caller and change only with a deployment: public, an hour. resources/read stays the
+ * SDK's default (private, 0): the snapshot is metered and follows each publish.
+ */
+const HOUR_MS = 3_600_000;
+const CACHE_HINTS = {
+  "tools/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+  "resources/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+  "prompts/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+  "server/discover": { ttlMs: HOUR_MS, cacheScope: "public" },
+} as const;
 
 /** What one tool call did, for the POST's log line and the metrics. */
 interface ToolFacts {
@@ -172,7 +185,7 @@ const mcpHandler = createMcpHandler(
       },
     );
   },
-  { serverInfo: SERVER_INFO },
+  { serverInfo: SERVER_INFO, cacheHints: CACHE_HINTS },
 );
 
 /**

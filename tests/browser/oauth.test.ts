@@ -29,8 +29,10 @@ describe("connecting an MCP client, in Chromium", () => {
   it("signs in, creates the organization from the consent page, allows, and revokes on /connect", async () => {
     // The client's loopback listener, as native MCP clients run one: the browser ends there.
     let callback: URL | null = null;
+    // Only the callback counts: Chromium also asks the listener for /favicon.ico once the page loads.
     const listener = createServer((request, response) => {
-      callback = new URL(request.url ?? "/", "http://127.0.0.1");
+      const url = new URL(request.url ?? "/", "http://127.0.0.1");
+      if (url.pathname === "/callback") callback = url;
       response.end("You can close this window.");
     });
     await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
@@ -70,8 +72,9 @@ describe("connecting an MCP client, in Chromium", () => {
     await page.getByRole("button", { name: "Allow" }).click();
     // The browser ends at the client's listener; on failure Playwright names where it stopped.
     await page.waitForURL((url) => url.href.startsWith(REDIRECT), { timeout: 30_000 });
-    await expect.poll(() => (callback as URL | null)?.searchParams.get("code") ?? null).not.toBeNull();
+    await expect.poll(() => (callback as URL | null)?.href ?? null, { timeout: 10_000 }).not.toBeNull();
     const code = (callback as URL | null)?.searchParams.get("code") as string;
+    expect(code, `the client's callback was ${(callback as URL | null)?.href}`).toBeTruthy();
     const tokens = await tokenRequest(metadata, {
       grant_type: "authorization_code",
       code,

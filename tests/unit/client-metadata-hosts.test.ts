@@ -35,18 +35,23 @@ describe("namesPrivateAddress", () => {
   );
 });
 
+/** An operator's environment: only what it sets. */
+const env = (values: Record<string, string>) => values as NodeJS.ProcessEnv;
+
 describe("decidePrivateHosts", () => {
   it("is off unless asked, on for tests, refused in production or with another value", () => {
-    expect(decidePrivateHosts({})).toEqual({ allowed: false });
-    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "0" })).toEqual({ allowed: false });
-    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "1" })).toMatchObject({
+    expect(decidePrivateHosts(env({}))).toEqual({ allowed: false });
+    expect(decidePrivateHosts(env({ CIMD_ALLOW_PRIVATE_HOSTS: "0" }))).toEqual({ allowed: false });
+    expect(decidePrivateHosts(env({ CIMD_ALLOW_PRIVATE_HOSTS: "1" }))).toMatchObject({
       allowed: true,
       warning: expect.any(String),
     });
-    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "1", NODE_ENV: "production" }).refusal).toMatch(/production/);
-    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "1", APP_URL: "https://mps.example" }).refusal).toMatch(
+    expect(decidePrivateHosts(env({ CIMD_ALLOW_PRIVATE_HOSTS: "1", NODE_ENV: "production" })).refusal).toMatch(
       /production/,
     );
-    expect(decidePrivateHosts({ CIMD_ALLOW_PRIVATE_HOSTS: "yes" }).refusal).toMatch(/must be 1 or 0/);
+    expect(decidePrivateHosts(env({ CIMD_ALLOW_PRIVATE_HOSTS: "1", APP_URL: "https://mps.example" })).refusal).toMatch(
+      /production/,
+    );
+    expect(decidePrivateHosts(env({ CIMD_ALLOW_PRIVATE_HOSTS: "yes" })).refusal).toMatch(/must be 1 or 0/);
   });
 });

@@ -77,10 +77,7 @@ export function scoreMarket(
 ): ScoredMarket {
   const dimensions = AXES.map((axis) => describeDimension(market, axis));
   const defaults = market.products.map(defaultOffering);
-  const bounds = new Map<string, FieldBounds | undefined>();
-  for (const indicator of market.indicators)
-    if (indicator.kind === "number")
-      bounds.set(indicator.id, fieldBounds(defaults.map((offering) => offering.values[indicator.id] ?? null)));
+  const bounds = fieldOf(market.indicators, defaults);
 
   const scoreValues = (values: Record<string, IndicatorValue>): Scores => axisScores(market.indicators, values, bounds);
 
@@ -130,7 +127,19 @@ export function scoreMarket(
   return { dimensions, products: products.map((p) => p.published), countries };
 }
 
-function defaultOffering(product: MarketFile["products"][number]): Offering {
+/** The field's min–max bounds of each number indicator: over the default offerings' values. */
+export function fieldOf(
+  indicators: readonly Indicator[],
+  defaults: readonly Offering[],
+): ReadonlyMap<string, FieldBounds | undefined> {
+  const bounds = new Map<string, FieldBounds | undefined>();
+  for (const indicator of indicators)
+    if (indicator.kind === "number")
+      bounds.set(indicator.id, fieldBounds(defaults.map((offering) => offering.values[indicator.id] ?? null)));
+  return bounds;
+}
+
+export function defaultOffering(product: MarketFile["products"][number]): Offering {
   const found = product.offerings.find((o) => o.default === true);
   if (!found) throw new Error(`product ${product.productId} has no default offering`); // the schema prevents this
   return found;
@@ -138,8 +147,8 @@ function defaultOffering(product: MarketFile["products"][number]): Offering {
 
 const isMissing = (value: IndicatorValue | undefined) => value === undefined || value === null;
 
-/** axis score = 100 × Σ(weight × normalised) / Σ weight, one decimal. */
-function axisScores(
+/** axis score = 100 × Σ(weight × normalised) / Σ weight, unrounded (release comparisons attribute with it). */
+export function exactAxisScores(
   indicators: readonly Indicator[],
   values: Record<string, IndicatorValue>,
   bounds: ReadonlyMap<string, FieldBounds | undefined>,
@@ -150,8 +159,18 @@ function axisScores(
     weighted[indicator.axis] += indicator.weight * normalize(indicator, values[indicator.id], bounds.get(indicator.id));
     weights[indicator.axis] += indicator.weight;
   }
-  const score = (axis: Axis) => (weights[axis] === 0 ? 0 : round1((100 * weighted[axis]) / weights[axis]));
+  const score = (axis: Axis) => (weights[axis] === 0 ? 0 : (100 * weighted[axis]) / weights[axis]);
   return { innovation: score("innovation"), control: score("control"), scale: score("scale") };
+}
+
+/** The published axis scores: the exact ones to one decimal. */
+function axisScores(
+  indicators: readonly Indicator[],
+  values: Record<string, IndicatorValue>,
+  bounds: ReadonlyMap<string, FieldBounds | undefined>,
+): Scores {
+  const exact = exactAxisScores(indicators, values, bounds);
+  return { innovation: round1(exact.innovation), control: round1(exact.control), scale: round1(exact.scale) };
 }
 
 /**

@@ -1,0 +1,261 @@
+/**
+ * What a release changed against an earlier one (docs/methodology.md, "Comparing releases"). Pure:
+ * two stored releases and a country in, a payload out.
+ *
+ * Every score change of a product in both releases is attributed, by rescoring its default
+ * offering with one factor changed at a time, in this order:
+ *   1. its own values (the earlier release's field and method, the later release's values);
+ *   2. the field (the later release's min–max bounds, which other products moved);
+ *   3. the method (the later release's indicators and weights).
+ * The three steps end at the later release's score, so the exact parts add up to the exact change.
+ * Published scores have one decimal, so the change is the difference of the published scores and
+ * each part is rounded to one decimal; the tenths rounding leaves over (at most a few) go, one at a
+ * time, to the part its rounding moved furthest from its exact value, ties in the order above. The
+ * parts shown therefore always add up to the change shown.
+ */
+import { AXES, type Axis, type Geography, type Indicator, type MarketFile } from "../domain/market-definition";
+import type { Band, Scores } from "../domain/scores";
+import { defaultOffering, exactAxisScores, fieldOf } from "../scoring/engine";
+import { round1 } from "../scoring/round";
+import { capabilityIndex, maxReading } from "./readings";
+import type { ReleaseData } from "./release";
+
+/** A stored release with what was scored: the definition and the geographies. */
+export interface ComparableRelease extends ReleaseData {
+  definition: MarketFile;
+  geographies: Geography[];
+}
+
+export interface Attribution {
+  /** The product's own values changed. */
+  ownValues: number;
+  /** The field moved: other products changed the min–max bounds. */
+  field: number;
+  /** The method changed: indicators or weights. */
+  method: number;
+}
+
+export interface AxisChange {
+  from: number;
+  to: number;
+  change: number;
+  attribution: Attribution;
+}
+
+export type Availability = "became_available" | "became_unavailable" | "offering_changed" | "unchanged";
+
+export interface ProductChange {
+  productId: string;
+  name: string;
+  vendor: string;
+  status: "entered" | "left" | "stayed";
+  /** Per axis, for a product in both releases; null when it entered or left. */
+  scores: Record<Axis, AxisChange> | null;
+  bands: Record<Axis, { from: string | null; to: string | null; changed: boolean }>;
+  capabilityIndexRank: { from: number | null; to: number | null; change: number | null };
+  max: {
+    rank: { from: number | null; to: number | null; change: number | null };
+    available: { from: boolean | null; to: boolean | null };
+    offering: { from: string | null; to: string | null };
+    availability: Availability | null;
+  };
+}
+
+export interface MarketChange {
+  methodologyChanged: boolean;
+  material: boolean;
+  methodologyVersion: { from: string; to: string };
+  bandsChanged: { axis: Axis; from: Band[]; to: Band[] }[];
+  indicatorsAdded: string[];
+  indicatorsRemoved: string[];
+  weightsChanged: { indicatorId: string; from: number; to: number }[];
+  /** Indicators in both whose definition (axis, kind, direction, levels) changed. */
+  indicatorsRedefined: string[];
+  productsAdded: string[];
+  productsRemoved: string[];
+}
+
+export interface ReleaseComparison {
+  marketId: string;
+  from: { release: number; lastUpdated: string; methodologyVersion: string };
+  to: { release: number; lastUpdated: string; methodologyVersion: string };
+  country: string;
+  market: MarketChange;
+  products: ProductChange[];
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Rounds the parts to tenths so they add up to `change` exactly (largest remainder, signed). */
+export function roundedParts(exact: Attribution, change: number): Attribution {
+  const keys = ["ownValues", "field", "method"] as const;
+  const tenths = keys.map((key) => exact[key] * 10);
+  const rounded = tenths.map((value) => Math.round(value + Math.sign(value) * 1e-9));
+  let left = Math.round(change * 10) - rounded.reduce((sum, value) => sum + value, 0);
+  while (left !== 0) {
+    const step = Math.sign(left);
+    // The part whose rounding took it furthest against the direction the remainder needs.
+    let pick = 0;
+    for (let i = 1; i < keys.length; i++)
+      if (
+        ((tenths[i] as number) - (rounded[i] as number)) * step >
+        ((tenths[pick] as number) - (rounded[pick] as number)) * step
+      )
+        pick = i;
+    rounded[pick] = (rounded[pick] as number) + step;
+    left -= step;
+  }
+  const part = (i: number) => round1((rounded[i] as number) / 10);
+  return { ownValues: part(0), field: part(1), method: part(2) };
+}
+
+function attribute(
+  from: ComparableRelease,
+  to: ComparableRelease,
+  productId: string,
+  published: { from: Scores; to: Scores },
+) {
+  const productIn = (release: ComparableRelease) =>
+    release.definition.products.find((p) => p.productId === productId) as MarketFile["products"][number];
+  const valuesFrom = defaultOffering(productIn(from)).values;
+  const valuesTo = defaultOffering(productIn(to)).values;
+  const methodFrom = from.definition.indicators;
+  const methodTo = to.definition.indicators;
+  const fieldFrom = fieldOf(methodFrom, from.definition.products.map(defaultOffering));
+  // The later field measured with the earlier method's indicators: only the bounds move.
+  const fieldToUnderOldMethod = fieldOf(methodFrom, to.definition.products.map(defaultOffering));
+  const fieldTo = fieldOf(methodTo, to.definition.products.map(defaultOffering));
+  const s0 = exactAxisScores(methodFrom, valuesFrom, fieldFrom);
+  const s1 = exactAxisScores(methodFrom, valuesTo, fieldFrom);
+  const s2 = exactAxisScores(methodFrom, valuesTo, fieldToUnderOldMethod);
+  const s3 = exactAxisScores(methodTo, valuesTo, fieldTo);
+  return Object.fromEntries(
+    AXES.map((axis) => {
+      const change = round1(published.to[axis] - published.from[axis]);
+      const exact = { ownValues: s1[axis] - s0[axis], field: s2[axis] - s1[axis], method: s3[axis] - s2[axis] };
+      return [
+        axis,
+        { from: published.from[axis], to: published.to[axis], change, attribution: roundedParts(exact, change) },
+      ];
+    }),
+  ) as Record<Axis, AxisChange>;
+}
+
+function indicatorShape(indicator: Indicator): string {
+  const {
+    weight: _weight,
+    name: _name,
+    description: _description,
+    source: _source,
+    ...shape
+  } = indicator as Indicator & {
+    description?: string;
+    source?: string;
+  };
+  return JSON.stringify(shape, Object.keys(shape).sort());
+}
+
+function marketChange(from: ComparableRelease, to: ComparableRelease): MarketChange {
+  const indicatorsFrom = new Map(from.definition.indicators.map((i) => [i.id, i]));
+  const indicatorsTo = new Map(to.definition.indicators.map((i) => [i.id, i]));
+  const both = [...indicatorsTo.keys()].filter((id) => indicatorsFrom.has(id)).sort(byText);
+  const productsFrom = new Set(from.products.map((p) => p.productId));
+  const productsTo = new Set(to.products.map((p) => p.productId));
+  const bandsOf = (release: ComparableRelease, axis: Axis) =>
+    release.dimensions.find((d) => d.id === axis)?.bands ?? [];
+  return {
+    methodologyChanged: from.methodology !== to.methodology || from.methodologyVersion !== to.methodologyVersion,
+    material: to.material,
+    methodologyVersion: { from: from.methodologyVersion, to: to.methodologyVersion },
+    bandsChanged: AXES.filter((axis) => JSON.stringify(bandsOf(from, axis)) !== JSON.stringify(bandsOf(to, axis))).map(
+      (axis) => ({ axis, from: bandsOf(from, axis), to: bandsOf(to, axis) }),
+    ),
+    indicatorsAdded: [...indicatorsTo.keys()].filter((id) => !indicatorsFrom.has(id)).sort(byText),
+    indicatorsRemoved: [...indicatorsFrom.keys()].filter((id) => !indicatorsTo.has(id)).sort(byText),
+    weightsChanged: both
+      .filter((id) => indicatorsFrom.get(id)?.weight !== indicatorsTo.get(id)?.weight)
+      .map((id) => ({
+        indicatorId: id,
+        from: (indicatorsFrom.get(id) as Indicator).weight,
+        to: (indicatorsTo.get(id) as Indicator).weight,
+      })),
+    indicatorsRedefined: both.filter(
+      (id) => indicatorShape(indicatorsFrom.get(id) as Indicator) !== indicatorShape(indicatorsTo.get(id) as Indicator),
+    ),
+    productsAdded: [...productsTo].filter((id) => !productsFrom.has(id)).sort(byText),
+    productsRemoved: [...productsFrom].filter((id) => !productsTo.has(id)).sort(byText),
+  };
+}
+
+const difference = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from);
+
+function availabilityChange(
+  from: { available: boolean; offering: { id: string } | null } | undefined,
+  to: { available: boolean; offering: { id: string } | null } | undefined,
+): Availability | null {
+  if (!from || !to) return null;
+  if (!from.available && to.available) return "became_available";
+  if (from.available && !to.available) return "became_unavailable";
+  if (from.offering?.id !== to.offering?.id) return "offering_changed";
+  return "unchanged";
+}
+
+/**
+ * The comparison of `from` with `to` (later) for `country`. Throws UnknownCountryError when
+ * either release was not scored for the country.
+ */
+export function compareReleases(from: ComparableRelease, to: ComparableRelease, country: string): ReleaseComparison {
+  const capaFrom = new Map(capabilityIndex(from).products.map((p) => [p.productId, p.rank]));
+  const capaTo = new Map(capabilityIndex(to).products.map((p) => [p.productId, p.rank]));
+  const maxFrom = new Map(maxReading(from, country).products.map((p) => [p.productId, p]));
+  const maxTo = maxReading(to, country);
+  const maxToById = new Map(maxTo.products.map((p) => [p.productId, p]));
+  const publishedFrom = new Map(from.products.map((p) => [p.productId, p]));
+  const publishedTo = new Map(to.products.map((p) => [p.productId, p]));
+
+  const change = (productId: string): ProductChange => {
+    const before = publishedFrom.get(productId);
+    const after = publishedTo.get(productId);
+    const shown = (after ?? before) as NonNullable<typeof after>;
+    const status = before && after ? "stayed" : after ? "entered" : "left";
+    const mFrom = maxFrom.get(productId);
+    const mTo = maxToById.get(productId);
+    const rank = (a: number | undefined, b: number | undefined) => ({
+      from: a ?? null,
+      to: b ?? null,
+      change: difference(a ?? null, b ?? null),
+    });
+    return {
+      productId,
+      name: shown.name,
+      vendor: shown.vendor,
+      status,
+      scores: before && after ? attribute(from, to, productId, { from: before.scores, to: after.scores }) : null,
+      bands: Object.fromEntries(
+        AXES.map((axis) => {
+          const a = before?.bands[axis] ?? null;
+          const b = after?.bands[axis] ?? null;
+          return [axis, { from: a, to: b, changed: a !== null && b !== null && a !== b }];
+        }),
+      ) as ProductChange["bands"],
+      capabilityIndexRank: rank(capaFrom.get(productId), capaTo.get(productId)),
+      max: {
+        rank: rank(mFrom?.rank, mTo?.rank),
+        available: { from: mFrom?.available ?? null, to: mTo?.available ?? null },
+        offering: { from: mFrom?.offering?.id ?? null, to: mTo?.offering?.id ?? null },
+        availability: availabilityChange(mFrom, mTo),
+      },
+    };
+  };
+
+  // The later release's products in its order (by name), then those that left, by name.
+  const left = from.products.filter((p) => !publishedTo.has(p.productId)).map((p) => p.productId);
+  return {
+    marketId: to.marketId,
+    from: { release: from.release, lastUpdated: from.lastUpdated, methodologyVersion: from.methodologyVersion },
+    to: { release: to.release, lastUpdated: to.lastUpdated, methodologyVersion: to.methodologyVersion },
+    country: maxTo.country,
+    market: marketChange(from, to),
+    products: [...to.products.map((p) => p.productId), ...left].map(change),
+  };
+}

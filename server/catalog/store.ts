@@ -255,6 +255,19 @@ export async function readReleaseById(db: Reader, id: number): Promise<ReleaseDa
   };
 }
 
+/** What a release scored, for comparisons: its definition and geographies (immutable, like the release). */
+export async function readScoredInputs(
+  db: Reader,
+  id: number,
+): Promise<{ definition: MarketFile; geographies: Geography[] }> {
+  const [stored] = await db
+    .select({ definition: t.releases.definition, geographies: t.releases.geographies })
+    .from(t.releases)
+    .where(eq(t.releases.id, id));
+  if (!stored) throw new Error(`release ${id} does not exist`);
+  return stored;
+}
+
 /**
  * One release of a listed market, decoded for the readings: the latest, or `release` when given.
  * Undefined when the market is unknown, archived, or has no such release.

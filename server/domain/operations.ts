@@ -93,6 +93,15 @@ export const OPERATIONS = {
     description:
       "For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `country` defaults to the organization's home country; `view` (map or bars) only picks which chart a client opens first: the body is the same.",
   },
+  changes: {
+    name: "readings.changes",
+    scope: MARKET_READ_SCOPE,
+    credits: 2,
+    path: "/markets/{marketId}/changes",
+    summary: "Release changes",
+    description:
+      "What one release of a market changed against an earlier one: products that entered or left, each product's score change per axis split into what its own values, the field (other products moving the min–max bounds) and the method (indicators, weights) caused, band and rank changes, and for one country its Max rank and availability before and after; at market level, methodology, bands, indicators, weights and products. `to` defaults to the latest release, `from` to the one before, `country` to the organization's home country.",
+  },
 } as const satisfies Record<string, Operation>;
 
 export type OperationKey = keyof typeof OPERATIONS;

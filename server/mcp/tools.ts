@@ -1,5 +1,6 @@
 /**
- * The six MCP tools (names fixed: docs/fixed-names.json). Each calls the same tRPC procedure as its REST
+ * The MCP tools: the six the published interface names (docs/fixed-names.json) and ours beyond it
+ * (service_market_get_changes). Each calls the same tRPC procedure as its REST
  * path, through a server-side caller, so scopes, credits, errors and payloads are the REST ones.
  */
 import { z } from "zod";
@@ -7,6 +8,8 @@ import { describeOperation, OPERATIONS, type Operation } from "../domain/operati
 import type { createCaller } from "../procedures/root";
 import {
   capaIndexSchema,
+  changesInput,
+  changesSchema,
   deltaInput,
   deltaSchema,
   geographiesSchema,
@@ -18,6 +21,7 @@ import {
 } from "../procedures/schemas";
 import {
   renderCapabilityIndex,
+  renderChanges,
   renderDelta,
   renderGeographies,
   renderMarkets,
@@ -142,5 +146,15 @@ export const TOOLS: ToolDefinition[] = [
     call: (caller, input) => caller.readings.capaindex(input),
     chart: true,
     render: renderCapabilityIndex,
+  }),
+  tool({
+    name: "service_market_get_changes",
+    operation: OPERATIONS.changes,
+    title: OPERATIONS.changes.summary,
+    description: describeOperation(OPERATIONS.changes),
+    input: changesInput,
+    output: rootObject(changesSchema),
+    call: (caller, input) => caller.readings.changes(input),
+    render: renderChanges,
   }),
 ];

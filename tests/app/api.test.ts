@@ -393,6 +393,7 @@ describe("OpenAPI document and reference", () => {
       "/markets/{marketId}",
       "/markets/{marketId}/capaindex",
       "/markets/{marketId}/changelog",
+      "/markets/{marketId}/changes",
       "/markets/{marketId}/delta",
       "/markets/{marketId}/servicemax",
       "/markets/{marketId}/snapshot",

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ERROR_CODES, type ErrorCode } from "@/server/errors/codes";
 import { dashboardCall } from "../helpers/dashboard";
 import { type CheckedResponse, responseValidator } from "../helpers/openapi-validator";
-import { SPEC_TOOL_NAMES } from "../helpers/spec";
+import { SERVED_TOOL_NAMES } from "../helpers/spec";
 
 const base = inject("appUrl");
 const accounts = inject("accounts");
@@ -250,7 +250,10 @@ describe("fuzzing the edge", () => {
       },
       { requiredKeys: [] },
     );
-    const tool = fc.oneof({ weight: 10, arbitrary: fc.constantFrom(...SPEC_TOOL_NAMES) }, fc.string({ maxLength: 30 }));
+    const tool = fc.oneof(
+      { weight: 10, arbitrary: fc.constantFrom(...SERVED_TOOL_NAMES) },
+      fc.string({ maxLength: 30 }),
+    );
     try {
       await fc.assert(
         fc.asyncProperty(tool, args, async (name, input) => {
@@ -276,7 +279,7 @@ describe("fuzzing the edge", () => {
             expect(meta?.credits?.cost ?? 0, `${what}: a failed call costs nothing`).toBe(0);
             return;
           }
-          expect(SPEC_TOOL_NAMES, what).toContain(name);
+          expect(SERVED_TOOL_NAMES, what).toContain(name);
           expect(result.structuredContent, what).toBeTypeOf("object");
           const cost = meta?.credits?.cost ?? 0;
           if (cost > 0) debits.push({ requestId: meta?.requestId ?? "", cost });

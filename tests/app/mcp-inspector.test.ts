@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { SPEC_TOOL_NAMES } from "../helpers/spec";
+import { SERVED_TOOL_NAMES } from "../helpers/spec";
 
 const base = inject("appUrl");
 const accounts = inject("accounts");
@@ -46,9 +46,9 @@ async function inspector(...args: string[]): Promise<Record<string, unknown>> {
 }
 
 describe("MCP Inspector CLI", () => {
-  it("lists the six tools", async () => {
+  it("lists the tools: the six fixed ones and ours", async () => {
     const listed = (await inspector("--method", "tools/list")) as { tools: { name: string }[] };
-    expect(listed.tools.map((t) => t.name).sort()).toEqual(SPEC_TOOL_NAMES);
+    expect(listed.tools.map((t) => t.name).sort()).toEqual(SERVED_TOOL_NAMES);
   });
 
   const calls: [string, string[], (result: Record<string, unknown>) => void][] = [

@@ -45,6 +45,8 @@ export interface AccountFixtures {
   expiredSession: string;
   /** 1000 credits: the OAuth suite's connections are billed here. */
   oauth: FixtureOrganization;
+  /** Home FR, 1000 credits: the release-changes suite's, so its credit counts are exact. */
+  changes: FixtureOrganization;
   /** 1000 credits: the Client ID Metadata Document suite's connections are billed here. */
   cimd: FixtureOrganization;
   /** A signed-in user with no organization, who connects an MCP client first and creates one later. */
@@ -128,6 +130,7 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
     expiredSession: (await signedInUser(db, reader.id, new Date(Date.now() - 1000))).session,
     oauth: await organization(db, "OAuth", { credits: 1000 }),
     cimd: await organization(db, "CIMD", { credits: 1000 }),
+    changes: await organization(db, "Changes", { homeCountry: "FR", credits: 1000 }),
     oauthNewcomer: await signedInUser(db, null),
     fuzz: await organization(db, "Fuzz", { homeCountry: "FR", credits: 100_000_000, rateLimit: 1_000_000_000 }),
     signingKey: (await signingKeys(db))[0] as JWK,

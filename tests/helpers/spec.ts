@@ -8,3 +8,6 @@ export const FIXED_NAMES: { mcpTools: string[]; restPaths: string[] } = fixedNam
 
 /** The fixed MCP tool names, sorted. */
 export const SPEC_TOOL_NAMES = [...FIXED_NAMES.mcpTools].sort();
+
+/** The tools the server registers: the fixed six and ours beyond the interface (docs/interface.md, "chosen"). */
+export const SERVED_TOOL_NAMES = [...SPEC_TOOL_NAMES, "service_market_get_changes"].sort();

@@ -1,13 +1,16 @@
 /** The four readings of a market release; each calls the pure readings code on a cached release. */
-import { loadRelease } from "../../catalog/releases";
+import { loadComparableRelease, loadRelease } from "../../catalog/releases";
 import { OPERATIONS } from "../../domain/operations";
 import { invalidRequest, notFound } from "../../errors/api-error";
+import { compareReleases } from "../../readings/changes";
 import { capabilityIndex, delta, maxReading, snapshot } from "../../readings/readings";
 import type { ReleaseData } from "../../readings/release";
 import type { ApiContext } from "../context";
 import { cacheReading } from "../http-cache";
 import {
   capaIndexSchema,
+  changesInput,
+  changesSchema,
   deltaInput,
   deltaSchema,
   maxSchema,
@@ -56,6 +59,47 @@ async function serveReading<T>(
   return loaded.reading(country ? `${name}:${country}` : name, (data) => compute(data, country));
 }
 
+/**
+ * The comparison of two releases: `to` (default latest) against `from` (default `to` − 1), under
+ * the country's controls. The pair is immutable, so the ETag holds for good once both are named.
+ */
+async function serveChanges(
+  ctx: ApiContext,
+  input: { marketId: string; from?: number; to?: number; country?: string },
+) {
+  if (input.from !== undefined && input.to !== undefined && input.from >= input.to)
+    throw invalidRequest(`from (${input.from}) must be an earlier release than to (${input.to}).`, [
+      { path: "from", message: "must be less than to" },
+    ]);
+  const later = await loadComparableRelease(ctx.db, input.marketId, input.to);
+  if (!later)
+    throw notFound(
+      input.to === undefined
+        ? `No market "${input.marketId}".`
+        : `Market "${input.marketId}" has no release ${input.to}.`,
+    );
+  const to = later.release;
+  const fromNumber = input.from ?? to.release - 1;
+  if (fromNumber < 1)
+    throw notFound(
+      `Market "${input.marketId}" has only release ${to.release}: there is no earlier release to compare with.`,
+    );
+  if (fromNumber >= to.release)
+    throw invalidRequest(`from (${fromNumber}) must be an earlier release than ${to.release}.`, [
+      { path: "from", message: "must be less than to" },
+    ]);
+  const earlier = await loadComparableRelease(ctx.db, input.marketId, fromNumber);
+  if (!earlier) throw notFound(`Market "${input.marketId}" has no release ${fromNumber}.`);
+  const country = countryFor(ctx, to.countries, to.release, input.country);
+  if (!earlier.release.countries.has(country))
+    throw invalidRequest(
+      `Country "${country}" was not a geography of release ${fromNumber}; compare from a later release.`,
+      [{ path: "country", message: `"${country}" is not a geography of release ${fromNumber}` }],
+    );
+  cacheReading(ctx, [to.marketId, fromNumber, to.release, "changes", country], input.to !== undefined);
+  return later.loaded.reading(`changes:${fromNumber}:${country}`, () => compareReleases(earlier.release, to, country));
+}
+
 const READINGS = "Readings";
 
 export const readingsRouter = createRouter({
@@ -82,4 +126,10 @@ export const readingsRouter = createRouter({
     .input(deltaInput)
     .output(deltaSchema)
     .query(({ ctx, input }) => serveReading(ctx, input, "delta", delta, { engagesCountry: true })),
+
+  changes: apiProcedure
+    .meta(operationMeta(OPERATIONS.changes, READINGS))
+    .input(changesInput)
+    .output(changesSchema)
+    .query(({ ctx, input }) => serveChanges(ctx, input)),
 });

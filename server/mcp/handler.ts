@@ -40,7 +40,6 @@ const CACHE_HINTS = {
   "tools/list": { ttlMs: HOUR_MS, cacheScope: "public" },
   "resources/list": { ttlMs: HOUR_MS, cacheScope: "public" },
   "resources/templates/list": { ttlMs: HOUR_MS, cacheScope: "public" },
-  "prompts/list": { ttlMs: HOUR_MS, cacheScope: "public" },
   "server/discover": { ttlMs: HOUR_MS, cacheScope: "public" },
 } as const;
 

@@ -13,7 +13,14 @@
  * time, to the part its rounding moved furthest from its exact value, ties in the order above. The
  * parts shown therefore always add up to the change shown.
  */
-import { AXES, type Axis, type Geography, type Indicator, type MarketFile } from "../domain/market-definition";
+import {
+  AXES,
+  type Axis,
+  type Geography,
+  type Indicator,
+  type MarketFile,
+  type Offering,
+} from "../domain/market-definition";
 import type { Band, Scores } from "../domain/scores";
 import { defaultOffering, exactAxisScores, fieldOf } from "../scoring/engine";
 import { round1 } from "../scoring/round";
@@ -109,22 +116,35 @@ export function roundedParts(exact: Attribution, change: number): Attribution {
   return { ownValues: part(0), field: part(1), method: part(2) };
 }
 
+/**
+ * What rescoring needs of the pair, computed once per comparison: each product's default values
+ * in both releases, both methods, and the three fields (the later one also under the earlier
+ * method, so that only the bounds move in step 2).
+ */
+function attributionInputs(from: ComparableRelease, to: ComparableRelease) {
+  const defaultsFrom = from.definition.products.map(defaultOffering);
+  const defaultsTo = to.definition.products.map(defaultOffering);
+  const methodFrom = from.definition.indicators;
+  const methodTo = to.definition.indicators;
+  return {
+    valuesFrom: new Map(from.definition.products.map((p, i) => [p.productId, (defaultsFrom[i] as Offering).values])),
+    valuesTo: new Map(to.definition.products.map((p, i) => [p.productId, (defaultsTo[i] as Offering).values])),
+    methodFrom,
+    methodTo,
+    fieldFrom: fieldOf(methodFrom, defaultsFrom),
+    fieldToUnderOldMethod: fieldOf(methodFrom, defaultsTo),
+    fieldTo: fieldOf(methodTo, defaultsTo),
+  };
+}
+
 function attribute(
-  from: ComparableRelease,
-  to: ComparableRelease,
+  inputs: ReturnType<typeof attributionInputs>,
   productId: string,
   published: { from: Scores; to: Scores },
 ) {
-  const productIn = (release: ComparableRelease) =>
-    release.definition.products.find((p) => p.productId === productId) as MarketFile["products"][number];
-  const valuesFrom = defaultOffering(productIn(from)).values;
-  const valuesTo = defaultOffering(productIn(to)).values;
-  const methodFrom = from.definition.indicators;
-  const methodTo = to.definition.indicators;
-  const fieldFrom = fieldOf(methodFrom, from.definition.products.map(defaultOffering));
-  // The later field measured with the earlier method's indicators: only the bounds move.
-  const fieldToUnderOldMethod = fieldOf(methodFrom, to.definition.products.map(defaultOffering));
-  const fieldTo = fieldOf(methodTo, to.definition.products.map(defaultOffering));
+  const { methodFrom, methodTo, fieldFrom, fieldToUnderOldMethod, fieldTo } = inputs;
+  const valuesFrom = inputs.valuesFrom.get(productId) as Offering["values"];
+  const valuesTo = inputs.valuesTo.get(productId) as Offering["values"];
   const s0 = exactAxisScores(methodFrom, valuesFrom, fieldFrom);
   const s1 = exactAxisScores(methodFrom, valuesTo, fieldFrom);
   const s2 = exactAxisScores(methodFrom, valuesTo, fieldToUnderOldMethod);
@@ -212,6 +232,7 @@ export function compareReleases(from: ComparableRelease, to: ComparableRelease, 
   const maxToById = new Map(maxTo.products.map((p) => [p.productId, p]));
   const publishedFrom = new Map(from.products.map((p) => [p.productId, p]));
   const publishedTo = new Map(to.products.map((p) => [p.productId, p]));
+  const inputs = attributionInputs(from, to);
 
   const change = (productId: string): ProductChange => {
     const before = publishedFrom.get(productId);
@@ -230,7 +251,7 @@ export function compareReleases(from: ComparableRelease, to: ComparableRelease, 
       name: shown.name,
       vendor: shown.vendor,
       status,
-      scores: before && after ? attribute(from, to, productId, { from: before.scores, to: after.scores }) : null,
+      scores: before && after ? attribute(inputs, productId, { from: before.scores, to: after.scores }) : null,
       bands: Object.fromEntries(
         AXES.map((axis) => {
           const a = before?.bands[axis] ?? null;

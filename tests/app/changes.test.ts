@@ -3,9 +3,9 @@
  * has three releases: 2 changed the methodology, 3 refreshed the data and added a product): the
  * defaults, the same payload on both surfaces, the price, ETag, and every refusal, uncharged.
  */
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { describe, expect, inject, it } from "vitest";
 import { dashboardCall } from "../helpers/dashboard";
+import { callToolWithToken } from "../helpers/mcp";
 
 const base = inject("appUrl");
 const accounts = inject("accounts");
@@ -129,27 +129,19 @@ describe("GET /v1/markets/{marketId}/changes", () => {
 
 describe("service_market_get_changes", () => {
   it("answers the REST body as structuredContent, with a text a model can quote", async () => {
-    const client = new Client({ name: "changes-tests", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${accounts.changes.token}` } },
-      }),
-    );
-    try {
-      const result = (await client.callTool({
-        name: "service_market_get_changes",
-        arguments: { marketId: MARKET, from: 2, to: 3, country: "FR" },
-      })) as { isError?: boolean; structuredContent?: unknown; content: { type: string; text?: string }[] };
-      expect(result.isError).toBeFalsy();
-      const rest = await get("?from=2&to=3&country=FR");
-      expect(result.structuredContent).toEqual(rest.body);
-      const text = result.content[0]?.text ?? "";
-      expect(text).toMatch(/^Release 3 of foundation-model-apis against release 2/);
-      expect(text).toContain("Methodology 2.0 reworded.");
-      expect(text).toContain("1 product entered: fennwick-private-inference.");
-      expect(text).toMatch(/of which [+−-]?[\d.]+ (from its own values|because the field moved)/);
-    } finally {
-      await client.close();
-    }
+    const result = await callToolWithToken(base, accounts.changes.token, "service_market_get_changes", {
+      marketId: MARKET,
+      from: 2,
+      to: 3,
+      country: "FR",
+    });
+    expect(result.isError).toBeFalsy();
+    const rest = await get("?from=2&to=3&country=FR");
+    expect(result.structuredContent).toEqual(rest.body);
+    const text = result.content[0]?.text ?? "";
+    expect(text).toMatch(/^Release 3 of foundation-model-apis against release 2/);
+    expect(text).toContain("Methodology 2.0 reworded.");
+    expect(text).toContain("1 product entered: fennwick-private-inference.");
+    expect(text).toMatch(/of which [+−-]?[\d.]+ (from its own values|because the field moved)/);
   });
 });

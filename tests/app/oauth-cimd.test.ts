@@ -8,11 +8,11 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dashboardCall } from "../helpers/dashboard";
 import { TEST_TLS } from "../helpers/fixtures";
+import { callToolWithToken } from "../helpers/mcp";
 import {
   authorizeInBrowser,
   authorizeUrl,
@@ -20,6 +20,7 @@ import {
   CookieJar,
   challengeParams,
   discover,
+  exchangeCode,
   pkcePair,
   postMcp,
   type ServerMetadata,
@@ -104,21 +105,26 @@ afterAll(async () => {
   await new Promise((resolve) => site.close(resolve));
 });
 
-async function mcpCall(token: string, tool: string, args: Record<string, unknown>) {
-  const client = new Client({ name: "mps-cimd-tests", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+const mcpCall = (token: string, tool: string, args: Record<string, unknown>) =>
+  callToolWithToken(base, token, tool, args);
+
+/** The person authorizes `clientId` in the browser with PKCE and `resource`; the code is exchanged. */
+async function connect(clientId: string, options: { scope?: string; state?: string } = {}) {
+  const { verifier, challenge } = pkcePair();
+  const { redirect, consentHtml } = await authorizeInBrowser(
+    base,
+    new CookieJar(accounts.cimd.session),
+    authorizeUrl(metadata, {
+      clientId,
+      redirectUri: REDIRECT,
+      scope: options.scope ?? SCOPE,
+      resource,
+      challenge,
+      state: options.state,
     }),
   );
-  try {
-    return (await client.callTool({ name: tool, arguments: args })) as {
-      isError?: boolean;
-      _meta?: { credits?: { cost: number; remaining: number } };
-    };
-  } finally {
-    await client.close();
-  }
+  const tokens = await exchangeCode(metadata, { redirect, redirectUri: REDIRECT, clientId, verifier, resource });
+  return { redirect, consentHtml, tokens };
 }
 
 /** The authorization endpoint's answer for a client_id, followed to its error page when there is one. */
@@ -145,20 +151,10 @@ describe("discovery", () => {
 describe("a client known by its metadata document", () => {
   it("authorizes with PKCE and resource, consents, calls tools, refreshes, is listed, and revokes", async () => {
     const clientId = publish("good", goodDocument, { headers: { "Cache-Control": "max-age=600" } });
-    const { verifier, challenge } = pkcePair();
-    const jar = new CookieJar(accounts.cimd.session);
-    const { redirect, consentHtml } = await authorizeInBrowser(
-      base,
-      jar,
-      authorizeUrl(metadata, {
-        clientId,
-        redirectUri: REDIRECT,
-        scope: `${SCOPE} offline_access`,
-        resource,
-        challenge,
-        state: "cimd-state",
-      }),
-    );
+    const { redirect, consentHtml, tokens } = await connect(clientId, {
+      scope: `${SCOPE} offline_access`,
+      state: "cimd-state",
+    });
     // The person sees the name and who vouches for it: the host of the client_id.
     expect(consentHtml).toContain("Hosted Test Client");
     expect(consentHtml).toMatch(new RegExp(`published by <strong>${new URL(siteOrigin).host}</strong>`));
@@ -166,14 +162,6 @@ describe("a client known by its metadata document", () => {
     expect(redirect.searchParams.get("state")).toBe("cimd-state");
     expect(redirect.searchParams.get("iss")).toBe(base);
 
-    const tokens = await tokenRequest(metadata, {
-      grant_type: "authorization_code",
-      code: redirect.searchParams.get("code") as string,
-      redirect_uri: REDIRECT,
-      client_id: clientId,
-      code_verifier: verifier,
-      resource,
-    });
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     expect(decodeJwt(tokens.body.access_token).client_id).toBe(clientId);
     expect(decodeJwt(tokens.body.access_token).aud).toBe(`${base}/mcp`);
@@ -223,20 +211,7 @@ describe("a client known by its metadata document", () => {
 
   it("revokes from the Connect page like a registered client's connection", async () => {
     const clientId = publish("listed", goodDocument);
-    const { verifier, challenge } = pkcePair();
-    const { redirect } = await authorizeInBrowser(
-      base,
-      new CookieJar(accounts.cimd.session),
-      authorizeUrl(metadata, { clientId, redirectUri: REDIRECT, scope: SCOPE, resource, challenge }),
-    );
-    const tokens = await tokenRequest(metadata, {
-      grant_type: "authorization_code",
-      code: redirect.searchParams.get("code") as string,
-      redirect_uri: REDIRECT,
-      client_id: clientId,
-      code_verifier: verifier,
-      resource,
-    });
+    const { tokens } = await connect(clientId);
     const grantId = String(decodeJwt(tokens.body.access_token).gid);
     const revoked = await dashboardCall(
       base,

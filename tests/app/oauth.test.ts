@@ -17,6 +17,7 @@ import {
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from "jose";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { dashboardCall } from "../helpers/dashboard";
+import { callToolWithToken } from "../helpers/mcp";
 import {
   authorizeInBrowser,
   authorizeUrl,
@@ -24,6 +25,7 @@ import {
   CookieJar,
   challengeParams,
   discover,
+  exchangeCode,
   pkcePair,
   postMcp,
   register,
@@ -48,27 +50,8 @@ const REGISTRATION = {
 /** Another port than registered: loopback redirects may use any (RFC 8252 §7.3). */
 const REDIRECT = "http://127.0.0.1:51999/callback";
 
-async function mcpCall(token: string, tool: string, args: Record<string, unknown>) {
-  const client = new Client({ name: "mps-oauth-tests", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    }),
-  );
-  try {
-    return (await client.callTool({ name: tool, arguments: args })) as {
-      isError?: boolean;
-      structuredContent?: Record<string, unknown>;
-      _meta?: {
-        credits?: { cost: number; remaining: number };
-        problem?: { code: string; detail: string; createOrganizationUrl?: string };
-      };
-      content: { type: string; text?: string }[];
-    };
-  } finally {
-    await client.close();
-  }
-}
+const mcpCall = (token: string, tool: string, args: Record<string, unknown>) =>
+  callToolWithToken(base, token, tool, args);
 
 async function mcpStatus(token: string): Promise<{ status: number; challenge: string | null; detail?: string }> {
   const response = await postMcp(base, token);
@@ -384,14 +367,7 @@ describe("what is refused", () => {
     authorize.searchParams.set("request_uri", request_uri);
     const { redirect } = await authorizeInBrowser(base, new CookieJar(accounts.oauth.session), authorize.href);
     expect(redirect.searchParams.get("state")).toBe("par");
-    const tokens = await tokenRequest(metadata, {
-      grant_type: "authorization_code",
-      code: redirect.searchParams.get("code") as string,
-      redirect_uri: REDIRECT,
-      client_id: clientId,
-      code_verifier: verifier,
-      resource,
-    });
+    const tokens = await exchangeCode(metadata, { redirect, redirectUri: REDIRECT, clientId, verifier, resource });
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
   });
 

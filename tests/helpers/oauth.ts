@@ -148,6 +148,21 @@ export async function tokenRequest(metadata: ServerMetadata, form: Record<string
   };
 }
 
+/** The client's exchange of the code its redirect carried (PKCE verifier, the resource it asked for). */
+export function exchangeCode(
+  metadata: ServerMetadata,
+  exchange: { redirect: URL; redirectUri: string; clientId: string; verifier: string; resource: string },
+) {
+  return tokenRequest(metadata, {
+    grant_type: "authorization_code",
+    code: exchange.redirect.searchParams.get("code") as string,
+    redirect_uri: exchange.redirectUri,
+    client_id: exchange.clientId,
+    code_verifier: exchange.verifier,
+    resource: exchange.resource,
+  });
+}
+
 /** A bare JSON-RPC tools/list on /mcp with a bearer token (or none): the HTTP answer as it is. */
 export function postMcp(base: string, token?: string): Promise<Response> {
   return fetch(`${base}/mcp`, {

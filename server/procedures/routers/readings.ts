@@ -67,10 +67,6 @@ async function serveChanges(
   ctx: ApiContext,
   input: { marketId: string; from?: number; to?: number; country?: string },
 ) {
-  if (input.from !== undefined && input.to !== undefined && input.from >= input.to)
-    throw invalidRequest(`from (${input.from}) must be an earlier release than to (${input.to}).`, [
-      { path: "from", message: "must be less than to" },
-    ]);
   const later = await loadComparableRelease(ctx.db, input.marketId, input.to);
   if (!later)
     throw notFound(
@@ -85,7 +81,7 @@ async function serveChanges(
       `Market "${input.marketId}" has only release ${to.release}: there is no earlier release to compare with.`,
     );
   if (fromNumber >= to.release)
-    throw invalidRequest(`from (${fromNumber}) must be an earlier release than ${to.release}.`, [
+    throw invalidRequest(`from (${fromNumber}) must be an earlier release than to (${to.release}).`, [
       { path: "from", message: "must be less than to" },
     ]);
   const earlier = await loadComparableRelease(ctx.db, input.marketId, fromNumber);

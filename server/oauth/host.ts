@@ -75,6 +75,10 @@ function listening(): Promise<number> {
       );
     });
     server.on("error", reject);
+    // The bridge's fetch (undici) closes idle connections itself. Were this server to close them
+    // too (Node's 5 s default), a request could be sent on a socket the server is closing just
+    // then, and fail with "other side closed": a 500 for a call that never reached the provider.
+    server.keepAliveTimeout = 0;
     // Never reachable from outside the machine; keeps no process alive on its own.
     server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
     server.unref();

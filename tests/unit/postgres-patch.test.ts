@@ -1,0 +1,24 @@
+/**
+ * patches/postgres+3.4.9.patch, applied by `npm install` (postinstall: patch-package): postgres.js
+ * wrote a pending chunk to a connection whose socket was already gone (killed or shut down) and
+ * crashed the whole process with an uncaught TypeError; patched, the connection's queries fail
+ * with CONNECTION_CLOSED, which the service answers as 503 `unavailable`.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+const root = path.dirname(path.dirname(path.dirname(require.resolve("postgres"))));
+
+describe("the postgres.js patch", () => {
+  it("is installed in both builds the package ships", () => {
+    for (const file of ["src/connection.js", "cjs/src/connection.js"]) {
+      const source = readFileSync(path.join(root, file), "utf8");
+      const nextWrite = source.slice(source.indexOf("function nextWrite(fn)"));
+      expect(nextWrite.indexOf("if (!socket)"), file).toBeGreaterThan(0);
+      expect(nextWrite.indexOf("if (!socket)")).toBeLessThan(nextWrite.indexOf("socket.write(chunk, fn)"));
+    }
+  });
+});

@@ -6,7 +6,10 @@
  */
 const LAYERS = [
   { name: "domain", paths: ["^server/domain/", "^server/errors/"] },
-  { name: "pure logic", paths: ["^server/scoring/", "^server/readings/", "^server/formats/", "^server/http/"] },
+  {
+    name: "pure logic",
+    paths: ["^server/scoring/", "^server/readings/", "^server/notifications/", "^server/formats/", "^server/http/"],
+  },
   // Observability (logs, metrics) sits with storage: it writes to stdout and db/ counts its caches.
   {
     name: "storage",
@@ -71,7 +74,14 @@ module.exports = {
       comment: "Domain, scoring, readings and formats are pure: no files, network, processes or database.",
       severity: "error",
       from: {
-        path: ["^server/domain/", "^server/errors/", "^server/scoring/", "^server/readings/", "^server/formats/"],
+        path: [
+          "^server/domain/",
+          "^server/errors/",
+          "^server/scoring/",
+          "^server/readings/",
+          "^server/notifications/",
+          "^server/formats/",
+        ],
       },
       to: {
         path: [

@@ -41,10 +41,16 @@ export default async function HomePage() {
                   <th scope="row">
                     <Link href={`/markets/${m.marketId}`}>{m.name}</Link>
                   </th>
-                  <td>{m.description}</td>
-                  <td className="num">{m.productCount}</td>
-                  <td className="num">{m.release}</td>
-                  <td>
+                  <td data-label="Description" className="long">
+                    {m.description}
+                  </td>
+                  <td className="num" data-label="Products">
+                    {m.productCount}
+                  </td>
+                  <td className="num" data-label="Release">
+                    {m.release}
+                  </td>
+                  <td data-label="Last updated">
                     <time dateTime={m.lastUpdated}>{utcDay(m.lastUpdated)}</time>
                   </td>
                 </tr>

@@ -42,7 +42,7 @@ export function ConnectionList() {
             <tbody>
               {connections.data.map((connection) => (
                 <tr key={connection.grantId} data-testid="connection-row" data-grant-id={connection.grantId}>
-                  <td>
+                  <td data-label="Client">
                     {connection.clientName}
                     <br />
                     <small>
@@ -55,9 +55,11 @@ export function ConnectionList() {
                       )}
                     </small>
                   </td>
-                  <td>{connection.scopes.includes("Market.Read.All") ? "Market data" : "Lists only"}</td>
-                  <td>{utcMinute(connection.connectedAt) ?? "never"}</td>
-                  <td>{utcMinute(connection.expiresAt) ?? "never"}</td>
+                  <td data-label="Access">
+                    {connection.scopes.includes("Market.Read.All") ? "Market data" : "Lists only"}
+                  </td>
+                  <td data-label="Connected">{utcMinute(connection.connectedAt) ?? "never"}</td>
+                  <td data-label="Lapses if unused">{utcMinute(connection.expiresAt) ?? "never"}</td>
                   <td>
                     <button
                       type="button"

@@ -59,11 +59,13 @@ export function CreditsView() {
             <tbody>
               {summary.data?.prices.map((p) => (
                 <tr key={p.operation}>
-                  <td>
+                  <td data-label="Operation">
                     <code>{p.operation}</code>
                   </td>
-                  <td className="num">{p.credits}</td>
-                  <td>{p.scope ?? "any valid token"}</td>
+                  <td className="num" data-label="Credits per call">
+                    {p.credits}
+                  </td>
+                  <td data-label="Scope">{p.scope ?? "any valid token"}</td>
                 </tr>
               ))}
             </tbody>
@@ -101,14 +103,22 @@ export function CreditsView() {
                 .flatMap((page) => page.entries)
                 .map((entry) => (
                   <tr key={entry.id} data-testid="ledger-row" data-kind={entry.kind}>
-                    <td>{new Date(entry.createdAt).toISOString().slice(0, 19).replace("T", " ")}</td>
-                    <td>{entry.kind}</td>
-                    <td className="num">{entry.amount > 0 ? `+${entry.amount}` : entry.amount}</td>
-                    <td className="num">{entry.balanceAfter}</td>
-                    <td>{entry.operation ? <code>{entry.operation}</code> : null}</td>
-                    <td>{entry.tokenId ? <code>{entry.tokenId}</code> : null}</td>
-                    <td>{entry.requestId ? <code className="small">{entry.requestId}</code> : null}</td>
-                    <td>{entry.note}</td>
+                    <td data-label="Time (UTC)">
+                      {new Date(entry.createdAt).toISOString().slice(0, 19).replace("T", " ")}
+                    </td>
+                    <td data-label="Kind">{entry.kind}</td>
+                    <td className="num" data-label="Amount">
+                      {entry.amount > 0 ? `+${entry.amount}` : entry.amount}
+                    </td>
+                    <td className="num" data-label="Balance after">
+                      {entry.balanceAfter}
+                    </td>
+                    <td data-label="Operation">{entry.operation ? <code>{entry.operation}</code> : null}</td>
+                    <td data-label="Token">{entry.tokenId ? <code>{entry.tokenId}</code> : null}</td>
+                    <td data-label="Request">
+                      {entry.requestId ? <code className="small">{entry.requestId}</code> : null}
+                    </td>
+                    <td data-label="Note">{entry.note}</td>
                   </tr>
                 ))}
             </tbody>

@@ -6,6 +6,7 @@ import {
   CONNECT_PATH,
   CREDITS_PATH,
   GEOGRAPHIES_PATH,
+  NOTIFICATIONS_PATH,
   ONBOARDING_PATH,
   SIGN_IN_PATH,
   TOKENS_PATH,
@@ -41,6 +42,21 @@ export async function SiteHeader() {
           </>
         ) : state ? (
           <Link href={ONBOARDING_PATH}>Create an organization</Link>
+        ) : null}
+        {state ? (
+          <Link
+            href={NOTIFICATIONS_PATH}
+            className="bell"
+            data-testid="notification-bell"
+            aria-label={`Notifications: ${state.unread} unread`}
+          >
+            <span aria-hidden="true">🔔</span>
+            {state.unread > 0 ? (
+              <span className="count" data-testid="unread-count">
+                {state.unread > 99 ? "99+" : state.unread}
+              </span>
+            ) : null}
+          </Link>
         ) : null}
         {state ? (
           <form action={signOutAction}>

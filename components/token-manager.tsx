@@ -134,15 +134,15 @@ export function TokenManager({ origin }: { origin: string }) {
                   const state = status(token);
                   return (
                     <tr key={token.id} data-testid="token-row" data-token-id={token.id}>
-                      <td>{token.name}</td>
-                      <td>
+                      <td data-label="Name">{token.name}</td>
+                      <td data-label="Token">
                         <code>{token.displayPrefix}…</code>
                       </td>
-                      <td>{token.scopes.join(", ") || "none"}</td>
-                      <td>{utcMinute(token.createdAt)}</td>
-                      <td>{utcMinute(token.expiresAt) ?? "never"}</td>
-                      <td>{utcMinute(token.lastUsedAt) ?? "never"}</td>
-                      <td>{state}</td>
+                      <td data-label="Scopes">{token.scopes.join(", ") || "none"}</td>
+                      <td data-label="Created">{utcMinute(token.createdAt)}</td>
+                      <td data-label="Expires">{utcMinute(token.expiresAt) ?? "never"}</td>
+                      <td data-label="Last used">{utcMinute(token.lastUsedAt) ?? "never"}</td>
+                      <td data-label="Status">{state}</td>
                       <td>
                         {state === "Active" ? (
                           <button

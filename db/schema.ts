@@ -26,6 +26,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { AdapterAccountType } from "next-auth/adapters";
 import type { Control, Geography, MarketFile } from "../server/domain/market-definition";
+import type { NotificationContent, WeeklyContent } from "../server/domain/notifications";
 import type { CountryResult, ProductScore } from "../server/domain/scores";
 import type { Dimension } from "../server/scoring/engine";
 
@@ -181,6 +182,10 @@ export const mailOutbox = pgTable("mail_outbox", {
   body: text("body").notNull(),
   /** The sign-in link of a magic-link mail. */
   url: text("url"),
+  /** The HTML part, when the mail has one (notifications, the weekly summary). */
+  html: text("html"),
+  /** Extra headers as sent (List-Unsubscribe, List-Unsubscribe-Post, Message-ID). */
+  headers: jsonb("headers").$type<Record<string, string>>(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
@@ -319,3 +324,99 @@ export const throttleCounters = pgTable("throttle_counters", {
   points: integer("points").notNull().default(0),
   expire: timestamp("expire", { withTimezone: true, mode: "date" }),
 });
+
+// ------------------------------------------------------------------------------------------------
+// Following markets: who follows what, what they want by e-mail, the catalogue events that notify
+// them (written in the transaction that publishes or archives), in-app notifications and the
+// e-mails owed. Unique keys make each notification and each e-mail exist once per person, however
+// many instances fan an event out and however often a job is retried.
+
+export const marketFollows = pgTable(
+  "market_follows",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    marketId: text("market_id")
+      .notNull()
+      .references(() => markets.marketId),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.marketId] }), index("market_follows_market").on(t.marketId)],
+);
+
+export const notificationPreferences = pgTable("notification_preferences", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** An e-mail for each release or archiving of a followed market. */
+  releaseEmails: boolean("release_emails").notNull().default(false),
+  /** The weekly summary e-mail. */
+  weeklySummary: boolean("weekly_summary").notNull().default(false),
+  /** A one-line weekly e-mail when nothing happened (else a quiet week sends nothing). */
+  weeklyQuietNote: boolean("weekly_quiet_note").notNull().default(false),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+export const catalogueEventKind = pgEnum("catalogue_event_kind", ["release_published", "market_archived"]);
+
+export const catalogueEvents = pgTable(
+  "catalogue_events",
+  {
+    id: serial("id").primaryKey(),
+    kind: catalogueEventKind("kind").notNull(),
+    marketId: text("market_id")
+      .notNull()
+      .references(() => markets.marketId),
+    /** The release published (release_published only). */
+    release: integer("release"),
+    occurredAt: timestamp("occurred_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** When its followers' notifications and e-mails were written; null: still to do. */
+    fannedOutAt: timestamp("fanned_out_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("catalogue_events_pending").on(t.id).where(sql`${t.fannedOutAt} is null`)],
+);
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: serial("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => catalogueEvents.id),
+    content: jsonb("content").$type<NotificationContent>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    readAt: timestamp("read_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [unique("notifications_once").on(t.userId, t.eventId), index("notifications_user").on(t.userId, t.id)],
+);
+
+export const mailKind = pgEnum("mail_kind", ["notification", "weekly"]);
+
+export const mailDeliveries = pgTable(
+  "mail_deliveries",
+  {
+    id: serial("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** What makes the mail one per person: `event:<id>` or `weekly:<slot ISO time>`. */
+    dedupeKey: text("dedupe_key").notNull(),
+    recipient: text("recipient").notNull(),
+    kind: mailKind("kind").notNull(),
+    content: jsonb("content").$type<NotificationContent | WeeklyContent>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    /** An attempt in progress holds the row until this lease runs out (a crashed sender's expires). */
+    claimedAt: timestamp("claimed_at", { withTimezone: true, mode: "date" }),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    unique("mail_deliveries_once").on(t.userId, t.dedupeKey),
+    index("mail_deliveries_pending").on(t.id).where(sql`${t.sentAt} is null`),
+  ],
+);

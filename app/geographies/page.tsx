@@ -44,7 +44,7 @@ export default async function GeographiesPage() {
                   {g.name} <code className="small">{g.country}</code>
                   {g.country === organization.homeCountry ? <span className="badge">home</span> : null}
                 </th>
-                <td>
+                <td data-label="Controls engaged">
                   {g.controls.length === 0 ? (
                     <span className="hint">none: nothing moves</span>
                   ) : (
@@ -80,9 +80,11 @@ export default async function GeographiesPage() {
                 <th scope="row">
                   {c.name} <code className="small">{id}</code>
                 </th>
-                <td>{c.framework}</td>
-                <td>{c.description}</td>
-                <td>{c.countries.join(", ")}</td>
+                <td data-label="Framework">{c.framework}</td>
+                <td data-label="What it requires" className="long">
+                  {c.description}
+                </td>
+                <td data-label="Engaged by">{c.countries.join(", ")}</td>
               </tr>
             ))}
           </tbody>

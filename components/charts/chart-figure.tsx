@@ -17,6 +17,13 @@ interface ChartFigureProps<Row> {
   fileName: string;
   /** Controls drawn above the chart (a view switch, a legend). */
   toolbar?: ReactNode;
+  /**
+   * A table cell drawn as more than text (a product name as a link to its page), by column label;
+   * undefined draws the column's text. The CSV still writes the column's value, as text.
+   */
+  cell?: (label: string, row: Row) => ReactNode;
+  /** The table starts open: where the numbers are what the page is for. */
+  tableOpen?: boolean;
   children: ReactNode;
 }
 
@@ -41,6 +48,8 @@ export function ChartFigure<Row>({
   rowKey,
   fileName,
   toolbar,
+  cell,
+  tableOpen,
   children,
 }: ChartFigureProps<Row>) {
   return (
@@ -65,7 +74,7 @@ export function ChartFigure<Row>({
       <div className="chart-body" aria-describedby={`${id}-summary`}>
         {children}
       </div>
-      <details>
+      <details open={tableOpen}>
         <summary>{title} as a table</summary>
         <div className="table-wrap">
           <table data-testid={`${id}-table`}>
@@ -82,8 +91,8 @@ export function ChartFigure<Row>({
               {rows.map((row) => (
                 <tr key={rowKey(row)} data-key={rowKey(row)}>
                   {columns.map((c) => (
-                    <td key={c.label} className={c.numeric ? "num" : undefined}>
-                      {cellText(c, row)}
+                    <td key={c.label} className={c.numeric ? "num" : undefined} data-label={c.label}>
+                      {cell?.(c.label, row) ?? cellText(c, row)}
                     </td>
                   ))}
                 </tr>

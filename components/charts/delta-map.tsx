@@ -4,22 +4,29 @@
  * published point (hollow) to its point under the controls (filled), with an arrowhead showing the
  * direction; a product that does not move is a single dot. Hover or focus a point for its values.
  */
+import { useMemo } from "react";
 import {
   CartesianGrid,
   ResponsiveContainer,
   Scatter,
   ScatterChart,
   Tooltip,
+  usePlotArea,
   useXAxisScale,
   useYAxisScale,
   XAxis,
   YAxis,
 } from "recharts";
 import { round1 } from "../../server/scoring/round";
-import type { Streak } from "./chart-data";
+import type { Point, Streak } from "./chart-data";
 import { arrowHead, signed } from "./geometry";
+import { type Box, type LabelPoint, placeLabels, type Segment, shortLabel } from "./label-placement";
 
 const AXIS_TICKS = [0, 20, 40, 60, 80, 100];
+/** The labels' font size in pixels: drawn with it, and placed by it. */
+const LABEL_FONT_SIZE = 10;
+/** The radius the placement keeps clear around a product's point (its largest mark is r = 5). */
+const POINT_RADIUS = 5;
 
 interface ShapeProps {
   cx?: number;
@@ -33,20 +40,6 @@ function StreakMark({ cx = 0, cy = 0, payload }: ShapeProps) {
   if (!payload || !xScale || !yScale) return null;
   const from = { x: xScale(payload.from.x) ?? cx, y: yScale(payload.from.y) ?? cy };
   const to = { x: cx, y: cy };
-  // Labels in the right half read leftwards, so they stay inside the plot.
-  const labelAt = payload.available ? to : from;
-  const leftwards = labelAt.x > (xScale(50) ?? Number.POSITIVE_INFINITY);
-  const label = (
-    <text
-      x={labelAt.x + (leftwards ? -8 : 8)}
-      y={labelAt.y - 7}
-      textAnchor={leftwards ? "end" : "start"}
-      className="streak-label"
-    >
-      {payload.name}
-      {payload.available ? "" : " (unavailable)"}
-    </text>
-  );
   // An unavailable product has no point under the controls (its scores are zeros): it is drawn
   // where it was published, crossed out, rather than as a streak into the corner.
   if (!payload.available)
@@ -62,7 +55,6 @@ function StreakMark({ cx = 0, cy = 0, payload }: ShapeProps) {
           d={`M${from.x - 4},${from.y - 4}L${from.x + 4},${from.y + 4}M${from.x - 4},${from.y + 4}L${from.x + 4},${from.y - 4}`}
           className="streak-cross"
         />
-        {label}
       </g>
     );
   return (
@@ -75,7 +67,93 @@ function StreakMark({ cx = 0, cy = 0, payload }: ShapeProps) {
         </>
       ) : null}
       <circle cx={to.x} cy={to.y} r={payload.moves ? 3 : 5} className="streak-to" />
-      {label}
+    </g>
+  );
+}
+
+/**
+ * A product's label and its shorter forms, tried in turn where the plot is crowded (a phone): the
+ * name marked "(unavailable)" when it is, the name alone (the crossed-out point and the label's
+ * colour still say it), the name cut at 16 characters, its first word.
+ */
+function labelTexts(streak: Streak): string[] {
+  const name = shortLabel(streak.name, 28);
+  const firstWord = Array.from(name.split(/\s+/)[0] ?? name).length >= 3 ? `${name.split(/\s+/)[0]}…` : name;
+  const texts = [streak.available ? name : `${name} (unavailable)`, name, shortLabel(name, 16), firstWord];
+  return texts.filter((text, index) => texts.indexOf(text) === index);
+}
+
+/**
+ * Every product's name, drawn after the marks and placed all at once (components/charts/
+ * label-placement.ts) so that no two overlap and none covers a point: beside its point when there
+ * is room, else further out with a leader line. A name with no room anywhere is left out; the
+ * tooltip and the table still give it. Names are React text, never markup.
+ */
+function StreakLabels({ streaks }: { streaks: readonly Streak[] }) {
+  const xScale = useXAxisScale();
+  const yScale = useYAxisScale();
+  const plot = usePlotArea();
+  const pixel = (point: Point) => ({ x: xScale?.(point.x) ?? 0, y: yScale?.(point.y) ?? 0 });
+  const points: LabelPoint[] = [];
+  const obstacles: Box[] = [];
+  const segments: Segment[] = [];
+  for (const streak of streaks) {
+    const from = pixel(streak.from);
+    const to = pixel(streak.to);
+    const at = streak.available ? to : from;
+    const [text = streak.name, ...fallbacks] = labelTexts(streak);
+    points.push({ id: streak.productId, x: at.x, y: at.y, text, fallbacks, radius: POINT_RADIUS });
+    if (streak.available && streak.moves) {
+      obstacles.push({ left: from.x - 5, top: from.y - 5, width: 10, height: 10 });
+      segments.push({ x1: from.x, y1: from.y, x2: to.x, y2: to.y });
+    }
+  }
+  const bounds = plot ? { left: plot.x, top: plot.y, width: plot.width, height: plot.height } : null;
+  // Placed again only when a point, a name or the plot moves (not on every hover).
+  const input = JSON.stringify({ points, obstacles, segments, bounds });
+  const placed = useMemo(() => {
+    const given = JSON.parse(input) as {
+      points: LabelPoint[];
+      obstacles: Box[];
+      segments: Segment[];
+      bounds: Box | null;
+    };
+    if (!given.bounds) return [];
+    return placeLabels(given.points, {
+      bounds: given.bounds,
+      fontSize: LABEL_FONT_SIZE,
+      obstacles: given.obstacles,
+      segments: given.segments,
+    });
+  }, [input]);
+  if (!xScale || !yScale) return null;
+  const unavailable = new Set(streaks.filter((s) => !s.available).map((s) => s.productId));
+  return (
+    <g className="streak-labels">
+      {placed.map((label) =>
+        label.hidden ? null : (
+          <g key={label.id} data-label-for={label.id}>
+            {label.leader ? (
+              <line
+                x1={label.leader.x1}
+                y1={label.leader.y1}
+                x2={label.leader.x2}
+                y2={label.leader.y2}
+                className="streak-leader"
+              />
+            ) : null}
+            <text
+              x={label.x}
+              y={label.y}
+              textAnchor={label.anchor}
+              fontSize={LABEL_FONT_SIZE}
+              className={unavailable.has(label.id) ? "streak-label unavailable" : "streak-label"}
+            >
+              {label.text}
+            </text>
+          </g>
+        ),
+      )}
     </g>
   );
 }
@@ -119,42 +197,47 @@ export function DeltaMap({ streaks }: { streaks: readonly Streak[] }) {
     return { ...streak, x: at.x, y: at.y };
   });
   return (
-    <ResponsiveContainer width="100%" aspect={1.45} maxHeight={560}>
-      <ScatterChart margin={{ top: 16, right: 24, bottom: 24, left: 4 }}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis
-          type="number"
-          dataKey="x"
-          name="Control"
-          domain={[0, 100]}
-          ticks={AXIS_TICKS}
-          label={{ value: "Control →", position: "insideBottom", offset: -14 }}
-        />
-        <YAxis
-          type="number"
-          dataKey="y"
-          name="Innovation"
-          domain={[0, 100]}
-          ticks={AXIS_TICKS}
-          width={44}
-          label={{ value: "Innovation →", angle: -90, position: "insideLeft", offset: 10 }}
-        />
-        <Tooltip
-          cursor={false}
-          content={(props) => (
-            <StreakTooltip
-              active={props.active}
-              payload={props.payload as readonly { payload?: Streak }[] | undefined}
-            />
-          )}
-        />
-        <Scatter
-          data={points}
-          isAnimationActive={false}
-          shape={(props: unknown) => <StreakMark {...(props as ShapeProps)} />}
-        />
-      </ScatterChart>
-    </ResponsiveContainer>
+    // Its size comes from CSS (.delta-map-plot): wide on a desktop, nearly square on a phone, where
+    // the names need the height.
+    <div className="delta-map-plot">
+      <ResponsiveContainer width="100%" height="100%">
+        <ScatterChart margin={{ top: 16, right: 24, bottom: 24, left: 4 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis
+            type="number"
+            dataKey="x"
+            name="Control"
+            domain={[0, 100]}
+            ticks={AXIS_TICKS}
+            label={{ value: "Control →", position: "insideBottom", offset: -14 }}
+          />
+          <YAxis
+            type="number"
+            dataKey="y"
+            name="Innovation"
+            domain={[0, 100]}
+            ticks={AXIS_TICKS}
+            width={44}
+            label={{ value: "Innovation →", angle: -90, position: "insideLeft", offset: 10 }}
+          />
+          <Tooltip
+            cursor={false}
+            content={(props) => (
+              <StreakTooltip
+                active={props.active}
+                payload={props.payload as readonly { payload?: Streak }[] | undefined}
+              />
+            )}
+          />
+          <Scatter
+            data={points}
+            isAnimationActive={false}
+            shape={(props: unknown) => <StreakMark {...(props as ShapeProps)} />}
+          />
+          <StreakLabels streaks={streaks} />
+        </ScatterChart>
+      </ResponsiveContainer>
+    </div>
   );
 }
 

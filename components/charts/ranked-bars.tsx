@@ -5,6 +5,7 @@
  * band cutoffs of the axis. Marks are drawn by our own shape so that every product has exactly one,
  * even at zero, and carries its product id.
  */
+import { useState } from "react";
 import {
   Bar,
   BarChart,
@@ -12,11 +13,14 @@ import {
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
+  useChartWidth,
+  usePlotArea,
   useXAxisScale,
   XAxis,
   YAxis,
 } from "recharts";
 import type { GhostBar } from "./chart-data";
+import { fitText, textWidth } from "./label-placement";
 
 export interface Cutoff {
   name: string;
@@ -32,9 +36,17 @@ interface RankedBarsProps {
   cutoffs?: readonly Cutoff[];
 }
 
-/** Each row: the product's name on one line, its bar under it; names are never cut short. */
+/**
+ * Each row: the product's name on one line, its bar under it. A name is cut short (with an
+ * ellipsis, the whole name in its title and the table) only when it is wider than the chart.
+ */
 const ROW_HEIGHT = 40;
 const NAME_HEIGHT = 15;
+/** The names' font size, as .bar-name in app/globals.css sets it. */
+const NAME_FONT_SIZE = 12;
+/** Band names over their cutoff lines: the font size, and the height of a row of them. */
+const CUTOFF_FONT_SIZE = 11;
+const CUTOFF_ROW = 13;
 
 interface ShapeProps {
   x?: number;
@@ -46,8 +58,11 @@ interface ShapeProps {
 
 function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps & { ghost: boolean }) {
   const scale = useXAxisScale();
+  const chartWidth = useChartWidth();
   if (!payload || !scale) return null;
   const left = scale(0) ?? x;
+  const name = `${payload.rank}. ${payload.name}`;
+  const shown = chartWidth ? fitText(name, NAME_FONT_SIZE, chartWidth - left - 4) : name;
   const end = scale(payload.value) ?? left;
   const ceiling = scale(payload.ceiling) ?? end;
   const barTop = y + NAME_HEIGHT;
@@ -62,7 +77,8 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
       className={payload.available ? "bar-mark" : "bar-mark unavailable"}
     >
       <text x={left} y={y + NAME_HEIGHT - 4} className="bar-name">
-        {payload.rank}. {payload.name}
+        {shown === name ? null : <title>{name}</title>}
+        {shown}
       </text>
       {ghost ? (
         <rect className="ghost" x={left} y={barTop} width={Math.max(0, ceiling - left)} height={barHeight} rx={2} />
@@ -72,6 +88,47 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
         {payload.available ? payload.value.toFixed(1) : "unavailable"}
         {ghost && payload.available && payload.givesUp > 0 ? ` (−${payload.givesUp.toFixed(1)})` : ""}
       </text>
+    </g>
+  );
+}
+
+/**
+ * Rows for the band names over their cutoff lines, each centred on its line at `x(from)`: a name
+ * that would run into one before it (close cutoffs, a narrow phone) goes up a row, so none
+ * overlap. Widths are estimated as the delta map's labels are (label-placement.ts), generously.
+ */
+function cutoffRows(cutoffs: readonly Cutoff[], x: (value: number) => number) {
+  const rowsEnd: number[] = [];
+  return [...cutoffs]
+    .sort((a, b) => a.from - b.from)
+    .map((cutoff) => {
+      const at = x(cutoff.from);
+      const half = textWidth(cutoff.name, CUTOFF_FONT_SIZE) / 2;
+      let row = rowsEnd.findIndex((end) => end + 4 <= at - half);
+      if (row === -1) row = rowsEnd.length;
+      rowsEnd[row] = at + half;
+      return { cutoff, x: at, row };
+    });
+}
+
+function CutoffLabels({ cutoffs }: { cutoffs: readonly Cutoff[] }) {
+  const scale = useXAxisScale();
+  const plot = usePlotArea();
+  if (!scale || !plot) return null;
+  return (
+    <g className="cutoff-labels">
+      {cutoffRows(cutoffs, (value) => scale(value) ?? 0).map(({ cutoff, x, row }) => (
+        <text
+          key={cutoff.name}
+          x={x}
+          y={plot.y - 5 - row * CUTOFF_ROW}
+          textAnchor="middle"
+          fontSize={CUTOFF_FONT_SIZE}
+          className="cutoff-label"
+        >
+          {cutoff.name}
+        </text>
+      ))}
     </g>
   );
 }
@@ -115,30 +172,28 @@ function BarTooltip({
   );
 }
 
+const MARGIN = { top: 20, right: 96, bottom: 4, left: 8 };
+
 export function RankedBars({ bars, ghost, valueLabel, ceilingLabel, cutoffs = [] }: RankedBarsProps) {
+  const drawn = cutoffs.filter((cutoff) => cutoff.from > 0);
+  // As many rows above the plot as the band names need at this width (the plot spans the chart
+  // between the margins, 0 to 100).
+  const [width, setWidth] = useState(0);
+  const span = Math.max(1, width - MARGIN.left - MARGIN.right);
+  const rows = width
+    ? Math.max(0, ...cutoffRows(drawn, (value) => MARGIN.left + (value / 100) * span).map((l) => l.row))
+    : 0;
+  const top = MARGIN.top + rows * CUTOFF_ROW;
   return (
-    <ResponsiveContainer width="100%" height={bars.length * ROW_HEIGHT + 48}>
-      <BarChart
-        data={[...bars]}
-        layout="vertical"
-        margin={{ top: 20, right: 96, bottom: 4, left: 8 }}
-        barCategoryGap={6}
-      >
+    <ResponsiveContainer width="100%" height={bars.length * ROW_HEIGHT + 28 + top} onResize={(w) => setWidth(w)}>
+      <BarChart data={[...bars]} layout="vertical" margin={{ ...MARGIN, top }} barCategoryGap={6}>
         <CartesianGrid horizontal={false} strokeDasharray="3 3" />
         <XAxis type="number" domain={[0, 100]} ticks={[0, 20, 40, 60, 80, 100]} />
         <YAxis type="category" dataKey="productId" hide />
-        {cutoffs
-          .filter((cutoff) => cutoff.from > 0)
-          .map((cutoff) => (
-            <ReferenceLine
-              key={cutoff.name}
-              x={cutoff.from}
-              className="cutoff"
-              stroke="#8a94a0"
-              strokeDasharray="4 3"
-              label={{ value: cutoff.name, position: "top", fontSize: 11, fill: "#5b6876" }}
-            />
-          ))}
+        {drawn.map((cutoff) => (
+          <ReferenceLine key={cutoff.name} x={cutoff.from} className="cutoff" stroke="#8a94a0" strokeDasharray="4 3" />
+        ))}
+        <CutoffLabels cutoffs={drawn} />
         <Tooltip
           cursor={{ fill: "rgba(31, 95, 191, 0.06)" }}
           content={(props) => (

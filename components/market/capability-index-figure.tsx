@@ -3,6 +3,7 @@
 import { capaIndexBars } from "@/components/charts/chart-data";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { type Cutoff, RankedBars } from "@/components/charts/ranked-bars";
+import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import type { CapaIndexReading } from "./reading-types";
 
@@ -29,6 +30,7 @@ export function CapabilityIndexFigure({ reading, cutoffs }: { reading: CapaIndex
       rows={reading.products}
       rowKey={(p) => p.productId}
       fileName={csvFileName(reading.marketId, `r${reading.release}`, "capability-index")}
+      cell={productNameCell(reading.marketId, reading.release)}
     >
       <RankedBars bars={capaIndexBars(reading)} ghost={false} valueLabel="Innovation" cutoffs={cutoffs} />
     </ChartFigure>

@@ -9,6 +9,7 @@ import { ChartFigure } from "@/components/charts/chart-figure";
 import { DeltaMap, DeltaMapLegend } from "@/components/charts/delta-map";
 import { signed } from "@/components/charts/geometry";
 import { RankedBars } from "@/components/charts/ranked-bars";
+import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import type { DeltaReading, DeltaView } from "./reading-types";
 
@@ -65,6 +66,8 @@ export function DeltaFigure({
   const toolbar = <ViewSwitch view={view} onChange={onViewChange} />;
   const file = (suffix: string) =>
     csvFileName(reading.marketId, `r${reading.release}`, "delta", suffix, reading.country);
+  // The table's product names link to their pages; the CSV keeps them as text.
+  const cell = productNameCell(reading.marketId, reading.release);
   const moved = reading.products.filter((p) => p.available && p.distance.magnitude > 0).length;
   const lost = reading.products.filter((p) => !p.available).length;
   const title = `Delta under ${reading.country}`;
@@ -80,6 +83,7 @@ export function DeltaFigure({
         rowKey={(s) => s.productId}
         fileName={file("map")}
         toolbar={toolbar}
+        cell={cell}
       >
         <DeltaMap streaks={streaks} />
         <DeltaMapLegend />
@@ -100,6 +104,7 @@ export function DeltaFigure({
       rowKey={(b) => b.productId}
       fileName={file("bars")}
       toolbar={toolbar}
+      cell={cell}
     >
       <RankedBars bars={bars} ghost valueLabel="Under controls" ceilingLabel="Published" />
     </ChartFigure>

@@ -7,6 +7,7 @@ import { maxGhostBars } from "@/components/charts/chart-data";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { signed } from "@/components/charts/geometry";
 import { RankedBars } from "@/components/charts/ranked-bars";
+import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import type { MaxReading } from "./reading-types";
 
@@ -51,6 +52,7 @@ export function MaxFigure({
       rows={reading.products}
       rowKey={(p) => p.productId}
       fileName={csvFileName(reading.marketId, `r${reading.release}`, "max", reading.country)}
+      cell={productNameCell(reading.marketId, reading.release)}
     >
       <RankedBars bars={maxGhostBars(reading)} ghost valueLabel="On (kept)" ceilingLabel="Off (published)" />
       <ul className="max-states" data-testid="max-states">

@@ -1,6 +1,7 @@
 "use client";
 /** The snapshot as a sortable table: product, vendor, three scores with their band, gaps. */
 import { useState } from "react";
+import { ProductLink } from "@/components/product/product-link";
 import { bandSlug } from "./band";
 
 const AXES = ["innovation", "control", "scale"] as const;
@@ -29,7 +30,16 @@ function compare(key: SortKey, a: SnapshotProduct, b: SnapshotProduct): number {
   return a.scores[key] - b.scores[key] || a.name.localeCompare(b.name);
 }
 
-export function SnapshotTable({ products }: { products: SnapshotProduct[] }) {
+export function SnapshotTable({
+  products,
+  marketId,
+  release,
+}: {
+  products: SnapshotProduct[];
+  marketId: string;
+  /** The release the snapshot is of: each product's link opens its page on it. */
+  release: number;
+}) {
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "innovation", descending: true });
   const rows = [...products].sort((a, b) => (sort.descending ? -1 : 1) * compare(sort.key, a, b));
   const header = (key: SortKey, numeric = false) => {
@@ -53,7 +63,7 @@ export function SnapshotTable({ products }: { products: SnapshotProduct[] }) {
   };
   return (
     <div className="table-wrap">
-      <table data-testid="snapshot-table">
+      <table data-testid="snapshot-table" className="sortable">
         <caption className="sr-only">Published scores of every product; select a column header to sort.</caption>
         <thead>
           <tr>
@@ -66,15 +76,19 @@ export function SnapshotTable({ products }: { products: SnapshotProduct[] }) {
         <tbody>
           {rows.map((p) => (
             <tr key={p.productId} data-product-id={p.productId}>
-              <th scope="row">{p.name}</th>
-              <td>{p.vendor}</td>
+              <th scope="row">
+                <ProductLink marketId={marketId} productId={p.productId} release={release}>
+                  {p.name}
+                </ProductLink>
+              </th>
+              <td data-label={LABELS.vendor}>{p.vendor}</td>
               {AXES.map((axis) => (
-                <td key={axis} className="num" data-axis={axis}>
+                <td key={axis} className="num" data-axis={axis} data-label={LABELS[axis]}>
                   {p.scores[axis].toFixed(1)}{" "}
                   <span className={`badge band-${bandSlug(p.bands[axis])}`}>{p.bands[axis]}</span>
                 </td>
               ))}
-              <td>{p.gaps.length ? p.gaps.join(", ") : "none"}</td>
+              <td data-label="Gaps">{p.gaps.length ? p.gaps.join(", ") : "none"}</td>
             </tr>
           ))}
         </tbody>

@@ -3,7 +3,7 @@
  * the machine: the message goes to the server log and to the dev outbox table, where tests and
  * the /dev/outbox page read sign-in links.
  */
-import { desc } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { createTransport, type Transporter } from "nodemailer";
 import type { Database } from "../../db/client";
 import { mailOutbox } from "../../db/schema";
@@ -17,6 +17,10 @@ export interface Mail {
   html?: string;
   /** The link the mail exists for (a sign-in link), kept apart in the outbox. */
   url?: string;
+  /** Extra headers: List-Unsubscribe, List-Unsubscribe-Post. */
+  headers?: Record<string, string>;
+  /** A stable Message-ID (`<…@…>`): a mail sent again after a lost acknowledgement is recognisably the same. */
+  messageId?: string;
 }
 
 export const mailFrom = (env: NodeJS.ProcessEnv = process.env) =>
@@ -33,12 +37,20 @@ export async function deliverMail(db: Database, mail: Mail, env: NodeJS.ProcessE
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
+      headers: mail.headers,
+      messageId: mail.messageId,
     });
     return;
   }
-  await db
-    .insert(mailOutbox)
-    .values({ recipient: mail.to, subject: mail.subject, body: mail.text, url: mail.url ?? null });
+  const headers = { ...mail.headers, ...(mail.messageId ? { "Message-ID": mail.messageId } : {}) };
+  await db.insert(mailOutbox).values({
+    recipient: mail.to,
+    subject: mail.subject,
+    body: mail.text,
+    url: mail.url ?? null,
+    html: mail.html ?? null,
+    headers: Object.keys(headers).length ? headers : null,
+  });
   // Never the link itself: it signs its holder in. The dev outbox shows it to whoever may see it.
   log().info(
     { to: mail.to, subject: mail.subject },
@@ -58,4 +70,9 @@ export function outboxPageEnabled(env: NodeJS.ProcessEnv = process.env): boolean
 
 export function recentOutbox(db: Database, limit = 20) {
   return db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(limit);
+}
+
+export async function outboxMail(db: Database, id: number) {
+  const [mail] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).limit(1);
+  return mail;
 }

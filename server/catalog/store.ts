@@ -10,6 +10,7 @@ import * as t from "../../db/schema";
 import { canonicalJson, sha256 } from "../domain/canonical";
 import { checkGeographies, checkMarket } from "../domain/definition-checks";
 import type { Control, GeographiesFile, Geography, MarketFile } from "../domain/market-definition";
+import type { CountryResult } from "../domain/scores";
 import type { ReleaseData } from "../readings/release";
 import { scoreMarket } from "../scoring/engine";
 
@@ -81,6 +82,53 @@ export interface PublishedRelease {
   countries: number;
 }
 
+/**
+ * What every publish does before it writes, and `ops catalog preview` does instead of writing: the
+ * market checked against the live controls (and its evidence against the release's date, so no
+ * `asOf` postdates the release) and scored for every live geography.
+ */
+export async function scoreForPublishing(
+  db: Reader,
+  file: string,
+  definition: MarketFile,
+  { publishedAt, progress }: Pick<PublishOptions, "publishedAt" | "progress">,
+) {
+  const controls = await readControls(db);
+  checkMarket(file, definition, controls, { releaseDate: publishedAt });
+  const geographies = await readGeographies(db);
+  if (geographies.length === 0)
+    throw new CatalogStateError("no geographies in the catalogue: publish a geographies file first");
+  return { controls, geographies, scored: scoreMarket(definition, geographies, progress) };
+}
+
+/** A market's releases are refused while it is archived. */
+export const archivedRefusal = (marketId: string) =>
+  new CatalogStateError(`market "${marketId}" is archived; restore it first (ops catalog restore ${marketId})`);
+
+/** Release `release` of a scored market as the releases table stores it. */
+export function releaseRecord(
+  definition: MarketFile,
+  { controls, geographies, scored }: Awaited<ReturnType<typeof scoreForPublishing>>,
+  release: number,
+  options: Pick<PublishOptions, "notes" | "material" | "publishedAt">,
+) {
+  return {
+    marketId: definition.marketId,
+    release,
+    publishedAt: options.publishedAt,
+    methodologyVersion: definition.methodologyVersion,
+    methodology: definition.methodology,
+    material: options.material,
+    notes: options.notes.trim(),
+    definitionSha256: sha256(canonicalJson(definition)),
+    definition,
+    controls,
+    geographies,
+    dimensions: scored.dimensions,
+    products: scored.products,
+  } satisfies typeof t.releases.$inferInsert;
+}
+
 /** Checks the market against the live controls, scores it for every live geography, stores release N+1. */
 export async function publishMarket(
   db: Database,
@@ -90,12 +138,7 @@ export async function publishMarket(
 ): Promise<PublishedRelease> {
   if (!options.notes.trim()) throw new CatalogStateError("--notes is required: say what changed in this release");
   const published = await db.transaction(async (tx) => {
-    const controls = await readControls(tx);
-    checkMarket(file, definition, controls);
-    const geographies = await readGeographies(tx);
-    if (geographies.length === 0)
-      throw new CatalogStateError("no geographies in the catalogue: publish a geographies file first");
-    const scored = scoreMarket(definition, geographies, options.progress);
+    const scoring = await scoreForPublishing(tx, file, definition, options);
     options.progress?.("writing", 0, 1);
 
     await tx
@@ -104,10 +147,7 @@ export async function publishMarket(
       .onConflictDoNothing();
     // Row lock: concurrent publishes of one market number their releases one after the other.
     const [market] = await tx.select().from(t.markets).where(eq(t.markets.marketId, definition.marketId)).for("update");
-    if (market?.status === "archived")
-      throw new CatalogStateError(
-        `market "${definition.marketId}" is archived; restore it first (ops catalog restore ${definition.marketId})`,
-      );
+    if (market?.status === "archived") throw archivedRefusal(definition.marketId);
     const [latest] = await tx
       .select({ release: max(t.releases.release) })
       .from(t.releases)
@@ -116,23 +156,10 @@ export async function publishMarket(
 
     const [row] = await tx
       .insert(t.releases)
-      .values({
-        marketId: definition.marketId,
-        release,
-        publishedAt: options.publishedAt,
-        methodologyVersion: definition.methodologyVersion,
-        methodology: definition.methodology,
-        material: options.material,
-        notes: options.notes.trim(),
-        definitionSha256: sha256(canonicalJson(definition)),
-        definition,
-        controls,
-        geographies,
-        dimensions: scored.dimensions,
-        products: scored.products,
-      })
+      .values(releaseRecord(definition, scoring, release, options))
       .returning({ id: t.releases.id });
     const releaseId = (row as { id: number }).id;
+    const { scored } = scoring;
     await tx
       .insert(t.releaseCountryResults)
       .values(scored.countries.map((result) => ({ releaseId, country: result.country, result })));
@@ -140,6 +167,8 @@ export async function publishMarket(
       .update(t.markets)
       .set({ name: definition.name, description: definition.description })
       .where(eq(t.markets.marketId, definition.marketId));
+    // In the same transaction: followers are notified of exactly the releases that exist.
+    await tx.insert(t.catalogueEvents).values({ kind: "release_published", marketId: definition.marketId, release });
     return {
       marketId: definition.marketId,
       release,
@@ -154,12 +183,21 @@ export async function publishMarket(
 }
 
 async function setStatus(db: Database, marketId: string, status: "listed" | "archived") {
-  const updated = await db
-    .update(t.markets)
-    .set({ status, archivedAt: status === "archived" ? sql`now()` : null })
-    .where(eq(t.markets.marketId, marketId))
-    .returning({ marketId: t.markets.marketId });
-  if (updated.length === 0) throw new CatalogStateError(`no market "${marketId}"`);
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ status: t.markets.status })
+      .from(t.markets)
+      .where(eq(t.markets.marketId, marketId))
+      .for("update");
+    if (!before) throw new CatalogStateError(`no market "${marketId}"`);
+    await tx
+      .update(t.markets)
+      .set({ status, archivedAt: status === "archived" ? sql`now()` : null })
+      .where(eq(t.markets.marketId, marketId));
+    // Archiving a listed market notifies its followers (once: archiving it again changes nothing).
+    if (status === "archived" && before.status === "listed")
+      await tx.insert(t.catalogueEvents).values({ kind: "market_archived", marketId });
+  });
   announceChange("catalogue");
 }
 
@@ -230,14 +268,20 @@ export async function findRelease(
   return row;
 }
 
-/** One stored release, decoded for the readings. */
-export async function readReleaseById(db: Reader, id: number): Promise<ReleaseData> {
-  const [stored] = await db.select().from(t.releases).where(eq(t.releases.id, id));
-  if (!stored) throw new Error(`release ${id} does not exist`);
-  const results = await db
-    .select({ country: t.releaseCountryResults.country, result: t.releaseCountryResults.result })
-    .from(t.releaseCountryResults)
-    .where(eq(t.releaseCountryResults.releaseId, stored.id));
+/** A market's status; undefined when there is no such market. */
+export async function readMarketStatus(db: Reader, marketId: string): Promise<"listed" | "archived" | undefined> {
+  const [market] = await db
+    .select({ status: t.markets.status })
+    .from(t.markets)
+    .where(eq(t.markets.marketId, marketId));
+  return market?.status;
+}
+
+/** A release as the readings see it: what the releases table stores and the release's country results. */
+export function decodeRelease(
+  stored: Omit<ReturnType<typeof releaseRecord>, "definitionSha256" | "geographies">,
+  results: readonly { country: string; result: CountryResult }[],
+): ReleaseData {
   return {
     marketId: stored.marketId,
     name: stored.definition.name,
@@ -255,7 +299,21 @@ export async function readReleaseById(db: Reader, id: number): Promise<ReleaseDa
   };
 }
 
-/** What a release scored, for comparisons: its definition and geographies (immutable, like the release). */
+/** One stored release, decoded for the readings. */
+export async function readReleaseById(db: Reader, id: number): Promise<ReleaseData> {
+  const [stored] = await db.select().from(t.releases).where(eq(t.releases.id, id));
+  if (!stored) throw new Error(`release ${id} does not exist`);
+  const results = await db
+    .select({ country: t.releaseCountryResults.country, result: t.releaseCountryResults.result })
+    .from(t.releaseCountryResults)
+    .where(eq(t.releaseCountryResults.releaseId, stored.id));
+  return decodeRelease(stored, results);
+}
+
+/**
+ * What a release scored, for comparisons: its definition and geographies (immutable, like the
+ * release). The definition is the checked file as published, evidence included.
+ */
 export async function readScoredInputs(
   db: Reader,
   id: number,
@@ -265,7 +323,22 @@ export async function readScoredInputs(
     .from(t.releases)
     .where(eq(t.releases.id, id));
   if (!stored) throw new Error(`release ${id} does not exist`);
-  return stored;
+  return { definition: storedDefinition(stored.definition), geographies: stored.geographies };
+}
+
+/**
+ * A stored definition as the current schema types it. Releases stored before evidence existed
+ * have no `evidence` on their offerings: they read as none ({}), as a file without evidence parses.
+ */
+export function storedDefinition(definition: MarketFile): MarketFile {
+  if (definition.products.every((p) => p.offerings.every((o) => o.evidence !== undefined))) return definition;
+  return {
+    ...definition,
+    products: definition.products.map((product) => ({
+      ...product,
+      offerings: product.offerings.map((offering) => ({ ...offering, evidence: offering.evidence ?? {} })),
+    })),
+  };
 }
 
 /**

@@ -1,7 +1,9 @@
-/** `ops catalog …`: validate, publish, archive, restore and list catalogue definitions. */
+/** `ops catalog …`: validate, preview, publish, archive, restore and list catalogue definitions. */
 import { loadDefinitionFile } from "../catalog/load";
+import { previewMarket } from "../catalog/preview";
 import {
   archiveMarket,
+  CatalogStateError,
   listMarkets,
   type PublishOptions,
   publishGeographies,
@@ -10,12 +12,26 @@ import {
   readGeographies,
   restoreMarket,
 } from "../catalog/store";
-import { checkGeographies, checkMarket } from "../domain/definition-checks";
+import {
+  CatalogFileError,
+  checkGeographies,
+  evidenceDateIssues,
+  formatPath,
+  marketIssues,
+  missingEvidenceIssues,
+} from "../domain/definition-checks";
+import { compareReleases } from "../readings/changes";
 import { scoreMarket } from "../scoring/engine";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
+import { previewCountry, previewLines } from "./preview";
 
 export const CATALOG_USAGE = `ops catalog <command>
-  validate FILE                           check a definition file (YAML or JSON); writes nothing
+  validate FILE [--require-evidence]      check a definition file (YAML or JSON); writes nothing.
+                                          Values without evidence are warnings per indicator,
+                                          errors with --require-evidence
+  preview FILE [--country CC] [--json]    what publishing a market file would change against its
+                                          latest release, under CC (default US, else the first
+                                          country both releases have); writes nothing
   publish FILE --notes TEXT [--material]  validate, score and store a new immutable release
                                           (a geographies file replaces the controls and geographies)
   archive MARKET_ID                       hide a market everywhere; its releases are kept
@@ -27,6 +43,8 @@ export async function catalogCommand(args: string[], ctx: CliContext): Promise<n
   switch (command) {
     case "validate":
       return validate(rest, ctx);
+    case "preview":
+      return preview(rest, ctx);
     case "publish":
       return publish(rest, ctx);
     case "archive":
@@ -40,20 +58,26 @@ export async function catalogCommand(args: string[], ctx: CliContext): Promise<n
 }
 
 async function validate(args: string[], ctx: CliContext): Promise<number> {
-  const [file] = parse(args, {}, 1).positionals as [string];
+  const { positionals, values } = parse(args, { "require-evidence": { type: "boolean", default: false } }, 1);
+  const file = positionals[0] as string;
   const definition = await loadDefinitionFile(file);
   if (definition.kind === "geographies") {
     checkGeographies(file, definition);
     ctx.io.out(`${file}: OK — ${definition.controls.length} controls, ${definition.geographies.length} geographies`);
     return 0;
   }
-  // A market is checked against the live controls catalogue and scored as a dry run.
+  // A market is checked against the live controls catalogue and scored as a dry run; its
+  // evidence is dated against today, the day a publish now would carry.
   const { controls, geographies } = await withDatabase(ctx, async ({ db }) => ({
     controls: await readControls(db),
     geographies: await readGeographies(db),
   }));
-  checkMarket(file, definition, controls);
+  const missing = missingEvidenceIssues(definition);
+  const issues = [...marketIssues(definition, controls), ...evidenceDateIssues(definition, ctx.now())];
+  if (values["require-evidence"]) issues.push(...missing);
+  if (issues.length > 0) throw new CatalogFileError(file, issues);
   const scored = scoreMarket(definition, geographies);
+  for (const issue of missing) ctx.io.err(`warning: ${file}: ${formatPath(issue.path)}: ${issue.message}`);
   const offerings = definition.products.reduce((n, p) => n + p.offerings.length, 0);
   ctx.io.out(
     `${file}: OK — market ${definition.marketId}: ${definition.products.length} products, ` +
@@ -107,6 +131,40 @@ async function publish(args: string[], ctx: CliContext): Promise<number> {
     );
     return 0;
   });
+}
+
+async function preview(args: string[], ctx: CliContext): Promise<number> {
+  const { positionals, values } = parse(
+    args,
+    { country: { type: "string" }, json: { type: "boolean", default: false } },
+    1,
+  );
+  const file = positionals[0] as string;
+  const definition = await loadDefinitionFile(file);
+  if (definition.kind !== "market")
+    throw new CatalogStateError(
+      `${file} is a geographies file: preview compares a market file with its latest release`,
+    );
+  const { latest, next } = await withDatabase(ctx, ({ db }) =>
+    previewMarket(db, file, definition, {
+      publishedAt: ctx.now(),
+      progress: progressReporter(ctx, definition.products.length * definition.indicators.length),
+    }),
+  );
+  if (!latest) {
+    const products = next.products.length;
+    ctx.io.out(
+      values.json
+        ? JSON.stringify({ marketId: next.marketId, release: next.release, newMarket: true, products })
+        : `${next.marketId} has no release yet: publishing ${file} would store release 1 of a new market with ${products} products`,
+    );
+    return 0;
+  }
+  const country = previewCountry(values.country, latest.countries, next.countries);
+  const comparison = compareReleases(latest, next, country);
+  if (values.json) ctx.io.out(JSON.stringify(comparison));
+  else for (const line of previewLines(comparison)) ctx.io.out(line);
+  return 0;
 }
 
 async function setStatus(command: "archive" | "restore", args: string[], ctx: CliContext): Promise<number> {

@@ -13,12 +13,14 @@ import {
 } from "./accounts";
 import { CATALOG_USAGE, catalogCommand } from "./catalog";
 import { type CliContext, UsageError } from "./io";
+import { NOTIFICATIONS_USAGE, notificationsCommand } from "./notifications";
 
 const GROUPS: Record<string, { usage: string; run: (args: string[], ctx: CliContext) => Promise<number> }> = {
   catalog: { usage: CATALOG_USAGE, run: catalogCommand },
   org: { usage: ORG_USAGE, run: orgCommand },
   token: { usage: TOKEN_USAGE, run: tokenCommand },
   credits: { usage: CREDITS_USAGE, run: creditsCommand },
+  notifications: { usage: NOTIFICATIONS_USAGE, run: notificationsCommand },
 };
 
 const USAGE = `usage: npm run ops -- <group> <command> [options]\n\n${Object.values(GROUPS)

@@ -4,6 +4,7 @@
  */
 import "server-only";
 import { redirect } from "next/navigation";
+import { unreadCount } from "../accounts/inbox";
 import { activeOrganizationOf, type Membership, organizationsOf } from "../accounts/organizations";
 import { auth } from "../auth/config";
 import { ONBOARDING_PATH, SIGN_IN_PATH } from "../http/paths";
@@ -46,10 +47,15 @@ export async function headerState(): Promise<{
   user: SignedIn;
   organizations: Membership[];
   active: Membership | null;
+  unread: number;
 } | null> {
   const user = await currentUser();
   if (!user) return null;
   const { db } = await getDatabase();
-  const [organizations, active] = await Promise.all([organizationsOf(db, user.id), activeOrganizationOf(db, user.id)]);
-  return { user, organizations, active };
+  const [organizations, active, unread] = await Promise.all([
+    organizationsOf(db, user.id),
+    activeOrganizationOf(db, user.id),
+    unreadCount(db, user.id),
+  ]);
+  return { user, organizations, active, unread };
 }

@@ -9,10 +9,12 @@ import {
   type Control,
   type DefinitionFile,
   definitionFileSchema,
+  type Evidence,
   type GeographiesFile,
   type Indicator,
   type IndicatorValue,
   type MarketFile,
+  type Offering,
 } from "./market-definition";
 
 export type IssuePath = (string | number)[];
@@ -74,9 +76,24 @@ export function checkGeographies(file: string, definition: GeographiesFile): Geo
 
 /**
  * Cross-checks a market file against itself and the controls catalogue: offerings name known
- * controls, values name known indicators and fit their kind and range.
+ * controls, values name known indicators and fit their kind and range, evidence sits beside a
+ * value the offering writes. With `releaseDate`, no evidence is dated after that day either
+ * (evidenceDateIssues): publish and preview pass the release's date, validate today's.
  */
-export function checkMarket(file: string, definition: MarketFile, controls: readonly Control[]): MarketFile {
+export function checkMarket(
+  file: string,
+  definition: MarketFile,
+  controls: readonly Control[],
+  options: { releaseDate?: Date } = {},
+): MarketFile {
+  const issues = marketIssues(definition, controls);
+  if (options.releaseDate) issues.push(...evidenceDateIssues(definition, options.releaseDate));
+  if (issues.length > 0) throw new CatalogFileError(file, issues);
+  return definition;
+}
+
+/** What checkMarket refuses, as a list (empty when the market is sound); dates aside. */
+export function marketIssues(definition: MarketFile, controls: readonly Control[]): CatalogIssue[] {
   const knownControls = new Set(controls.map((c) => c.id));
   const indicators = new Map(definition.indicators.map((i) => [i.id, i]));
   const issues: CatalogIssue[] = [];
@@ -97,10 +114,112 @@ export function checkMarket(file: string, definition: MarketFile, controls: read
           if (problem) issues.push({ path, message: problem });
         }
       }
+      for (const id of Object.keys(offeringEvidence(offering))) {
+        const path = [...at, "evidence", id];
+        if (!indicators.has(id)) issues.push({ path, message: `evidence for unknown indicator id "${id}"` });
+        else if (!Object.hasOwn(offering.values, id))
+          issues.push({
+            path,
+            message:
+              `evidence for a value this offering does not write: "${id}" is not in its values` +
+              (offering.default ? "" : " (an inherited value's evidence belongs to the default offering)"),
+          });
+      }
     });
   });
+  return issues;
+}
+
+/** An offering's evidence; releases stored before evidence existed have none (read as {}). */
+export function offeringEvidence(offering: Offering): Record<string, Evidence> {
+  return offering.evidence ?? {};
+}
+
+/** `date`'s day in UTC, written YYYY-MM-DD, as `asOf` is. */
+export function utcDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * Evidence dated after the release that publishes it: an `asOf` later than `releaseDate`'s day
+ * (both read in UTC, by day: evidence of the release's own day is allowed).
+ */
+export function evidenceDateIssues(definition: MarketFile, releaseDate: Date): CatalogIssue[] {
+  const releaseDay = utcDay(releaseDate);
+  const issues: CatalogIssue[] = [];
+  definition.products.forEach((product, p) => {
+    product.offerings.forEach((offering, o) => {
+      // Both are YYYY-MM-DD (the schema checked asOf), so text order is date order.
+      for (const [id, evidence] of Object.entries(offeringEvidence(offering)))
+        if (evidence.asOf > releaseDay)
+          issues.push({
+            path: ["products", p, "offerings", o, "evidence", id, "asOf"],
+            message: `${evidence.asOf} is after the release date ${releaseDay}: evidence cannot postdate the release that publishes it`,
+          });
+    });
+  });
+  return issues;
+}
+
+/** Throws every evidenceDateIssues problem of the file at once. */
+export function checkEvidenceDates(file: string, definition: MarketFile, releaseDate: Date): MarketFile {
+  const issues = evidenceDateIssues(definition, releaseDate);
   if (issues.length > 0) throw new CatalogFileError(file, issues);
   return definition;
+}
+
+/** The values of one indicator that carry no evidence, and where they are. */
+export interface MissingEvidence {
+  indicatorId: string;
+  /** The indicator's position in `indicators`, for the issue path. */
+  index: number;
+  /** Every offering writing a non-null value for it without evidence, in file order. */
+  offerings: { productId: string; offeringId: string }[];
+  /** The products of those offerings, each once, in file order. */
+  productIds: string[];
+}
+
+/**
+ * Which non-null values carry no evidence, per indicator (only indicators with some, in the
+ * order of `indicators`). An offering answers for the values it writes: a default offering's
+ * values (which the others inherit) count once, at the default; an override needs evidence of its
+ * own, even when it repeats the default's value. Null values (gaps) need none.
+ */
+export function missingEvidence(definition: MarketFile): MissingEvidence[] {
+  const byIndicator = new Map<string, MissingEvidence>(
+    definition.indicators.map((indicator, index) => [
+      indicator.id,
+      { indicatorId: indicator.id, index, offerings: [], productIds: [] },
+    ]),
+  );
+  for (const product of definition.products)
+    for (const offering of product.offerings) {
+      const evidence = offeringEvidence(offering);
+      for (const [id, value] of Object.entries(offering.values)) {
+        const missing = byIndicator.get(id);
+        if (!missing || value === null || Object.hasOwn(evidence, id)) continue;
+        missing.offerings.push({ productId: product.productId, offeringId: offering.id });
+        if (missing.productIds.at(-1) !== product.productId) missing.productIds.push(product.productId);
+      }
+    }
+  return [...byIndicator.values()].filter((m) => m.offerings.length > 0);
+}
+
+/** How many product ids a missing-evidence line names before "and N more". */
+const NAMED_PRODUCTS = 5;
+
+/** missingEvidence as issues: one per indicator, at the indicator, with a count and the first products. */
+export function missingEvidenceIssues(definition: MarketFile): CatalogIssue[] {
+  return missingEvidence(definition).map((m) => {
+    const named = m.productIds.slice(0, NAMED_PRODUCTS).join(", ");
+    const more = m.productIds.length > NAMED_PRODUCTS ? ` and ${m.productIds.length - NAMED_PRODUCTS} more` : "";
+    const values = m.offerings.length === 1 ? "1 value" : `${m.offerings.length} values`;
+    const products = m.productIds.length === 1 ? "1 product" : `${m.productIds.length} products`;
+    return {
+      path: ["indicators", m.index],
+      message: `no evidence for ${values} of "${m.indicatorId}", in ${products}: ${named}${more}`,
+    };
+  });
 }
 
 function valueProblem(indicator: Indicator, value: IndicatorValue): string | undefined {

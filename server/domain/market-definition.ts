@@ -6,7 +6,7 @@
  * - `kind: market` — one market: dimensions with bands, indicators, products and offerings.
  *
  * Structural rules live here (shape, slugs, ranges, uniqueness inside one file). Rules that need
- * the rest of the catalogue (does a control id exist?) live in `validate.ts`.
+ * the rest of the catalogue (does a control id exist?) live in `definition-checks.ts`.
  */
 import { z } from "zod";
 
@@ -151,6 +151,56 @@ export const indicatorSchema = z.discriminatedUnion("kind", [
 /** An indicator value as written: a number, a boolean, a level name, or null ("not demonstrated"). */
 const indicatorValue = z.union([z.number().finite(), z.boolean(), z.string(), z.null()]);
 
+export const EVIDENCE_CONFIDENCE = ["verified", "vendor-claimed", "estimated"] as const;
+
+/**
+ * A calendar date as written in a file: YYYY-MM-DD, and a real day (no 2026-02-30). Unquoted dates
+ * are strings in YAML 1.2; a file that asks for YAML 1.1 (or tags `!!timestamp`) gets a Date, which
+ * counts when it is a whole day (midnight UTC) and is refused with the same message otherwise.
+ */
+const isoDate = z.preprocess(
+  (value) =>
+    value instanceof Date && !Number.isNaN(value.getTime()) && value.toISOString().endsWith("T00:00:00.000Z")
+      ? value.toISOString().slice(0, 10)
+      : value instanceof Date
+        ? "not a whole day"
+        : value,
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
+    .refine((value) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return true; // said once, by the regex
+      const date = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+    }, "is not a calendar date"),
+);
+
+/**
+ * Where a value comes from: a URL (http or https) or a document reference in words. A source that
+ * starts like a URL must be one; anything else is read as a reference.
+ */
+const evidenceSource = text.pipe(z.string().max(500, "must be at most 500 characters")).superRefine((value, ctx) => {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim())) return;
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    ctx.addIssue({ code: "custom", message: "looks like a URL but is not a valid one" });
+    return;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    ctx.addIssue({ code: "custom", message: `a URL source must be http or https, not ${url.protocol.slice(0, -1)}` });
+});
+
+/** The evidence behind one indicator value (docs/catalogue.md, Evidence). */
+export const evidenceSchema = z.strictObject({
+  source: evidenceSource,
+  /** The day the value was true or observed; not after the release that publishes it. */
+  asOf: isoDate,
+  note: z.string().trim().max(1000, "must be at most 1000 characters").optional(),
+  confidence: z.enum(EVIDENCE_CONFIDENCE).optional(),
+});
+
 const offeringSchema = z.strictObject({
   id: slug,
   name: text,
@@ -160,6 +210,8 @@ const offeringSchema = z.strictObject({
     .superRefine(uniqueBy((id) => id, "control"))
     .default([]),
   values: z.record(z.string(), indicatorValue).default({}),
+  /** Evidence per indicator id, for values this offering writes. */
+  evidence: z.record(z.string(), evidenceSchema).default({}),
 });
 
 const productSchema = z.strictObject({
@@ -220,4 +272,5 @@ export type Indicator = z.infer<typeof indicatorSchema>;
 export type Product = z.infer<typeof productSchema>;
 export type Offering = z.infer<typeof offeringSchema>;
 export type IndicatorValue = z.infer<typeof indicatorValue>;
+export type Evidence = z.infer<typeof evidenceSchema>;
 export type DefinitionFile = z.infer<typeof definitionFileSchema>;

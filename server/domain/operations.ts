@@ -102,6 +102,24 @@ export const OPERATIONS = {
     description:
       "What one release of a market changed against an earlier one: products that entered or left, each product's score change per axis split into what its own values, the field (other products moving the min–max bounds) and the method (indicators, weights) caused, band and rank changes, and for one country its Max rank and availability before and after; at market level, methodology, bands, indicators, weights and products. `to` defaults to the latest release, `from` to the one before, `country` to the organization's home country.",
   },
+  product: {
+    name: "readings.product",
+    scope: MARKET_READ_SCOPE,
+    credits: 2,
+    path: "/markets/{marketId}/products/{productId}",
+    summary: "Product breakdown",
+    description:
+      "One product of a market taken apart: its published scores and bands and, per axis, every indicator with its raw value, unit, normalised value, weight, its contribution in points (the contributions of an axis add up to the published score), the field's min and max it was scaled against, the evidence behind the value (source, as-of date, confidence) and the gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged under that country's controls (or the controls missing) and what each indicator keeps. `release` defaults to the latest.",
+  },
+  availability: {
+    name: "readings.availability",
+    scope: MARKET_READ_SCOPE,
+    credits: 3,
+    path: "/markets/{marketId}/availability",
+    summary: "Availability matrix",
+    description:
+      "Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. `release` defaults to the latest.",
+  },
 } as const satisfies Record<string, Operation>;
 
 export type OperationKey = keyof typeof OPERATIONS;

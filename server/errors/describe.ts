@@ -24,12 +24,17 @@ export interface ErrorDescription {
 const CONNECTION_FAILURES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
+  "EPIPE",
   "ETIMEDOUT",
   "CONNECT_TIMEOUT",
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
+  "08000", // connection_exception
+  "08003", // connection_does_not_exist
+  "08006", // connection_failure
   "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
   "57P03", // cannot_connect_now
   "55P03", // lock_not_available: lock_timeout ran out
   "57014", // query_canceled: statement_timeout ran out

@@ -35,3 +35,10 @@ export function connectionOrigin(localAddress: string | undefined, localPort: nu
   const address = localAddress?.replace(/^::ffff:/i, "") || "localhost";
   return `http://${address.includes(":") ? `[${address}]` : address}${localPort ? `:${localPort}` : ""}`;
 }
+
+/**
+ * The origin links in e-mails use, written with no request at hand (background jobs, the CLI):
+ * APP_URL, which deployments set; else this machine's server on PORT (the quick start).
+ */
+export const mailLinkOrigin = (env: NodeJS.ProcessEnv = process.env) =>
+  env.APP_URL?.replace(/\/$/, "") || `http://localhost:${env.PORT || 3000}`;

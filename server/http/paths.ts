@@ -8,3 +8,5 @@ export const CONNECT_PATH = "/connect";
 export const OUTBOX_PATH = "/dev/outbox";
 export const MCP_PATH = "/mcp";
 export const GEOGRAPHIES_PATH = "/geographies";
+export const NOTIFICATIONS_PATH = "/notifications";
+export const NOTIFICATION_SETTINGS_PATH = "/notifications/settings";

@@ -4,16 +4,10 @@
  * instances, and one worker runs it; a job must be safe to run again (a worker that dies mid-job
  * leaves it to be retried), which each of these is: they only delete what is due.
  */
-import type { Database } from "../../db/client";
 import { expireUnusedRegistrations, purgeExpiredOAuthRecords } from "../accounts/oauth-records";
 import { sweepThrottleCounters } from "../limits/throttles";
-
-export interface JobDefinition {
-  name: string;
-  /** Cron expression for a recurring job. */
-  cron?: string;
-  run(db: Database, data: unknown): Promise<unknown>;
-}
+import type { JobDefinition } from "./job";
+import { notificationJobs } from "./notifications";
 
 /** Hours a dynamic client registration may stay unused before it is deleted (OAUTH_UNUSED_REGISTRATION_HOURS). */
 export function unusedRegistrationHours(env: NodeJS.ProcessEnv = process.env): number {
@@ -24,7 +18,8 @@ export function unusedRegistrationHours(env: NodeJS.ProcessEnv = process.env): n
   return hours;
 }
 
-export const JOBS: JobDefinition[] = [
+/** Every job, with the schedules this environment configures (the weekly summary's day and hour). */
+export const allJobs = (env: NodeJS.ProcessEnv = process.env): JobDefinition[] => [
   {
     name: "oauth-purge-expired",
     cron: "17 * * * *",
@@ -40,4 +35,5 @@ export const JOBS: JobDefinition[] = [
     cron: "41 * * * *",
     run: (db) => sweepThrottleCounters(db),
   },
+  ...notificationJobs(env),
 ];

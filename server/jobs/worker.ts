@@ -6,23 +6,33 @@ import type PgBoss from "pg-boss";
 import type { DatabaseHandle } from "../../db/client";
 import { log } from "../observability/logger";
 import { startQueue } from "../queue/queue";
-import { JOBS } from "./jobs";
+import { allJobs } from "./jobs";
+import { startNotifications } from "./notifications";
 
 const state = globalThis as typeof globalThis & { __mpsJobs?: Promise<PgBoss> };
 
 export function startJobs(handle: DatabaseHandle): Promise<PgBoss> {
   state.__mpsJobs ??= (async () => {
     const boss = await startQueue(handle, { work: true });
-    for (const job of JOBS) {
-      await boss.createQueue(job.name);
-      if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
+    const context = {
+      send: (name: string, data: object, options?: PgBoss.SendOptions) => boss.send(name, data, options ?? {}),
+    };
+    const jobs = allJobs();
+    for (const job of jobs) {
+      await boss.createQueue(job.name, { name: job.name, ...job.queue });
+      // An existing queue keeps its old options unless told: the operator's retry settings apply.
+      if (job.queue) await boss.updateQueue(job.name, { name: job.name, ...job.queue });
+    }
+    for (const job of jobs) {
+      if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: job.tz ?? "UTC" });
       await boss.work(job.name, async (batch) => {
         for (const { id, data } of batch) {
-          const result = await job.run(handle.db, data);
+          const result = await job.run(handle.db, data, context);
           log().info({ job: job.name, jobId: id, result }, "job done");
         }
       });
     }
+    await startNotifications(context);
     return boss;
   })().catch((error: unknown) => {
     state.__mpsJobs = undefined; // a later call tries again

@@ -1,20 +1,22 @@
 /** Short plain-text renderings of each payload, for the `content` of a tool result. */
 import type { z } from "zod";
 import type {
+  availabilitySchema,
   capaIndexSchema,
   changesSchema,
   deltaSchema,
   geographiesSchema,
   marketsSchema,
   maxSchema,
+  productSchema,
   snapshotSchema,
 } from "../procedures/schemas";
+import { moveSentence, scoreMoves, signed } from "../readings/change-summary";
 
 type Of<S extends z.ZodType> = z.output<S>;
 type Scores = { innovation: number; control: number; scale: number };
 
 const scores = (s: Scores) => `I ${s.innovation} · C ${s.control} · S ${s.scale}`;
-const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 const header = (p: { marketId: string; release: number; lastUpdated: string }) =>
   `${p.marketId}, release ${p.release} (updated ${p.lastUpdated.slice(0, 10)})`;
 
@@ -76,7 +78,6 @@ export function renderDelta(payload: Of<typeof deltaSchema>): string {
   ].join("\n");
 }
 
-const AXIS_NAMES = { innovation: "Innovation", control: "Control", scale: "Scale" } as const;
 const MOVERS_SHOWN = 5;
 
 /**
@@ -102,37 +103,77 @@ export function renderChanges(payload: Of<typeof changesSchema>): string {
     lines.push(
       `Indicators: ${market.indicatorsAdded.length} added, ${market.indicatorsRemoved.length} removed, ${market.weightsChanged.length} reweighted.`,
     );
-  const movers = payload.products
-    .flatMap((p) =>
-      p.scores
-        ? (Object.keys(AXIS_NAMES) as (keyof typeof AXIS_NAMES)[]).map((axis) => ({
-            product: p,
-            axis,
-            change: p.scores?.[axis],
-          }))
-        : [],
-    )
-    .filter((m): m is typeof m & { change: NonNullable<typeof m.change> } => !!m.change && m.change.change !== 0)
-    .sort((a, b) => Math.abs(b.change.change) - Math.abs(a.change.change))
-    .slice(0, MOVERS_SHOWN);
+  const movers = scoreMoves(payload).slice(0, MOVERS_SHOWN);
   if (movers.length === 0) lines.push("No score changed.");
-  for (const { product, axis, change } of movers) {
-    const { ownValues, field, method } = change.attribution;
-    const causes = [
-      ownValues ? `${signed(ownValues)} from its own values` : "",
-      field ? `${signed(field)} because the field moved` : "",
-      method ? `${signed(method)} from the method` : "",
-    ].filter(Boolean);
-    lines.push(
-      `- ${product.name}: ${signed(change.change)} ${AXIS_NAMES[axis]} (${change.from} → ${change.to})${causes.length ? `, of which ${causes.join(", ")}` : ""}.`,
-    );
-  }
+  for (const move of movers) lines.push(`- ${moveSentence(move)}.`);
   const availability = payload.products.filter(
     (p) => p.max.availability === "became_available" || p.max.availability === "became_unavailable",
   );
   for (const p of availability)
     lines.push(
       `- ${p.name} ${p.max.availability === "became_available" ? "became available" : "became unavailable"} under ${payload.country}.`,
+    );
+  return lines.join("\n");
+}
+
+const AXIS_NAMES = { innovation: "Innovation", control: "Control", scale: "Scale" } as const;
+const valueText = (value: number | boolean | string | null, unit: string | null) =>
+  value === null
+    ? "not demonstrated"
+    : typeof value === "boolean"
+      ? value
+        ? "yes"
+        : "no"
+      : `${value}${unit ? ` ${unit}` : ""}`;
+
+/**
+ * A product's breakdown as a model can quote it: per axis, the score and what each indicator
+ * contributes (largest first), with the evidence's date and confidence; then the country's part.
+ */
+export function renderProduct(payload: Of<typeof productSchema>): string {
+  const lines = [`${payload.name} (${payload.vendor}) in ${header(payload)}: ${scores(payload.scores)}.`];
+  for (const axis of ["innovation", "control", "scale"] as const) {
+    const breakdown = payload.axes[axis];
+    lines.push(`${AXIS_NAMES[axis]} ${breakdown.score} (${breakdown.band}) =`);
+    for (const i of [...breakdown.indicators].sort((a, b) => b.contribution - a.contribution)) {
+      const evidence = i.evidence
+        ? ` [${i.evidence.confidence ?? "source"} as of ${i.evidence.asOf}]`
+        : i.gap
+          ? ""
+          : " [no evidence given]";
+      lines.push(`  ${i.contribution} from ${i.name}: ${valueText(i.value, i.unit)}, weight ${i.weight}${evidence}`);
+    }
+  }
+  const under = payload.underControls;
+  if (under) {
+    lines.push(
+      under.available
+        ? `Under ${under.country}'s controls: ${under.offering?.name} engaged, ${scores(under.underControls)} (distance ${under.distance.magnitude}).`
+        : `Under ${under.country}'s controls: unavailable — misses ${under.missingControls.join(", ")}.`,
+    );
+    const moved = (["innovation", "control", "scale"] as const).flatMap((axis) =>
+      under.axes[axis].indicators.filter((i) => i.change !== 0).map((i) => ({ axis, ...i })),
+    );
+    for (const i of moved.sort((a, b) => a.change - b.change).slice(0, 8))
+      lines.push(`  ${signed(i.change)} ${AXIS_NAMES[i.axis]} from ${i.indicatorId}`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The availability matrix as compact lines: per product, how many countries it is available in,
+ * then each country as CODE:retained, or CODE:— when unavailable.
+ */
+export function renderAvailability(payload: Of<typeof availabilitySchema>): string {
+  const lines = [
+    `Availability of ${payload.products.length} products in ${payload.countries.length} countries, ${header(payload)}.`,
+    "Each cell: country code and the Innovation retained under its controls; — means unavailable (structuredContent lists the missing controls).",
+  ];
+  for (const p of payload.products)
+    lines.push(
+      `- ${p.name} (I ${p.innovation}, available in ${p.availableIn}/${p.cells.length}): ${p.cells
+        .map((c) => `${c.country}:${c.available ? c.innovationRetained : "—"}`)
+        .join(" ")}`,
     );
   return lines.join("\n");
 }

@@ -1,12 +1,13 @@
 /**
  * The MCP tools: the six the published interface names (docs/fixed-names.json) and ours beyond it
- * (service_market_get_changes). Each calls the same tRPC procedure as its REST
+ * (service_market_get_changes, _get_product, _get_availability). Each calls the same tRPC procedure as its REST
  * path, through a server-side caller, so scopes, credits, errors and payloads are the REST ones.
  */
 import { z } from "zod";
 import { describeOperation, OPERATIONS, type Operation } from "../domain/operations";
 import type { createCaller } from "../procedures/root";
 import {
+  availabilitySchema,
   capaIndexSchema,
   changesInput,
   changesSchema,
@@ -15,17 +16,21 @@ import {
   geographiesSchema,
   marketsSchema,
   maxSchema,
+  productInput,
+  productSchema,
   releaseInput,
   servicemaxInput,
   snapshotSchema,
 } from "../procedures/schemas";
 import {
+  renderAvailability,
   renderCapabilityIndex,
   renderChanges,
   renderDelta,
   renderGeographies,
   renderMarkets,
   renderMax,
+  renderProduct,
   renderSnapshot,
 } from "./render";
 import { snapshotHtml, snapshotResourceUri } from "./snapshot-html";
@@ -156,5 +161,25 @@ export const TOOLS: ToolDefinition[] = [
     output: rootObject(changesSchema),
     call: (caller, input) => caller.readings.changes(input),
     render: renderChanges,
+  }),
+  tool({
+    name: "service_market_get_product",
+    operation: OPERATIONS.product,
+    title: OPERATIONS.product.summary,
+    description: describeOperation(OPERATIONS.product),
+    input: productInput,
+    output: rootObject(productSchema),
+    call: (caller, input) => caller.readings.product(input),
+    render: renderProduct,
+  }),
+  tool({
+    name: "service_market_get_availability",
+    operation: OPERATIONS.availability,
+    title: OPERATIONS.availability.summary,
+    description: describeOperation(OPERATIONS.availability),
+    input: releaseInput,
+    output: rootObject(availabilitySchema),
+    call: (caller, input) => caller.readings.availability(input),
+    render: renderAvailability,
   }),
 ];

@@ -1,7 +1,9 @@
 import { connectionsRouter } from "./routers/connections";
 import { creditsRouter } from "./routers/credits";
+import { followingRouter } from "./routers/following";
 import { geographiesRouter } from "./routers/geographies";
 import { marketsRouter } from "./routers/markets";
+import { notificationsRouter } from "./routers/notifications";
 import { organizationsRouter } from "./routers/organizations";
 import { readingsRouter } from "./routers/readings";
 import { tokensRouter } from "./routers/tokens";
@@ -17,6 +19,8 @@ export const appRouter = createRouter({
   tokens: tokensRouter,
   credits: creditsRouter,
   connections: connectionsRouter,
+  following: followingRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -23,7 +23,7 @@ import {
 } from "../domain/market-definition";
 import type { Band, Scores } from "../domain/scores";
 import { defaultOffering, exactAxisScores, fieldOf } from "../scoring/engine";
-import { round1 } from "../scoring/round";
+import { partsAddingUp, round1 } from "../scoring/round";
 import { capabilityIndex, maxReading } from "./readings";
 import type { ReleaseData } from "./release";
 
@@ -95,25 +95,12 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Rounds the parts to tenths so they add up to `change` exactly (largest remainder, signed). */
 export function roundedParts(exact: Attribution, change: number): Attribution {
-  const keys = ["ownValues", "field", "method"] as const;
-  const tenths = keys.map((key) => exact[key] * 10);
-  const rounded = tenths.map((value) => Math.round(value + Math.sign(value) * 1e-9));
-  let left = Math.round(change * 10) - rounded.reduce((sum, value) => sum + value, 0);
-  while (left !== 0) {
-    const step = Math.sign(left);
-    // The part whose rounding took it furthest against the direction the remainder needs.
-    let pick = 0;
-    for (let i = 1; i < keys.length; i++)
-      if (
-        ((tenths[i] as number) - (rounded[i] as number)) * step >
-        ((tenths[pick] as number) - (rounded[pick] as number)) * step
-      )
-        pick = i;
-    rounded[pick] = (rounded[pick] as number) + step;
-    left -= step;
-  }
-  const part = (i: number) => round1((rounded[i] as number) / 10);
-  return { ownValues: part(0), field: part(1), method: part(2) };
+  const [ownValues, field, method] = partsAddingUp([exact.ownValues, exact.field, exact.method], change) as [
+    number,
+    number,
+    number,
+  ];
+  return { ownValues, field, method };
 }
 
 /**
@@ -175,6 +162,14 @@ function indicatorShape(indicator: Indicator): string {
   return JSON.stringify(shape, Object.keys(shape).sort());
 }
 
+/**
+ * Bands compared by value, not as JSON: a release read back from the database has its keys in
+ * jsonb's order, one scored in memory (`ops catalog preview`) in the engine's.
+ */
+const sameBands = (a: readonly Band[], b: readonly Band[]) =>
+  a.length === b.length &&
+  a.every((band, i) => band.name === b[i]?.name && band.from === b[i]?.from && band.to === b[i]?.to);
+
 function marketChange(from: ComparableRelease, to: ComparableRelease): MarketChange {
   const indicatorsFrom = new Map(from.definition.indicators.map((i) => [i.id, i]));
   const indicatorsTo = new Map(to.definition.indicators.map((i) => [i.id, i]));
@@ -187,9 +182,11 @@ function marketChange(from: ComparableRelease, to: ComparableRelease): MarketCha
     methodologyChanged: from.methodology !== to.methodology || from.methodologyVersion !== to.methodologyVersion,
     material: to.material,
     methodologyVersion: { from: from.methodologyVersion, to: to.methodologyVersion },
-    bandsChanged: AXES.filter((axis) => JSON.stringify(bandsOf(from, axis)) !== JSON.stringify(bandsOf(to, axis))).map(
-      (axis) => ({ axis, from: bandsOf(from, axis), to: bandsOf(to, axis) }),
-    ),
+    bandsChanged: AXES.filter((axis) => !sameBands(bandsOf(from, axis), bandsOf(to, axis))).map((axis) => ({
+      axis,
+      from: bandsOf(from, axis),
+      to: bandsOf(to, axis),
+    })),
     indicatorsAdded: [...indicatorsTo.keys()].filter((id) => !indicatorsFrom.has(id)).sort(byText),
     indicatorsRemoved: [...indicatorsFrom.keys()].filter((id) => !indicatorsTo.has(id)).sort(byText),
     weightsChanged: both

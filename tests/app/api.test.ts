@@ -391,10 +391,12 @@ describe("OpenAPI document and reference", () => {
       "/geographies",
       "/markets",
       "/markets/{marketId}",
+      "/markets/{marketId}/availability",
       "/markets/{marketId}/capaindex",
       "/markets/{marketId}/changelog",
       "/markets/{marketId}/changes",
       "/markets/{marketId}/delta",
+      "/markets/{marketId}/products/{productId}",
       "/markets/{marketId}/servicemax",
       "/markets/{marketId}/snapshot",
     ]);

@@ -10,8 +10,11 @@ import type { TestProject } from "vitest/node";
 import { type Database, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { mailOutbox } from "@/db/schema";
+import { followMarket, updatePreferences } from "@/server/accounts/following";
+import { queueWeeklySummaries } from "@/server/accounts/weekly";
 import { loadDefinitionFile } from "@/server/catalog/load";
 import { publishMarket } from "@/server/catalog/store";
+import { latestSlot, weeklyScheduleFromEnv } from "@/server/notifications/week";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { type AccountFixtures, createAccountFixtures, fixtureSecrets } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
@@ -41,6 +44,20 @@ export const TEST_RATE_LIMIT_WINDOW_SECONDS = 2;
  */
 const PROJECT_MARKETS: Record<string, string[]> = { browser: ["formula-names.yaml"] };
 
+/**
+ * The browser suite's follower (tests/browser/notifications.test.ts): follows the formula-names
+ * market, wants every e-mail, and then a release of it is published — before the app starts, so
+ * the app's first fan-out notifies them and mails the dev outbox. The current week's summary is
+ * queued too (a quiet week: the one-line note they asked for).
+ */
+async function prepareFollower(db: Database, accounts: AccountFixtures) {
+  const userId = accounts.follower.userId;
+  await followMarket(db, userId, "formula-names");
+  await updatePreferences(db, userId, { releaseEmails: true, weeklySummary: true, weeklyQuietNote: true });
+  await publishFixtureMarket(db, "formula-names.yaml");
+  await queueWeeklySummaries(db, latestSlot(new Date(), weeklyScheduleFromEnv({} as NodeJS.ProcessEnv)));
+}
+
 /** Publishes a market file of tests/fixtures as the operator CLI would, against the published controls. */
 async function publishFixtureMarket(db: Database, fileName: string) {
   const file = path.join(FIXTURES, fileName);
@@ -63,6 +80,7 @@ export default async function setup(project: TestProject) {
     await seedDemoCatalogue(handle.db);
     for (const file of PROJECT_MARKETS[project.name] ?? []) await publishFixtureMarket(handle.db, file);
     accounts = await createAccountFixtures(handle.db);
+    if (project.name === "browser") await prepareFollower(handle.db, accounts);
   } finally {
     if (!postgres) await handle.close();
   }

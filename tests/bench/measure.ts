@@ -12,9 +12,14 @@ export interface Figures {
   bytes?: number;
 }
 
-export async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 }); // warm-up: JIT and caches
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS });
+export async function measure(
+  name: string,
+  url: string,
+  headers: Record<string, string> = {},
+  connections = CONNECTIONS,
+): Promise<Figures> {
+  await autocannon({ url, headers, connections, duration: 2 }); // warm-up: JIT and caches
+  const result = await autocannon({ url, headers, connections, duration: SECONDS });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${name}: ${result.non2xx} non-2xx responses and ${result.errors} errors`);
   return {

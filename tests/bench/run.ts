@@ -4,13 +4,13 @@
  * scoring). Never part of the test suite: numbers here inform, they do not pass or fail a build.
  *
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=10 npm run bench
- *   BENCH_ONLY=scoring,start,pglite,postgres,isolation   (a subset)
+ *   BENCH_ONLY=scoring,matrix,start,pglite,postgres,isolation   (a subset)
  *   BENCH_DATABASE_URL=postgres://…            (the server for the PostgreSQL run; default 127.0.0.1:5432)
  */
 import { scoringBench } from "./scoring";
 import { startupBench } from "./startup";
 
-const only = new Set((process.env.BENCH_ONLY ?? "scoring,start,pglite,postgres,isolation").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "scoring,matrix,start,pglite,postgres,isolation").split(","));
 const SNAPSHOT_TARGET = 0.8;
 
 async function main() {
@@ -36,6 +36,10 @@ async function main() {
         `  the publish call alone into ${database}: ${f.ms.toFixed(0)} ms, peak ${f.peakMiB.toFixed(0)} MiB with the database open (${f.openedRssMiB.toFixed(0)} MiB before publishing)`,
       );
     console.log(`  progress shown: ${s.progressLines.length} lines, e.g. "${s.progressLines.slice(-2).join('", "')}"`);
+  }
+  if (only.has("matrix")) {
+    const { matrixBench } = await import("./matrix");
+    await matrixBench();
   }
   if (only.has("start")) {
     const { fresh, again } = await startupBench();

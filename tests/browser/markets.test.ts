@@ -6,9 +6,9 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { downloadText, launchChromium, signInHere } from "../helpers/browser";
+import { downloadText, type ReaderSession, readerSignedUpAt } from "../helpers/browser";
 import { type CsvField, readCsv, readCsvFields } from "../helpers/csv";
 
 const base = inject("appUrl");
@@ -74,29 +74,24 @@ async function chooseCountry(page: Page, country: string) {
 }
 
 describe("market pages, in Chromium", () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let reader: ReaderSession;
   let page: Page;
 
   beforeAll(async () => {
-    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
     // Sign in on the way to a market: the link returns to it, onboarding too.
-    await page.goto(MARKET_PAGE);
-    await page.waitForURL(/\/signin\?callbackUrl=/);
-    await signInHere(page, `markets-${Date.now()}@example.com`);
-    await page.waitForURL(/\/onboarding\?returnTo=/);
-    await page.getByLabel("Organization name").fill("Markets Reader SARL");
-    await page.getByTestId("home-country").selectOption(HOME);
-    await page.getByRole("button", { name: "Create organization" }).click();
-    await page.waitForURL(MARKET_PAGE);
+    reader = await readerSignedUpAt(
+      MARKET_PAGE,
+      {
+        email: `markets-${Date.now()}@example.com`,
+        organization: "Markets Reader SARL",
+        homeCountry: HOME,
+      },
+      { acceptDownloads: true },
+    );
+    page = reader.page;
   });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-  });
+  afterAll(() => reader?.close());
 
   it("lists the markets with links, product counts and dates", async () => {
     const { markets } = await api<{

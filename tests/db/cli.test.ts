@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { openDatabase } from "@/db/client";
 import { readRelease } from "@/server/catalog/store";
-import { runOps } from "../helpers/cli";
+import { marketVariant, runOps, type Yaml } from "../helpers/cli";
 import { createTestDatabase, dumpCatalogue, type TestDatabase } from "../helpers/database";
 import { FIXTURES } from "../helpers/fixtures";
 
@@ -25,16 +25,7 @@ let workDir: string;
 const ops = (...argv: string[]) => runOps(database, argv);
 
 /** The market fixture with one change, written to a file of its own. */
-// biome-ignore lint/suspicious/noExplicitAny: each case reaches into the parsed YAML freely
-type Yaml = Record<string, any>;
-
-function marketWith(name: string, change: (market: Yaml) => void): string {
-  const market = parseYaml(readFileSync(MARKET, "utf8"));
-  change(market);
-  const file = path.join(workDir, `${name}.yaml`);
-  writeFileSync(file, stringifyYaml(market));
-  return file;
-}
+const marketWith = (name: string, change: (market: Yaml) => void) => marketVariant(workDir, name, change);
 
 beforeAll(async () => {
   database = await createTestDatabase();

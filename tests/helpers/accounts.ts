@@ -47,6 +47,10 @@ export interface AccountFixtures {
   oauth: FixtureOrganization;
   /** Home FR, 1000 credits: the release-changes suite's, so its credit counts are exact. */
   changes: FixtureOrganization;
+  /** Home FR, 1000 credits: the product-breakdown and availability suite's, so its credit counts are exact. */
+  explained: FixtureOrganization;
+  /** Home FR: follows markets in the browser suite (notifications, e-mails, unsubscribe). */
+  follower: FixtureOrganization;
   /** 1000 credits: the Client ID Metadata Document suite's connections are billed here. */
   cimd: FixtureOrganization;
   /** A signed-in user with no organization, who connects an MCP client first and creates one later. */
@@ -131,6 +135,8 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
     oauth: await organization(db, "OAuth", { credits: 1000 }),
     cimd: await organization(db, "CIMD", { credits: 1000 }),
     changes: await organization(db, "Changes", { homeCountry: "FR", credits: 1000 }),
+    explained: await organization(db, "Explained", { homeCountry: "FR", credits: 1000 }),
+    follower: await organization(db, "Follower", { homeCountry: "FR", credits: 1000 }),
     oauthNewcomer: await signedInUser(db, null),
     fuzz: await organization(db, "Fuzz", { homeCountry: "FR", credits: 100_000_000, rateLimit: 1_000_000_000 }),
     signingKey: (await signingKeys(db))[0] as JWK,

@@ -10,4 +10,9 @@ export const FIXED_NAMES: { mcpTools: string[]; restPaths: string[] } = fixedNam
 export const SPEC_TOOL_NAMES = [...FIXED_NAMES.mcpTools].sort();
 
 /** The tools the server registers: the fixed six and ours beyond the interface (docs/interface.md, "chosen"). */
-export const SERVED_TOOL_NAMES = [...SPEC_TOOL_NAMES, "service_market_get_changes"].sort();
+export const SERVED_TOOL_NAMES = [
+  ...SPEC_TOOL_NAMES,
+  "service_market_get_changes",
+  "service_market_get_product",
+  "service_market_get_availability",
+].sort();

@@ -192,6 +192,15 @@ describe("compareReleases: the field and the readings", () => {
     const comparison = compareReleases(first, second, "XC");
     expect(product(comparison, "b").bands.innovation).toEqual({ from: "Foundation", to: "Established", changed: true });
     expect(comparison.market.bandsChanged.map((b) => b.axis)).toEqual(["innovation"]);
+    // The same bands with their keys in another order (as jsonb hands a stored release back) are no change.
+    const reordered = {
+      ...first,
+      dimensions: first.dimensions.map((d) => ({
+        ...d,
+        bands: d.bands.map(({ to, from, name }) => ({ to, from, name })),
+      })),
+    };
+    expect(compareReleases(reordered, release(2, market(FIRST)), "XC").market.bandsChanged).toEqual([]);
     // A loses bench and multimodality: A → 0; the field becomes [0, 50], so B → (1 + 0)/2 → 50 and leads.
     const third = release(3, market({ ...FIRST, a: { ...(FIRST.a as Values), bench: 0, mm: false } }));
     const ranks = compareReleases(first, third, "XC");

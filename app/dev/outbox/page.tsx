@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { outboxPageEnabled, recentOutbox } from "@/server/auth/mail";
+import { OUTBOX_PATH } from "@/server/http/paths";
 import { isLoopbackPeer } from "@/server/http/peer";
 import { getDatabase } from "@/server/startup/database";
 
@@ -32,6 +33,13 @@ export default async function OutboxPage() {
               <div>
                 <a href={mail.url} data-testid="outbox-link">
                   Sign in as {mail.recipient}
+                </a>
+              </div>
+            ) : null}
+            {mail.html ? (
+              <div>
+                <a href={`${OUTBOX_PATH}/${mail.id}`} data-testid="outbox-html">
+                  Open the HTML part
                 </a>
               </div>
             ) : null}

@@ -15,32 +15,40 @@ export default function ErrorsPage() {
         <code>issues</code>, each with the <code>path</code> of the parameter and a <code>message</code>. A failed call
         costs no credits. Match on <code>code</code>, never on <code>detail</code> or <code>title</code>.
       </p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Code</th>
-            <th scope="col" className="num">
-              Status
-            </th>
-            <th scope="col">Meaning</th>
-            <th scope="col">What to do</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ERROR_CODE_LIST.map((code) => (
-            <tr key={code} id={code}>
-              <td>
-                <a href={`#${code}`}>
-                  <code>{code}</code>
-                </a>
-              </td>
-              <td className="num">{ERROR_CODES[code].status}</td>
-              <td>{ERROR_CODES[code].description}</td>
-              <td>{ERROR_CODES[code].action}</td>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Code</th>
+              <th scope="col" className="num">
+                Status
+              </th>
+              <th scope="col">Meaning</th>
+              <th scope="col">What to do</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {ERROR_CODE_LIST.map((code) => (
+              <tr key={code} id={code}>
+                <td data-label="Code">
+                  <a href={`#${code}`}>
+                    <code>{code}</code>
+                  </a>
+                </td>
+                <td className="num" data-label="Status">
+                  {ERROR_CODES[code].status}
+                </td>
+                <td data-label="Meaning" className="long">
+                  {ERROR_CODES[code].description}
+                </td>
+                <td data-label="What to do" className="long">
+                  {ERROR_CODES[code].action}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p>
         The full interface is described in the <a href="/docs/api">API reference</a> (OpenAPI document:{" "}
         <a href="/v1/openapi.json">/v1/openapi.json</a>).

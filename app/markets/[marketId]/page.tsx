@@ -1,37 +1,52 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { FollowButton } from "@/components/follow-button";
 import { utcDay } from "@/components/format";
+import { AvailabilityHeatmap } from "@/components/market/availability-heatmap";
 import { bandSlug } from "@/components/market/band";
 import { ReadingsPanel } from "@/components/market/readings-panel";
 import { ReleasePicker } from "@/components/market/release-picker";
 import { SnapshotTable } from "@/components/market/snapshot-table";
+import { type ComparisonResult, WhatChanged } from "@/components/market/what-changed";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization, safeReturnPath } from "@/server/dashboard/guards";
+import { countryFrom, releaseFrom } from "@/server/dashboard/search-params";
 import { ApiError } from "@/server/errors/api-error";
-import { countryParam, releaseParam } from "@/server/procedures/schemas";
+import { describeError } from "@/server/errors/describe";
 
 export const metadata: Metadata = { title: "Market" };
 export const dynamic = "force-dynamic";
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-/** The release the page asks for, checked as the API checks it; else the latest. */
-function releaseFrom(value: unknown): number | undefined {
-  if (typeof value !== "string" || !/^\d+$/.test(value)) return undefined;
-  const parsed = releaseParam.safeParse(Number(value));
-  return parsed.success ? parsed.data : undefined;
+/**
+ * A release of the comparison from the URL: absent is undefined (the default), digits a number,
+ * anything else NaN, which the procedure refuses in its own words.
+ */
+function pairFrom(value: unknown): number | undefined {
+  if (typeof value !== "string" || value === "") return undefined;
+  return /^\d+$/.test(value) ? Number(value) : Number.NaN;
 }
 
-/** A country code from the URL, checked as the API checks it; whether it is a geography is the reading's call. */
-function countryFrom(value: unknown): string | undefined {
-  const parsed = countryParam.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
+
+/** The comparison, or the problem's detail when the pair cannot be compared; other failures fail the page. */
+async function compare(api: Caller, input: Parameters<Caller["readings"]["changes"]>[0]): Promise<ComparisonResult> {
+  try {
+    return { comparison: await api.readings.changes(input) };
+  } catch (error) {
+    const { code, detail } = describeError(error);
+    if (code === "invalid_request" || code === "not_found") return { problem: detail };
+    throw error;
+  }
 }
 
 const SECTIONS = [
   ["snapshot", "Snapshot"],
   ["readings-title", "Readings"],
+  ["availability", "Availability"],
+  ["changes", "What changed"],
   ["dimensions", "Dimensions and bands"],
   ["methodology", "Methodology"],
   ["releases", "Releases"],
@@ -48,13 +63,13 @@ export default async function MarketPage({
   const { marketId } = await params;
   const search = await searchParams;
   const path = `/markets/${encodeURIComponent(marketId)}`;
-  // Sign-in and onboarding come back to this very reading: release, country and view included.
-  const query = new URLSearchParams(
-    ["release", "country", "view"].flatMap((key) => {
+  // Sign-in and onboarding come back to this very reading: release, country, view and comparison included.
+  const given = (keys: string[]) =>
+    keys.flatMap((key) => {
       const value = search[key];
       return typeof value === "string" ? [[key, value] as [string, string]] : [];
-    }),
-  ).toString();
+    });
+  const query = new URLSearchParams(given(["release", "country", "view", "from", "to"])).toString();
   const here = safeReturnPath(query ? `${path}?${query}` : path) ?? "/";
   const { organization } = await requireOrganization(here);
   const api = await dashboardCaller();
@@ -71,14 +86,22 @@ export default async function MarketPage({
       notFound();
     throw error;
   }
-  const latest = changelog.releases[0]?.release;
+  const latest = changelog.releases[0]?.release ?? snapshot.release;
   const innovation = snapshot.dimensions.find((d) => d.id === "innovation");
+  const country = countryFrom(search.country) ?? organization.homeCountry;
+  const asked = { from: pairFrom(search.from), to: pairFrom(search.to) };
+  const [comparison, { following }, availability] = await Promise.all([
+    changelog.releases.length < 2 ? undefined : compare(api, { marketId, ...asked, country }),
+    api.following.status({ marketId }),
+    api.readings.availability({ marketId, release: snapshot.release }),
+  ]);
   return (
     <main>
       <p className="hint">
         <Link href="/">Markets</Link> /
       </p>
       <h1>{snapshot.name}</h1>
+      <FollowButton marketId={snapshot.marketId} initiallyFollowing={following} />
       <p data-testid="release-line">
         Release <strong>{snapshot.release}</strong>
         {snapshot.release === latest ? " (latest)" : ` (latest is ${latest})`}, updated{" "}
@@ -96,15 +119,24 @@ export default async function MarketPage({
       </nav>
 
       <h2 id="snapshot">Snapshot</h2>
-      <SnapshotTable products={snapshot.products} />
+      <SnapshotTable products={snapshot.products} marketId={snapshot.marketId} release={snapshot.release} />
 
       <ReadingsPanel
         marketId={snapshot.marketId}
         release={release}
         homeCountry={organization.homeCountry}
-        initialCountry={countryFrom(search.country) ?? organization.homeCountry}
+        initialCountry={country}
         initialView={search.view === "bars" ? "bars" : "map"}
         innovationCutoffs={innovation?.bands ?? []}
+      />
+
+      <AvailabilityHeatmap matrix={availability} />
+
+      <WhatChanged
+        releases={changelog.releases}
+        asked={asked}
+        result={comparison}
+        keep={Object.fromEntries(given(["release", "country", "view"]))}
       />
 
       <h2 id="dimensions">Dimensions and bands</h2>
@@ -158,6 +190,18 @@ export default async function MarketPage({
             <Link href={`${path}?release=${r.release}`}>Release {r.release}</Link>, {utcDay(r.lastUpdated)}, methodology{" "}
             {r.methodologyVersion}
             {r.material ? <strong className="material"> — material methodology change</strong> : null}
+            {r.release > 1 ? (
+              <>
+                {" "}
+                ·{" "}
+                <Link
+                  href={`${path}?from=${r.release - 1}&to=${r.release}#changes`}
+                  data-testid={`changelog-changes-${r.release}`}
+                >
+                  What changed
+                </Link>
+              </>
+            ) : null}
             <p>{r.notes}</p>
           </li>
         ))}

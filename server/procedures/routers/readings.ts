@@ -1,24 +1,33 @@
-/** The four readings of a market release; each calls the pure readings code on a cached release. */
+/**
+ * The readings of a market release; each calls the pure readings code on a cached release. A
+ * cached reading is the same object on every call, so its output is validated and serialised once.
+ */
 import { loadComparableRelease, loadRelease } from "../../catalog/releases";
 import { OPERATIONS } from "../../domain/operations";
 import { invalidRequest, notFound } from "../../errors/api-error";
+import { availabilityMatrix } from "../../readings/availability";
 import { compareReleases } from "../../readings/changes";
+import { productDetail, scoringFrame, UnknownProductError } from "../../readings/product-detail";
 import { capabilityIndex, delta, maxReading, snapshot } from "../../readings/readings";
 import type { ReleaseData } from "../../readings/release";
 import type { ApiContext } from "../context";
 import { cacheReading } from "../http-cache";
 import {
+  availabilitySchema,
   capaIndexSchema,
   changesInput,
   changesSchema,
   deltaInput,
   deltaSchema,
   maxSchema,
+  productInput,
+  productSchema,
   releaseInput,
   servicemaxInput,
   snapshotSchema,
 } from "../schemas";
 import { apiProcedure, createRouter, operationMeta } from "../trpc";
+import { validatedOnce } from "../validated-once";
 
 async function releaseFor(ctx: ApiContext, marketId: string, release: number | undefined) {
   const loaded = await loadRelease(ctx.db, marketId, release);
@@ -59,6 +68,16 @@ async function serveReading<T>(
   return loaded.reading(country ? `${name}:${country}` : name, (data) => compute(data, country));
 }
 
+/** A release with what it scored, or 404 as every reading answers. */
+async function comparableReleaseFor(ctx: ApiContext, marketId: string, release: number | undefined) {
+  const found = await loadComparableRelease(ctx.db, marketId, release);
+  if (!found)
+    throw notFound(
+      release === undefined ? `No market "${marketId}".` : `Market "${marketId}" has no release ${release}.`,
+    );
+  return found;
+}
+
 /**
  * The comparison of two releases: `to` (default latest) against `from` (default `to` − 1), under
  * the country's controls. The pair is immutable, so the ETag holds for good once both are named.
@@ -67,13 +86,7 @@ async function serveChanges(
   ctx: ApiContext,
   input: { marketId: string; from?: number; to?: number; country?: string },
 ) {
-  const later = await loadComparableRelease(ctx.db, input.marketId, input.to);
-  if (!later)
-    throw notFound(
-      input.to === undefined
-        ? `No market "${input.marketId}".`
-        : `Market "${input.marketId}" has no release ${input.to}.`,
-    );
+  const later = await comparableReleaseFor(ctx, input.marketId, input.to);
   const to = later.release;
   const fromNumber = input.from ?? to.release - 1;
   if (fromNumber < 1)
@@ -96,36 +109,83 @@ async function serveChanges(
   return later.loaded.reading(`changes:${fromNumber}:${country}`, () => compareReleases(earlier.release, to, country));
 }
 
+/**
+ * One product's breakdown. The release's field bounds and weight totals are computed once per
+ * release (the readings cache); a breakdown itself touches one product, so it is computed per call.
+ */
+async function serveProduct(
+  ctx: ApiContext,
+  input: { marketId: string; productId: string; release?: number; country?: string },
+) {
+  const { release, loaded } = await comparableReleaseFor(ctx, input.marketId, input.release);
+  const country =
+    input.country === undefined ? null : countryFor(ctx, release.countries, release.release, input.country);
+  const frame = loaded.reading("scoring-frame", () => scoringFrame(release.definition));
+  let detail: ReturnType<typeof productDetail>;
+  try {
+    detail = productDetail(release, input.productId, country, frame);
+  } catch (error) {
+    if (error instanceof UnknownProductError)
+      throw notFound(`Market "${release.marketId}" has no product "${input.productId}" in release ${release.release}.`);
+    throw error;
+  }
+  cacheReading(
+    ctx,
+    [release.marketId, release.release, "product", input.productId, ...(country ? [country] : [])],
+    input.release !== undefined,
+  );
+  return detail;
+}
+
+/** Every product under every country: computed once per release. */
+async function serveAvailability(ctx: ApiContext, input: { marketId: string; release?: number }) {
+  const { release, loaded } = await comparableReleaseFor(ctx, input.marketId, input.release);
+  cacheReading(ctx, [release.marketId, release.release, "availability"], input.release !== undefined);
+  return loaded.reading("availability", (data) => availabilityMatrix(data, release.geographies));
+}
+
 const READINGS = "Readings";
 
 export const readingsRouter = createRouter({
   snapshot: apiProcedure
     .meta(operationMeta(OPERATIONS.snapshot, READINGS))
     .input(releaseInput)
-    .output(snapshotSchema)
+    .output(validatedOnce(snapshotSchema))
     .query(({ ctx, input }) => serveReading(ctx, input, "snapshot", snapshot, { engagesCountry: false })),
 
   capaindex: apiProcedure
     .meta(operationMeta(OPERATIONS.capaindex, READINGS))
     .input(releaseInput)
-    .output(capaIndexSchema)
+    .output(validatedOnce(capaIndexSchema))
     .query(({ ctx, input }) => serveReading(ctx, input, "capaindex", capabilityIndex, { engagesCountry: false })),
 
   servicemax: apiProcedure
     .meta(operationMeta(OPERATIONS.servicemax, READINGS))
     .input(servicemaxInput)
-    .output(maxSchema)
+    .output(validatedOnce(maxSchema))
     .query(({ ctx, input }) => serveReading(ctx, input, "servicemax", maxReading, { engagesCountry: true })),
 
   delta: apiProcedure
     .meta(operationMeta(OPERATIONS.delta, READINGS))
     .input(deltaInput)
-    .output(deltaSchema)
+    .output(validatedOnce(deltaSchema))
     .query(({ ctx, input }) => serveReading(ctx, input, "delta", delta, { engagesCountry: true })),
 
   changes: apiProcedure
     .meta(operationMeta(OPERATIONS.changes, READINGS))
     .input(changesInput)
-    .output(changesSchema)
+    .output(validatedOnce(changesSchema))
     .query(({ ctx, input }) => serveChanges(ctx, input)),
+
+  product: apiProcedure
+    .meta(operationMeta(OPERATIONS.product, READINGS))
+    .input(productInput)
+    .output(productSchema)
+    .query(({ ctx, input }) => serveProduct(ctx, input)),
+
+  availability: apiProcedure
+    .meta(operationMeta(OPERATIONS.availability, READINGS))
+    .input(releaseInput)
+    .output(validatedOnce(availabilitySchema))
+    .query(({ ctx, input }) => serveAvailability(ctx, input)),
 });

@@ -1,0 +1,66 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { utcMinute } from "@/components/format";
+import { MarkAllReadButton, MarkReadButton } from "@/components/notification-actions";
+import { dashboardCaller } from "@/server/dashboard/caller";
+import { requireUser } from "@/server/dashboard/guards";
+import { NOTIFICATION_SETTINGS_PATH, NOTIFICATIONS_PATH } from "@/server/http/paths";
+import { changesPath, marketPath } from "@/server/notifications/render";
+
+export const metadata: Metadata = { title: "Notifications" };
+export const dynamic = "force-dynamic";
+
+/** The signed-in person's notifications, newest first; unread ones marked. */
+export default async function NotificationsPage() {
+  await requireUser(NOTIFICATIONS_PATH);
+  const api = await dashboardCaller();
+  const notifications = await api.notifications.list({});
+  const unread = notifications.filter((n) => !n.read).length;
+  return (
+    <main>
+      <h1>Notifications</h1>
+      <p>
+        {unread} unread. <Link href={NOTIFICATION_SETTINGS_PATH}>Followed markets and e-mail settings</Link>
+      </p>
+      {unread > 0 ? <MarkAllReadButton /> : null}
+      {notifications.length === 0 ? (
+        <p>No notifications yet. Follow a market to hear of its releases.</p>
+      ) : (
+        <ol className="notifications" data-testid="notifications">
+          {notifications.map((n) => (
+            <li key={n.id} className={n.read ? "read" : "unread"} data-testid="notification" data-read={n.read}>
+              <strong>{n.headline}</strong> <time dateTime={n.createdAt}>{utcMinute(n.createdAt)}</time>
+              {n.details.length ? (
+                <ul className="details">
+                  {n.details.map((line, index) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the lines are fixed once written
+                    <li key={index}>{line}</li>
+                  ))}
+                </ul>
+              ) : null}
+              <p>
+                {n.content.kind === "release_published" ? (
+                  <Link href={marketPath(n.content.marketId)}>Open {n.content.marketName}</Link>
+                ) : null}
+                {n.content.comparedWith !== null && n.content.release !== null ? (
+                  <>
+                    {" · "}
+                    <Link href={changesPath(n.content.marketId, n.content.comparedWith, n.content.release)}>
+                      What changed
+                    </Link>
+                  </>
+                ) : null}
+                {n.read ? null : (
+                  <>
+                    {" · "}
+                    <MarkReadButton id={n.id} />
+                  </>
+                )}
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * "What changed": a release comparison as the API gives it (GET /v1/markets/{id}/changes), in
+ * words. The market-level lines, then a table of every product: entered, left or stayed; each
+ * axis's change with its causes (own values, field, method) and band; the Capability Index rank;
+ * the Max rank and availability under the comparison's country. Names are rendered as text only.
+ */
+import type { inferRouterOutputs } from "@trpc/server";
+import { ProductLink } from "@/components/product/product-link";
+import type { AppRouter } from "@/server/procedures/root";
+import {
+  AXIS_LABELS,
+  attributionText,
+  availabilityText,
+  bandText,
+  marketChangeLines,
+  rankText,
+  scoreChangeText,
+} from "@/server/readings/changes-text";
+import { bandSlug } from "./band";
+
+export type Comparison = inferRouterOutputs<AppRouter>["readings"]["changes"];
+type ProductChange = Comparison["products"][number];
+
+const AXES = ["innovation", "control", "scale"] as const;
+
+function AxisCell({ product, axis }: { product: ProductChange; axis: (typeof AXES)[number] }) {
+  const band = bandText(product.bands[axis]);
+  const change = product.scores?.[axis];
+  if (!change)
+    return (
+      <td data-axis={axis} data-label={AXIS_LABELS[axis]}>
+        {band ? <span className={`badge band-${bandSlug(band)}`}>{band}</span> : "—"}
+      </td>
+    );
+  const causes = attributionText(change.attribution);
+  return (
+    <td
+      data-label={AXIS_LABELS[axis]}
+      data-axis={axis}
+      data-change={change.change}
+      data-own-values={change.attribution.ownValues}
+      data-field={change.attribution.field}
+      data-method={change.attribution.method}
+    >
+      {scoreChangeText(change)}
+      {causes ? <div className="hint">{causes}</div> : null}
+      {band ? <div className="hint">band {band}</div> : null}
+    </td>
+  );
+}
+
+export function ReleaseChanges({ comparison }: { comparison: Comparison }) {
+  const { country } = comparison;
+  return (
+    <>
+      <p data-testid="changes-pair">
+        Release <strong>{comparison.to.release}</strong> (methodology {comparison.to.methodologyVersion}) against
+        release <strong>{comparison.from.release}</strong> (methodology {comparison.from.methodologyVersion}); Max ranks
+        and availability under {country}.
+      </p>
+      <ul data-testid="changes-market">
+        {marketChangeLines(comparison).map((line) => (
+          <li key={line.id} data-testid={`changes-${line.id}`}>
+            {line.text}
+          </li>
+        ))}
+      </ul>
+      <div className="table-wrap">
+        <table data-testid="changes-table">
+          <caption className="sr-only">
+            Every product of either release: whether it entered, left or stayed, each score's change and its causes, and
+            its ranks.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Product</th>
+              <th scope="col">Status</th>
+              {AXES.map((axis) => (
+                <th key={axis} scope="col">
+                  {AXIS_LABELS[axis]}
+                </th>
+              ))}
+              <th scope="col">Capability Index rank</th>
+              <th scope="col">Max rank under {country}</th>
+              <th scope="col">Availability under {country}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {comparison.products.map((p) => (
+              <tr key={p.productId} data-product-id={p.productId} data-status={p.status}>
+                <th scope="row">
+                  <span data-testid="changes-product-name">
+                    {/* A product that left is on its page in the release it left from. */}
+                    <ProductLink
+                      marketId={comparison.marketId}
+                      productId={p.productId}
+                      release={p.status === "left" ? comparison.from.release : comparison.to.release}
+                    >
+                      {p.name}
+                    </ProductLink>
+                  </span>
+                  <div className="hint">{p.vendor}</div>
+                </th>
+                <td data-testid="changes-status" data-label="Status">
+                  {p.status}
+                </td>
+                {AXES.map((axis) => (
+                  <AxisCell key={axis} product={p} axis={axis} />
+                ))}
+                <td data-testid="changes-capaindex-rank" data-label="Capability Index rank">
+                  {rankText(p.capabilityIndexRank)}
+                </td>
+                <td data-testid="changes-max-rank" data-label={`Max rank under ${country}`}>
+                  {rankText(p.max.rank)}
+                </td>
+                <td data-testid="changes-availability" data-label={`Availability under ${country}`}>
+                  {availabilityText(p.max)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

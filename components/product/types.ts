@@ -1,0 +1,12 @@
+/** The product breakdown as the dashboard receives it: the API's own output type. */
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/procedures/root";
+
+export type ProductBreakdown = inferRouterOutputs<AppRouter>["readings"]["product"];
+export type Axis = keyof ProductBreakdown["axes"];
+export type AxisBreakdown = ProductBreakdown["axes"][Axis];
+export type IndicatorContribution = AxisBreakdown["indicators"][number];
+export type UnderControls = NonNullable<ProductBreakdown["underControls"]>;
+
+export const AXES = ["innovation", "control", "scale"] as const satisfies readonly Axis[];
+export const AXIS_NAMES: Record<Axis, string> = { innovation: "Innovation", control: "Control", scale: "Scale" };

@@ -1,0 +1,87 @@
+/**
+ * What notifications and notification e-mails say, as data: composed from release comparisons
+ * (server/notifications/compose.ts), stored with each notification and e-mail owed, and rendered
+ * (server/notifications/render.ts) only when shown or sent. Names in here are catalogue text:
+ * every renderer treats them as hostile.
+ */
+import type { Axis } from "./market-definition";
+
+export interface Attributed {
+  ownValues: number;
+  field: number;
+  method: number;
+}
+
+/** One product's score move on one axis between two releases. */
+export interface ScoreMove {
+  product: string;
+  vendor: string;
+  axis: Axis;
+  from: number;
+  to: number;
+  change: number;
+  attribution: Attributed;
+}
+
+export interface BandMove {
+  product: string;
+  axis: Axis;
+  from: string;
+  to: string;
+}
+
+/** A release published, or a market archived: one in-app notification and, if chosen, one e-mail. */
+export interface NotificationContent {
+  kind: "release_published" | "market_archived";
+  marketId: string;
+  marketName: string;
+  /** ISO 8601 time of the event. */
+  occurredAt: string;
+  /** The release published; for an archiving, the market's last release (null if none). */
+  release: number | null;
+  /** The release it is compared against; null for a market's first release or an archiving. */
+  comparedWith: number | null;
+  methodologyVersion: string | null;
+  methodologyChanged: boolean;
+  material: boolean;
+  /** The release's changelog entry. */
+  notes: string | null;
+  productsEntered: string[];
+  productsLeft: string[];
+  /** The biggest score moves, biggest first. */
+  topMoves: ScoreMove[];
+  bandMoves: BandMove[];
+}
+
+export type AvailabilityMove = "became_available" | "became_unavailable" | "offering_changed";
+
+/** One followed market in a weekly summary. */
+export interface WeeklyMarket {
+  marketId: string;
+  marketName: string;
+  /** Releases published in the week, oldest first. */
+  releases: { release: number; publishedAt: string; material: boolean; methodologyVersion: string }[];
+  /** The market was archived in the week. */
+  archived: boolean;
+  /** The comparison the movers come from: the last release before the week against the week's last. */
+  compared: { from: number; to: number } | null;
+  /** The biggest moves per axis (up to three each), biggest first. */
+  movers: ScoreMove[];
+  bandMoves: BandMove[];
+  /** Availability changes under the organization's home country. */
+  availability: { product: string; change: AvailabilityMove; offeringFrom: string | null; offeringTo: string | null }[];
+  productsEntered: string[];
+  productsLeft: string[];
+}
+
+export interface WeeklyContent {
+  /** ISO week of the sending, `YYYY-Www`. */
+  week: string;
+  /** The period covered: the seven days before the sending slot. */
+  periodStart: string;
+  periodEnd: string;
+  /** The home country of the person's active organization, which availability is read under. */
+  country: string | null;
+  /** Followed markets with something to say; empty: a quiet week. */
+  markets: WeeklyMarket[];
+}

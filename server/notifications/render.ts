@@ -1,0 +1,184 @@
+/**
+ * Notification e-mails and the weekly summary as mail: a subject, a plain-text part and an HTML
+ * part. Every name in them is catalogue text, so the HTML escapes it and headers get it on one
+ * line without control characters. Pure: the links come in as arguments.
+ */
+import type { AvailabilityMove, NotificationContent, WeeklyContent, WeeklyMarket } from "../domain/notifications";
+import { escapeHtml } from "../http/html";
+import { NOTIFICATION_SETTINGS_PATH } from "../http/paths";
+import { bandSentence, moveSentence } from "../readings/change-summary";
+import { AXIS_LABELS } from "../readings/changes-text";
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailLinks {
+  /** The dashboard's origin, e.g. https://app.example.com. */
+  origin: string;
+  /** Signed one-click unsubscribe link for this mail's list. */
+  unsubscribe: string;
+}
+
+/** One line, no control characters, bounded: safe in a Subject header and a log line. */
+export function headerText(text: string, max = 120): string {
+  const line = [...text]
+    .map((c) => {
+      const code = c.charCodeAt(0);
+      return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 ? " " : c;
+    })
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export const marketPath = (marketId: string) => `/markets/${encodeURIComponent(marketId)}`;
+export const changesPath = (marketId: string, from: number, to: number) =>
+  `${marketPath(marketId)}?from=${from}&to=${to}#changes`;
+
+const AVAILABILITY_WORDS: Record<AvailabilityMove, string> = {
+  became_available: "became available",
+  became_unavailable: "became unavailable",
+  offering_changed: "is now served by another offering",
+};
+
+/** The sentences a notification says, in order: what happened, then the top changes. */
+export function notificationLines(content: NotificationContent): { headline: string; details: string[] } {
+  if (content.kind === "market_archived")
+    return {
+      headline: `${content.marketName} was archived: it is no longer listed; its releases are kept.`,
+      details: [],
+    };
+  const details: string[] = [];
+  if (content.comparedWith === null)
+    details.push(`The first release of this market, with ${content.productsEntered.length} products.`);
+  else {
+    if (content.methodologyChanged)
+      details.push(
+        content.material
+          ? `The methodology changed materially (version ${content.methodologyVersion}).`
+          : `The methodology was revised (version ${content.methodologyVersion}), not materially.`,
+      );
+    else details.push(`Methodology ${content.methodologyVersion}, unchanged.`);
+    if (content.productsEntered.length) details.push(`Entered: ${content.productsEntered.join(", ")}.`);
+    if (content.productsLeft.length) details.push(`Left: ${content.productsLeft.join(", ")}.`);
+    for (const move of content.topMoves) details.push(`${moveSentence(move)}.`);
+    if (content.topMoves.length === 0) details.push("No score changed.");
+    for (const move of content.bandMoves) details.push(`${bandSentence(move)}.`);
+  }
+  return {
+    headline: `Release ${content.release} of ${content.marketName} was published${content.material ? " — material methodology change" : ""}.`,
+    details,
+  };
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font:15px/1.5 system-ui,sans-serif;color:#1b1f24;max-width:40rem;margin:0 auto;padding:1rem">${body}</body></html>`;
+
+const link = (href: string, text: string) => `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+const list = (items: string[]) =>
+  items.length ? `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul>` : "";
+
+function footer(links: MailLinks, why: string) {
+  const settings = `${links.origin}${NOTIFICATION_SETTINGS_PATH}`;
+  return {
+    text: `\n--\n${why}\nSettings: ${settings}\nUnsubscribe: ${links.unsubscribe}\n`,
+    html: `<hr><p style="color:#57606a;font-size:13px">${escapeHtml(why)} ${link(settings, "Notification settings")} · ${link(links.unsubscribe, "Unsubscribe")}</p>`,
+  };
+}
+
+/** The e-mail of one notification (a release published, a market archived). */
+export function renderNotificationMail(content: NotificationContent, links: MailLinks): RenderedMail {
+  const { headline, details } = notificationLines(content);
+  const market = `${links.origin}${marketPath(content.marketId)}`;
+  const comparison =
+    content.comparedWith !== null && content.release !== null
+      ? `${links.origin}${changesPath(content.marketId, content.comparedWith, content.release)}`
+      : null;
+  const subject = headerText(
+    content.kind === "market_archived"
+      ? `${content.marketName} was archived`
+      : `${content.marketName}: release ${content.release}${content.material ? " (material methodology change)" : ""}`,
+  );
+  const foot = footer(links, "You follow this market and chose e-mail for its releases.");
+  const notes = content.notes ? `Release notes: ${content.notes}` : null;
+  const text = [
+    headline,
+    "",
+    ...details,
+    ...(notes ? ["", notes] : []),
+    "",
+    `Market: ${market}`,
+    ...(comparison ? [`What changed: ${comparison}`] : []),
+    foot.text,
+  ].join("\n");
+  const html = page(
+    subject,
+    `<h1 style="font-size:20px">${escapeHtml(headline)}</h1>${list(details)}${notes ? `<p>${escapeHtml(notes)}</p>` : ""}<p>${link(market, `Open ${content.marketName}`)}${comparison ? ` · ${link(comparison, "What changed")}` : ""}</p>${foot.html}`,
+  );
+  return { subject, text, html };
+}
+
+/** The lines of one market in the weekly summary. */
+export function weeklyMarketLines(market: WeeklyMarket, country: string | null): string[] {
+  const lines: string[] = [];
+  for (const r of market.releases)
+    lines.push(
+      `Release ${r.release} published ${r.publishedAt.slice(0, 10)}, methodology ${r.methodologyVersion}${r.material ? " (material change)" : ""}.`,
+    );
+  if (market.archived) lines.push("Archived this week: no longer listed.");
+  if (market.compared) lines.push(`Compared: release ${market.compared.from} → ${market.compared.to}.`);
+  if (market.productsEntered.length) lines.push(`Entered: ${market.productsEntered.join(", ")}.`);
+  if (market.productsLeft.length) lines.push(`Left: ${market.productsLeft.join(", ")}.`);
+  for (const axis of Object.keys(AXIS_LABELS) as (keyof typeof AXIS_LABELS)[]) {
+    const movers = market.movers.filter((m) => m.axis === axis);
+    if (movers.length) lines.push(`Biggest movers, ${AXIS_LABELS[axis]}: ${movers.map(moveSentence).join("; ")}.`);
+  }
+  for (const move of market.bandMoves) lines.push(`${bandSentence(move)}.`);
+  for (const a of market.availability)
+    lines.push(
+      `${a.product} ${AVAILABILITY_WORDS[a.change]} under ${country}${a.change === "offering_changed" ? ` (${a.offeringFrom} → ${a.offeringTo})` : ""}.`,
+    );
+  return lines;
+}
+
+/** The weekly summary; a quiet week renders as the one-line note. */
+export function renderWeeklyMail(content: WeeklyContent, links: MailLinks): RenderedMail {
+  const quiet = content.markets.length === 0;
+  const subject = quiet
+    ? `Your weekly summary (${content.week}): nothing new`
+    : `Your weekly summary (${content.week}): ${content.markets.length} market${content.markets.length === 1 ? "" : "s"} changed`;
+  const period = `${content.periodStart.slice(0, 16).replace("T", " ")} – ${content.periodEnd.slice(0, 16).replace("T", " ")} UTC`;
+  const foot = footer(links, "You chose the weekly summary of the markets you follow.");
+  if (quiet) {
+    const line = `Nothing changed in the markets you follow this week (${period}).`;
+    return {
+      subject,
+      text: `${line}\n${foot.text}`,
+      html: page(subject, `<p>${escapeHtml(line)}</p>${foot.html}`),
+    };
+  }
+  const sections = content.markets.map((market) => {
+    const url = `${links.origin}${marketPath(market.marketId)}`;
+    return { market, url, lines: weeklyMarketLines(market, content.country) };
+  });
+  const intro = `What changed in the markets you follow, ${period}${content.country ? `; availability under ${content.country}` : ""}.`;
+  const text = [
+    intro,
+    ...sections.flatMap(({ market, url, lines }) => ["", `== ${market.marketName} ==`, ...lines, url]),
+    foot.text,
+  ].join("\n");
+  const html = page(
+    subject,
+    `<h1 style="font-size:20px">Your weekly summary</h1><p>${escapeHtml(intro)}</p>${sections
+      .map(
+        ({ market, url, lines }) =>
+          `<h2 style="font-size:17px">${escapeHtml(market.marketName)}</h2>${list(lines)}<p>${link(url, `Open ${market.marketName}`)}</p>`,
+      )
+      .join("")}${foot.html}`,
+  );
+  return { subject, text, html };
+}

@@ -7,6 +7,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { announceChange, ChangeAwareCache, cachesEnabled } from "@/db/changes";
+import type { Database } from "@/db/client";
+import { noteDatabaseFault } from "@/db/faults";
 import { changeCredits } from "@/server/accounts/credits";
 import { createOrganization } from "@/server/accounts/organizations";
 import { authenticateSecret, createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
@@ -55,6 +57,31 @@ describe("caches behind the change feed", () => {
     await expect
       .poll(async () => (await authenticateSecret(database.db, second.secret)).ok, { timeout: 5000 })
       .toBe(false);
+  });
+
+  it("asks again about a token a lookup did not find while the database was faulting", async () => {
+    const org = await createOrganization(database.db, { name: "Faulting", homeCountry: "XA", credits: 10 });
+    const { secret } = await createApiToken(database.db, { organizationId: org.id, name: "f", scopes: TOKEN_SCOPES });
+    // As postgres.js answered once under killed connections: the next lookup comes back with no rows.
+    const answeringNothingOnce = () => {
+      let answered = false;
+      return new Proxy(database.db, {
+        get(target, key, receiver) {
+          if (key !== "select" || answered) return Reflect.get(target, key, receiver);
+          answered = true;
+          const nothing = { from: () => nothing, innerJoin: () => nothing, where: () => Promise.resolve([]) };
+          return () => nothing;
+        },
+      }) as Database;
+    };
+    noteDatabaseFault(Date.now() - 60_000);
+    expect(await authenticateSecret(answeringNothingOnce(), secret)).toEqual({
+      ok: false,
+      reason: "The bearer token is not known.",
+    });
+    noteDatabaseFault();
+    expect((await authenticateSecret(answeringNothingOnce(), secret)).ok).toBe(true);
+    noteDatabaseFault(Date.now() - 60_000);
   });
 
   it("sees a grant at once, whatever balance a cached holder carried", async () => {

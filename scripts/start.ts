@@ -55,7 +55,9 @@ if (!buildIsCurrent()) {
 }
 
 // The IPC channel is how the server notices this process die (instrumentation.ts exits with it).
-const server = spawn(process.execPath, ["--import", tsxLoader, path.join(root, "scripts", "serve.ts")], {
+// CPU_PROFILE_DIR: the server writes a V8 CPU profile there when it exits (npm run bench:profile).
+const profile = process.env.CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
+const server = spawn(process.execPath, [...profile, "--import", tsxLoader, path.join(root, "scripts", "serve.ts")], {
   stdio: ["inherit", "inherit", "inherit", "ipc"],
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
 import { demoCatalogueWithOrganization, type FixtureOrganization } from "../helpers/accounts";
+import { postToolCall } from "../helpers/mcp";
 import { createPgCluster, type PgCluster } from "../helpers/pg-cluster";
 import { type RunningApp, startInstances } from "../helpers/server";
 
@@ -25,28 +26,11 @@ interface Seen {
   excerpt: string;
 }
 
-const TOOL_CALL = {
-  jsonrpc: "2.0",
-  id: 7,
-  method: "tools/call",
-  params: { name: "service_market_get_snapshot", arguments: { marketId: "foundation-model-apis" } },
-};
-
 async function ask(app: RunningApp, surface: Seen["surface"], token: string): Promise<Seen> {
   const request: Record<Seen["surface"], () => Promise<Response>> = {
     rest: () =>
       fetch(`${app.url}/v1/markets/foundation-model-apis/snapshot`, { headers: { Authorization: `Bearer ${token}` } }),
-    mcp: () =>
-      fetch(`${app.url}/mcp`, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${token}`,
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          "MCP-Protocol-Version": "2025-06-18",
-        },
-        body: JSON.stringify(TOOL_CALL),
-      }),
+    mcp: () => postToolCall(app.url, token, "service_market_get_snapshot", { marketId: "foundation-model-apis" }, 7),
     oauth: () =>
       fetch(`${app.url}/oauth/token`, {
         method: "POST",

@@ -29,3 +29,23 @@ export async function callToolWithToken(
     await client.close();
   }
 }
+
+/** One tools/call POSTed on its own, as a stateless client may send it: the raw HTTP answer. */
+export function postToolCall(
+  base: string,
+  token: string,
+  tool: string,
+  args: Record<string, unknown>,
+  id: string | number = 1,
+): Promise<Response> {
+  return fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${token}`,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2025-06-18",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: args } }),
+  });
+}

@@ -8,6 +8,7 @@ import { RESOURCE_MIME_TYPE, registerAppResource, registerAppTool } from "@model
 import { type AuthInfo, ProtocolError, ProtocolErrorCode, ResourceTemplate } from "@modelcontextprotocol/server";
 import { TRPCError } from "@trpc/server";
 import { createMcpHandler } from "mcp-handler";
+import type { z } from "zod";
 import type { Database } from "../../db/client";
 import { bearerAuthenticator, presentsToken } from "../auth/bearer";
 import { bearerToken, type Caller } from "../auth/caller";
@@ -24,9 +25,11 @@ import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { serviceMetrics } from "../observability/metrics";
 import { type ApiContext, createApiContext, reachDatabase } from "../procedures/context";
 import { createCaller } from "../procedures/root";
+import { SERIALIZED_JSON } from "../procedures/validated-once";
 import { type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
 import { SERVER_INFO } from "./identity";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "./snapshot-html";
+import { convertedOnce, markValidated } from "./tool-schemas";
 import { type EmbeddedResource, TOOLS, type ToolDefinition } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
 
@@ -107,8 +110,11 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
       error,
     });
   try {
-    // Through JSON, as REST sends it: structuredContent is the REST body, value for value.
-    const payload = JSON.parse(JSON.stringify(await definition.call(createCaller(ctx), input as never)));
+    // Through JSON, as REST sends it: structuredContent is the REST body, value for value. A
+    // reading validated once carries its JSON text already (server/procedures/validated-once.ts).
+    const output = (await definition.call(createCaller(ctx), input as never)) as Record<PropertyKey, unknown>;
+    const json = typeof output[SERIALIZED_JSON] === "string" ? output[SERIALIZED_JSON] : JSON.stringify(output);
+    const payload = markValidated(JSON.parse(json) as Record<string, unknown>);
     told(null);
     return {
       structuredContent: payload,
@@ -132,14 +138,23 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
   }
 }
 
+/** Each tool's schemas, converted to JSON Schema once for every server built (tool-schemas.ts). */
+const TOOL_SCHEMAS = new Map(
+  TOOLS.map((definition) => [
+    definition,
+    { input: convertedOnce(definition.input), output: convertedOnce(definition.output) },
+  ]),
+);
+
 const mcpHandler = createMcpHandler(
   (server) => {
     for (const definition of TOOLS) {
+      const schemas = TOOL_SCHEMAS.get(definition) as { input: z.ZodObject; output: z.ZodType };
       const config = {
         title: definition.title,
         description: definition.description,
-        inputSchema: definition.input,
-        outputSchema: definition.output,
+        inputSchema: schemas.input,
+        outputSchema: schemas.output,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       };
       const run = async (input: unknown, ctx: { http?: { authInfo?: AuthInfo } }) =>

@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  startTime: number;
+  endTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -19,13 +21,27 @@ function homeOf(url: string): string {
 
 const share = (part: number, total: number) => `${((100 * part) / total).toFixed(1).padStart(5)}%`;
 
-export function topFrames(file: string, count: number): string {
+/**
+ * `window`: only the samples taken between `fromEndMs` + `lengthMs` and `fromEndMs` before the
+ * profile's end (the load, without start-up and shut-down).
+ */
+export function topFrames(file: string, count: number, window?: { fromEndMs: number; lengthMs: number }): string {
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+  const times: number[] = [];
+  let at = profile.startTime;
+  for (const delta of profile.timeDeltas) {
+    at += delta;
+    times.push(at);
+  }
+  const last = profile.endTime - (window?.fromEndMs ?? 0) * 1000;
+  const first = window ? last - window.lengthMs * 1000 : Number.NEGATIVE_INFINITY;
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const byFunction = new Map<string, number>();
   const byHome = new Map<string, number>();
   let total = 0;
   profile.samples.forEach((id, index) => {
+    const time = times[index] ?? 0;
+    if (time < first || time > last) return;
     const spent = profile.timeDeltas[index] ?? 0;
     const frame = nodes.get(id)?.callFrame;
     if (!frame) return;

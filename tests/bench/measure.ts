@@ -2,7 +2,7 @@
 import autocannon from "autocannon";
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS?.split(",")[0] ?? 10);
 
 export interface Figures {
   name: string;
@@ -12,14 +12,19 @@ export interface Figures {
   bytes?: number;
 }
 
+/** The connection counts the REST and MCP figures are taken at (BENCH_CONNECTIONS=20,100). */
+export const CONNECTION_COUNTS = (process.env.BENCH_CONNECTIONS ?? "20,100").split(",").map(Number);
+
 export async function measure(
   name: string,
   url: string,
   headers: Record<string, string> = {},
   connections = CONNECTIONS,
+  post?: string,
 ): Promise<Figures> {
-  await autocannon({ url, headers, connections, duration: 2 }); // warm-up: JIT and caches
-  const result = await autocannon({ url, headers, connections, duration: SECONDS });
+  const request = { url, headers, connections, ...(post === undefined ? {} : { method: "POST" as const, body: post }) };
+  await autocannon({ ...request, duration: 2 }); // warm-up: JIT and caches
+  const result = await autocannon({ ...request, duration: SECONDS });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${name}: ${result.non2xx} non-2xx responses and ${result.errors} errors`);
   return {

@@ -3,15 +3,19 @@
  * baselines (the framework's and the machine's floor for REST, REST for MCP, the targets for
  * scoring). Never part of the test suite: numbers here inform, they do not pass or fail a build.
  *
- *   BENCH_SECONDS=8 BENCH_CONNECTIONS=10 npm run bench
+ *   BENCH_SECONDS=8 BENCH_CONNECTIONS=20,100 npm run bench
  *   BENCH_ONLY=scoring,matrix,start,pglite,postgres,isolation   (a subset)
  *   BENCH_DATABASE_URL=postgres://…            (the server for the PostgreSQL run; default 127.0.0.1:5432)
  */
+
+import { CONNECTION_COUNTS } from "./measure";
 import { scoringBench } from "./scoring";
 import { startupBench } from "./startup";
 
 const only = new Set((process.env.BENCH_ONLY ?? "scoring,matrix,start,pglite,postgres,isolation").split(","));
-const SNAPSHOT_TARGET = 0.8;
+const NODE_GOAL = 0.3;
+const P99_GOAL_MS = 10;
+const MCP_GOAL = 0.8;
 
 async function main() {
   // Read by the database helper when it is first imported (below, with the REST benchmark).
@@ -55,10 +59,26 @@ async function main() {
     if (!only.has(database)) continue;
     const { restBench } = await import("./rest");
     const figures = await restBench(database);
-    const ratio = (figures["api-snapshot"]?.rps ?? 0) / (figures["next-snapshot"]?.rps ?? 1);
     console.log(
-      `  metered snapshot / bare Next route = ${ratio.toFixed(2)}× (target ≥ ${SNAPSHOT_TARGET}×: ${ratio >= SNAPSHOT_TARGET ? "met" : "MISSED"})`,
+      `\nRatios on ${database} (goals: metered ≥ ${NODE_GOAL}× bare Node, p99 ≤ ${P99_GOAL_MS} ms at 20 connections, MCP ≥ ${MCP_GOAL}× REST)`,
     );
+    for (const connections of CONNECTION_COUNTS) {
+      const f = (name: string) => figures[`${name}@${connections}`];
+      for (const reading of ["snapshot", "delta"]) {
+        const api = f(`api-${reading}`);
+        const ratio = (api?.rps ?? 0) / (f(`node-${reading}`)?.rps ?? 1);
+        const p99 = api?.p99 ?? Number.POSITIVE_INFINITY;
+        const p99Said =
+          connections === 20 ? `, p99 ${p99.toFixed(1)} ms (${p99 <= P99_GOAL_MS ? "met" : "MISSED"})` : "";
+        console.log(
+          `  ${connections} connections, metered ${reading} / bare Node = ${ratio.toFixed(2)}× (${ratio >= NODE_GOAL ? "met" : "MISSED"})${p99Said}`,
+        );
+      }
+      const mcp = (f("mcp")?.rps ?? 0) / (f("api-snapshot")?.rps ?? 1);
+      console.log(
+        `  ${connections} connections, MCP snapshot / REST snapshot = ${mcp.toFixed(2)}× (${mcp >= MCP_GOAL ? "met" : "MISSED"})`,
+      );
+    }
   }
   if (only.has("isolation")) {
     const { isolationBench } = await import("./isolation");

@@ -21,6 +21,7 @@ import { isDatabaseUnavailable } from "../errors/describe";
 import { escapeHtml } from "../http/html";
 import { mcpResource, OAUTH_PREFIX, OIDC_SCOPES } from "../http/protected-resource";
 import { handleDecision } from "./decision";
+import { UNAVAILABLE_DESCRIPTION } from "./failure";
 import {
   allowDocumentClient,
   allowDocumentFetch,
@@ -176,8 +177,6 @@ function answerDatabaseFaultsAsUnavailable(provider: Provider): void {
     else ctx.body = { error: "temporarily_unavailable", error_description: UNAVAILABLE_DESCRIPTION };
   });
 }
-
-export const UNAVAILABLE_DESCRIPTION = "The service cannot reach its database just now; retry shortly.";
 
 const unavailablePage = () =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Temporarily unavailable</title><style>${ERROR_PAGE_STYLE}</style></head><body><h1>Temporarily unavailable</h1><p>${escapeHtml(UNAVAILABLE_DESCRIPTION)}</p><p>Start the connection again from your MCP client in a moment.</p></body></html>`;

@@ -7,44 +7,19 @@
 
 import type { Database } from "../../db/client";
 import { auth } from "../auth/config";
-import { RETRY_AFTER_SECONDS } from "../errors/api-error";
-import { describeError } from "../errors/describe";
 import { clientAddress } from "../http/client-address";
 import { publicOrigin } from "../http/origin";
 import { SIGN_IN_PATH } from "../http/paths";
 import { protectedResourceMetadata, RESOURCE_SCOPES } from "../http/protected-resource";
 import { isSameOriginRequest } from "../http/same-origin";
 import { THROTTLES, throttle } from "../limits/throttles";
-import { log } from "../observability/logger";
+import { inOAuthFormat, oauthError } from "./failure";
 import { forwardToProvider } from "./host";
-import { interactionPath, OAUTH_ROUTES, UNAVAILABLE_DESCRIPTION } from "./provider";
+import { interactionPath, OAUTH_ROUTES } from "./provider";
 import { normalizeRegistration, REGISTRATION_LIMITS, registrationOverLimits } from "./registration";
 
 const OPENID_CONFIGURATION_PATH = "/.well-known/openid-configuration";
 type DatabaseOf = () => Promise<Database>;
-
-const oauthError = (status: number, error: string, description: string) =>
-  Response.json({ error, error_description: description }, { status, headers: { "Cache-Control": "no-store" } });
-
-/**
- * A fault outside the provider (the database unreachable while it starts, say) answers in OAuth's
- * format too: 503 `temporarily_unavailable` with Retry-After, or `server_error`.
- */
-export function oauthFailure(error: unknown): Response {
-  if (describeError(error).code === "unavailable") {
-    const response = oauthError(503, "temporarily_unavailable", UNAVAILABLE_DESCRIPTION);
-    response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
-    return response;
-  }
-  log().error({ err: error }, "oauth: failed");
-  return oauthError(500, "server_error", "The authorization server failed unexpectedly.");
-}
-
-/** Runs an OAuth handler; whatever it throws answers in OAuth's error format. */
-export const inOAuthFormat =
-  <A extends unknown[]>(handler: (...args: A) => Promise<Response>) =>
-  (...args: A): Promise<Response> =>
-    handler(...args).catch(oauthFailure);
 
 /** The methods of each endpoint the metadata names (oidc-provider answers a bare 404 to the others). */
 const ENDPOINT_METHODS = new Map<string, string[]>([

@@ -90,7 +90,7 @@ const ACCEPTABLE: Record<Seen["surface"], string[]> = {
 const loggedErrors = (apps: RunningApp[]) =>
   apps
     .flatMap((app) => app.output().split("\n"))
-    .filter((line) => line.includes('"level":50'))
+    .filter((line) => /"level":"(error|fatal)"/.test(line))
     .slice(-5)
     .join("\n");
 

@@ -1,13 +1,14 @@
 "use client";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import type { Cutoff } from "@/components/charts/ranked-bars";
 /**
  * The three readings of a market under one country's controls: a country selector (the
  * organization's home country first), then the Capability Index, the Max reading and the Delta.
  * The country and the delta view live in the page URL, so a reading can be shared as a link.
  * Data comes from the same tRPC procedures as REST and MCP, as the signed-in person (not metered).
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
-import type { Cutoff } from "@/components/charts/ranked-bars";
+import { controlsCount } from "@/components/controls-count";
 import { problemText, useTRPC } from "@/components/trpc";
 import { CapabilityIndexFigure } from "./capability-index-figure";
 import { DeltaFigure } from "./delta-figure";
@@ -83,10 +84,7 @@ function CountrySelector({
       >
         {options.map((g) => (
           <option key={g.country} value={g.country}>
-            {g.name} ({g.country}){g.country === homeCountry ? ", home" : ""} —{" "}
-            {g.controls.length === 0
-              ? "no controls"
-              : `${g.controls.length} control${g.controls.length === 1 ? "" : "s"}`}
+            {g.name} ({g.country}){g.country === homeCountry ? ", home" : ""} — {controlsCount(g.controls.length)}
           </option>
         ))}
       </select>

@@ -6,6 +6,7 @@
  */
 import type { inferRouterOutputs } from "@trpc/server";
 import { ProductLink } from "@/components/product/product-link";
+import { AXES } from "@/server/domain/market-definition";
 import type { AppRouter } from "@/server/procedures/root";
 import {
   AXIS_LABELS,
@@ -20,8 +21,6 @@ import { bandSlug } from "./band";
 
 export type Comparison = inferRouterOutputs<AppRouter>["readings"]["changes"];
 type ProductChange = Comparison["products"][number];
-
-const AXES = ["innovation", "control", "scale"] as const;
 
 function AxisCell({ product, axis }: { product: ProductChange; axis: (typeof AXES)[number] }) {
   const band = bandText(product.bands[axis]);

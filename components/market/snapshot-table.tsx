@@ -2,9 +2,9 @@
 /** The snapshot as a sortable table: product, vendor, three scores with their band, gaps. */
 import { useState } from "react";
 import { ProductLink } from "@/components/product/product-link";
+import { AXES } from "@/server/domain/market-definition";
 import { bandSlug } from "./band";
 
-const AXES = ["innovation", "control", "scale"] as const;
 type Axis = (typeof AXES)[number];
 type SortKey = "name" | "vendor" | Axis;
 

@@ -20,7 +20,7 @@ import { ChartFigure } from "@/components/charts/chart-figure";
 import { fitText } from "@/components/charts/label-placement";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { EvidenceSource, valueText } from "./evidence";
-import { AXIS_NAMES, type Axis, type AxisBreakdown, type IndicatorContribution } from "./types";
+import { AXIS_LABELS, type Axis, type AxisBreakdown, type IndicatorContribution } from "./types";
 
 /** Each row: the indicator and its value on one line, the bar under it. */
 const ROW_HEIGHT = 42;
@@ -183,7 +183,7 @@ export function ContributionFigure({
   release: number;
   productId: string;
 }) {
-  const name = AXIS_NAMES[axis];
+  const name = AXIS_LABELS[axis];
   const rows = byContribution(breakdown.indicators);
   const bars: ContributionBar[] = rows.map((i) => ({
     indicatorId: i.indicatorId,

@@ -2,6 +2,8 @@
  * Picks the country whose controls the product page engages: a plain GET form (no script needed)
  * that keeps the page's release. "None" shows the published breakdown only, the default.
  */
+import { controlsCount } from "@/components/controls-count";
+
 export interface CountryOption {
   country: string;
   name: string;
@@ -27,10 +29,7 @@ export function CountryPicker({
           <option value="">None: the published breakdown only</option>
           {countries.map((g) => (
             <option key={g.country} value={g.country}>
-              {g.name} ({g.country}) —{" "}
-              {g.controls.length === 0
-                ? "no controls"
-                : `${g.controls.length} control${g.controls.length === 1 ? "" : "s"}`}
+              {g.name} ({g.country}) — {controlsCount(g.controls.length)}
             </option>
           ))}
         </select>

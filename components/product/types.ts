@@ -8,5 +8,4 @@ export type AxisBreakdown = ProductBreakdown["axes"][Axis];
 export type IndicatorContribution = AxisBreakdown["indicators"][number];
 export type UnderControls = NonNullable<ProductBreakdown["underControls"]>;
 
-export const AXES = ["innovation", "control", "scale"] as const satisfies readonly Axis[];
-export const AXIS_NAMES: Record<Axis, string> = { innovation: "Innovation", control: "Control", scale: "Scale" };
+export { AXES, AXIS_LABELS } from "@/server/domain/market-definition";

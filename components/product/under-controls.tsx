@@ -5,7 +5,7 @@
  */
 import { signed } from "@/components/charts/geometry";
 import { EvidenceBlock, valueText } from "./evidence";
-import { AXES, AXIS_NAMES, type Axis, type AxisBreakdown, type ProductBreakdown, type UnderControls } from "./types";
+import { AXES, AXIS_LABELS, type Axis, type AxisBreakdown, type ProductBreakdown, type UnderControls } from "./types";
 
 export function UnderControlsSummary({
   product,
@@ -63,7 +63,7 @@ export function UnderControlsSummary({
           <tbody>
             {AXES.map((axis) => (
               <tr key={axis} data-axis={axis}>
-                <th scope="row">{AXIS_NAMES[axis]}</th>
+                <th scope="row">{AXIS_LABELS[axis]}</th>
                 <td className="num" data-label="Published">
                   {product.scores[axis].toFixed(1)}
                 </td>
@@ -118,7 +118,7 @@ export function AxisChanges({
       <div className="table-wrap">
         <table data-testid={`changes-${axis}-table`}>
           <caption className="sr-only">
-            Each {AXIS_NAMES[axis]} indicator's contribution published and under {under.country}'s controls, largest
+            Each {AXIS_LABELS[axis]} indicator's contribution published and under {under.country}'s controls, largest
             loss first.
           </caption>
           <thead>

@@ -13,6 +13,8 @@ import { z } from "zod";
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const AXES = ["innovation", "control", "scale"] as const;
 export type Axis = (typeof AXES)[number];
+/** Each axis as people read it, in every surface (pages, MCP text, the CLI). */
+export const AXIS_LABELS: Record<Axis, string> = { innovation: "Innovation", control: "Control", scale: "Scale" };
 
 export const slug = z
   .string()

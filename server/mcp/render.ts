@@ -1,5 +1,6 @@
 /** Short plain-text renderings of each payload, for the `content` of a tool result. */
 import type { z } from "zod";
+import { AXIS_LABELS } from "../domain/market-definition";
 import type {
   availabilitySchema,
   capaIndexSchema,
@@ -116,7 +117,6 @@ export function renderChanges(payload: Of<typeof changesSchema>): string {
   return lines.join("\n");
 }
 
-const AXIS_NAMES = { innovation: "Innovation", control: "Control", scale: "Scale" } as const;
 const valueText = (value: number | boolean | string | null, unit: string | null) =>
   value === null
     ? "not demonstrated"
@@ -134,7 +134,7 @@ export function renderProduct(payload: Of<typeof productSchema>): string {
   const lines = [`${payload.name} (${payload.vendor}) in ${header(payload)}: ${scores(payload.scores)}.`];
   for (const axis of ["innovation", "control", "scale"] as const) {
     const breakdown = payload.axes[axis];
-    lines.push(`${AXIS_NAMES[axis]} ${breakdown.score} (${breakdown.band}) =`);
+    lines.push(`${AXIS_LABELS[axis]} ${breakdown.score} (${breakdown.band}) =`);
     for (const i of [...breakdown.indicators].sort((a, b) => b.contribution - a.contribution)) {
       const evidence = i.evidence
         ? ` [${i.evidence.confidence ?? "source"} as of ${i.evidence.asOf}]`
@@ -155,7 +155,7 @@ export function renderProduct(payload: Of<typeof productSchema>): string {
       under.axes[axis].indicators.filter((i) => i.change !== 0).map((i) => ({ axis, ...i })),
     );
     for (const i of moved.sort((a, b) => a.change - b.change).slice(0, 8))
-      lines.push(`  ${signed(i.change)} ${AXIS_NAMES[i.axis]} from ${i.indicatorId}`);
+      lines.push(`  ${signed(i.change)} ${AXIS_LABELS[i.axis]} from ${i.indicatorId}`);
   }
   return lines.join("\n");
 }

@@ -3,6 +3,7 @@
  * that render UI resources: `ui://service/snapshot/{marketId}`.
  */
 import type { z } from "zod";
+import { AXES } from "../domain/market-definition";
 import { escapeHtml } from "../http/html";
 import type { snapshotSchema } from "../procedures/schemas";
 
@@ -10,8 +11,6 @@ type Snapshot = z.output<typeof snapshotSchema>;
 
 export const snapshotResourceUri = (marketId: string) => `ui://service/snapshot/${marketId}`;
 export const SNAPSHOT_RESOURCE_TEMPLATE = "ui://service/snapshot/{marketId}";
-
-const AXES = ["innovation", "control", "scale"] as const;
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#16202b;margin:1rem;line-height:1.4}

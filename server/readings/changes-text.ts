@@ -3,10 +3,10 @@
  * section and in `ops catalog preview`. Pure: parts of a comparison in, plain strings out (the
  * dashboard renders them as text, so product names need no escaping here).
  */
-import type { Axis } from "../domain/market-definition";
+import { AXIS_LABELS, type Axis } from "../domain/market-definition";
 import type { Attribution, AxisChange, ProductChange, ReleaseComparison } from "./changes";
 
-export const AXIS_LABELS: Record<Axis, string> = { innovation: "Innovation", control: "Control", scale: "Scale" };
+export { AXIS_LABELS };
 
 /** Points with one decimal and their sign: +2.5, −0.3 (a true minus sign), 0.0. */
 export function signedPoints(points: number): string {

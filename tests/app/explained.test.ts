@@ -4,6 +4,7 @@
  * payload on both surfaces, and agreement with the Delta reading.
  */
 import { describe, expect, inject, it } from "vitest";
+import type { AvailabilityCell } from "@/server/readings/availability";
 import { dashboardCall } from "../helpers/dashboard";
 import { callToolWithToken } from "../helpers/mcp";
 
@@ -35,14 +36,7 @@ type Matrix = {
   countries: { country: string }[];
   products: {
     productId: string;
-    cells: {
-      country: string;
-      available: boolean;
-      offeringId: string | null;
-      innovationRetained: number;
-      distance: number;
-      missingControls: string[];
-    }[];
+    cells: AvailabilityCell[];
   }[];
 };
 type Delta = {

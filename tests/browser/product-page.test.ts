@@ -11,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { AvailabilityCell } from "@/server/readings/availability";
 import { downloadText, type ReaderSession, readerSignedUpAt } from "../helpers/browser";
 import { readCsv } from "../helpers/csv";
 
@@ -71,14 +72,7 @@ interface Matrix {
     productId: string;
     name: string;
     innovation: number;
-    cells: {
-      country: string;
-      available: boolean;
-      offeringId: string | null;
-      innovationRetained: number;
-      distance: number;
-      missingControls: string[];
-    }[];
+    cells: AvailabilityCell[];
   }[];
 }
 

@@ -3,9 +3,11 @@
  * before the app starts (the embedded database cannot be opened while the app holds it).
  */
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import type { JWK } from "jose";
 import type { Database, DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
+import { queryRows } from "@/db/rows";
 import { authSessions, memberships, users } from "@/db/schema";
 import { createOrganization } from "@/server/accounts/organizations";
 import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
@@ -155,4 +157,25 @@ export function fixtureSecrets(fixtures: AccountFixtures): string[] {
     fixtures.expiredSession,
     fixtures.oauthNewcomer.session,
   ];
+}
+
+/**
+ * An organization's books read straight from the tables: its balance, the sum of its ledger (the
+ * two agree when nothing was lost), its debit rows and the credits they charged.
+ */
+export async function creditBooks(handle: DatabaseHandle, organizationId: string) {
+  const [row] = await queryRows<{ balance: number; ledger: number; debits: number; charged: number }>(
+    handle.db,
+    sql`select credit_balance as balance,
+          (select coalesce(sum(amount), 0)::int from credit_ledger where organization_id = ${organizationId}) as ledger,
+          (select count(*)::int from credit_ledger where organization_id = ${organizationId} and kind = 'debit') as debits,
+          (select coalesce(-sum(amount), 0)::int from credit_ledger where organization_id = ${organizationId} and kind = 'debit') as charged
+        from organizations where id = ${organizationId}`,
+  );
+  return {
+    balance: Number(row?.balance),
+    ledger: Number(row?.ledger),
+    debits: Number(row?.debits),
+    charged: Number(row?.charged),
+  };
 }

@@ -14,7 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
 import { OPERATIONS } from "@/server/domain/operations";
-import { demoCatalogueWithOrganization, type FixtureOrganization, organization } from "../helpers/accounts";
+import {
+  creditBooks,
+  demoCatalogueWithOrganization,
+  type FixtureOrganization,
+  organization,
+} from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
 import { dashboardCall } from "../helpers/dashboard";
 import { postToolCall } from "../helpers/mcp";
@@ -71,17 +76,6 @@ async function untilDecided(call: () => Promise<Outcome>): Promise<Outcome & { a
     if (!TRY_AGAIN.has(outcome.code)) return { ...outcome, attempts };
     await new Promise((resolve) => setTimeout(resolve, 250 + Math.random() * 750));
   }
-}
-
-async function books(handle: DatabaseHandle, organizationId: string) {
-  const [row] = await queryRows<{ balance: number; debits: number; charged: number }>(
-    handle.db,
-    sql`select credit_balance as balance,
-          (select count(*)::int from credit_ledger where organization_id = ${organizationId} and kind = 'debit') as debits,
-          (select coalesce(-sum(amount), 0)::int from credit_ledger where organization_id = ${organizationId} and kind = 'debit') as charged
-        from organizations where id = ${organizationId}`,
-  );
-  return { balance: Number(row?.balance), debits: Number(row?.debits), charged: Number(row?.charged) };
 }
 
 /** Polls `check` until it holds; resolves with the ms it took, or rejects after `limitMs`. */
@@ -144,8 +138,9 @@ describe("two instances, one service", () => {
       expect(outcomes.filter((o) => o.surface === surface && !o.paid).length, surface).toBeGreaterThan(0);
     }
     expect(new Set(outcomes.filter((o) => !o.paid).map((o) => o.code))).toEqual(new Set(["insufficient_credits"]));
-    expect(await books(handle, spender.id)).toEqual({
+    expect(await creditBooks(handle, spender.id)).toEqual({
       balance: 0,
+      ledger: 0,
       debits: AFFORDABLE,
       charged: AFFORDABLE * PRICE,
     });
@@ -157,7 +152,7 @@ describe("two instances, one service", () => {
     expect(outcomes.filter((o) => o.paid)).toHaveLength(RATE_LIMIT);
     expect(outcomes.slice(RATE_LIMIT).map((o) => o.code)).toEqual(Array(RATE_LIMIT).fill("rate_limited"));
     // Each instance alone would have let its own RATE_LIMIT through: the count was one.
-    expect((await books(handle, limited.id)).debits).toBe(RATE_LIMIT);
+    expect((await creditBooks(handle, limited.id)).debits).toBe(RATE_LIMIT);
   });
 
   it("refuses a token revoked through one instance on the other within a second", async () => {

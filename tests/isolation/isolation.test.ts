@@ -9,7 +9,12 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
-import { demoCatalogueWithOrganization, type FixtureOrganization, organization } from "../helpers/accounts";
+import {
+  creditBooks,
+  demoCatalogueWithOrganization,
+  type FixtureOrganization,
+  organization,
+} from "../helpers/accounts";
 import { signInRequest } from "../helpers/logs";
 import { createPgCluster, type PgCluster } from "../helpers/pg-cluster";
 import { type RunningApp, startInstances } from "../helpers/server";
@@ -50,17 +55,6 @@ async function steady(apps: RunningApp[], token: string, count: number): Promise
   const answers: Answer[] = [];
   for (let i = 0; i < count; i++) answers.push(await call((apps[i % apps.length] as RunningApp).url, token));
   return answers;
-}
-
-async function books(handle: DatabaseHandle, organizationId: string) {
-  const [row] = await queryRows<{ balance: number; ledger: number; debits: number }>(
-    handle.db,
-    sql`select credit_balance as balance,
-          (select coalesce(sum(amount), 0)::int from credit_ledger where organization_id = ${organizationId}) as ledger,
-          (select count(*)::int from credit_ledger where organization_id = ${organizationId} and kind = 'debit') as debits
-        from organizations where id = ${organizationId}`,
-  );
-  return { balance: Number(row?.balance), ledger: Number(row?.ledger), debits: Number(row?.debits) };
 }
 
 /** Two app instances on a private PostgreSQL, with whatever `prepare` puts in the database first. */
@@ -117,7 +111,7 @@ describe("two instances, one PostgreSQL", () => {
 
     // An operator's long transaction holds the troubled organization's row.
     const holder = postgres(cluster.url, { max: 1, onnotice: () => {} });
-    const before = await books(handle, troubled.id);
+    const before = await creditBooks(handle, troubled.id);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -166,16 +160,16 @@ describe("two instances, one PostgreSQL", () => {
       await holder.end();
     }
     // Nothing of the refused calls was charged; once the row is free the organization is served.
-    expect(await books(handle, troubled.id)).toEqual(before);
+    expect(await creditBooks(handle, troubled.id)).toEqual(before);
     const after = await steady(apps, troubled.token, 4);
     expect(after.map((a) => a.status)).toEqual([200, 200, 200, 200]);
-    const books2 = await books(handle, troubled.id);
+    const books2 = await creditBooks(handle, troubled.id);
     expect(books2.balance).toBe(books2.ledger);
     expect(books2.debits).toBe(before.debits + 4);
   });
 
   it("keeps one organization's burst to itself: the other's calls all succeed, every success is charged once", async () => {
-    const before = await books(handle, troubled.id);
+    const before = await creditBooks(handle, troubled.id);
     const burst = Promise.all(
       Array.from({ length: 500 }, (_, i) => call((apps[i % 2] as RunningApp).url, troubled.token)),
     );
@@ -188,7 +182,7 @@ describe("two instances, one PostgreSQL", () => {
     for (const refused of burstAnswers.filter((a) => a.status === 429)) expect(refused.retryAfter).toBe("1");
     const succeeded = burstAnswers.filter((a) => a.status === 200).length;
     expect(succeeded).toBeGreaterThan(0);
-    const after = await books(handle, troubled.id);
+    const after = await creditBooks(handle, troubled.id);
     expect(after.debits - before.debits).toBe(succeeded);
     expect(before.balance - after.balance).toBe(5 * succeeded);
     expect(after.balance).toBe(after.ledger);

@@ -7,7 +7,7 @@ import { ReleasePicker } from "@/components/market/release-picker";
 import { ContributionFigure } from "@/components/product/contribution-figure";
 import { CountryPicker } from "@/components/product/country-picker";
 import { OfferingsTable } from "@/components/product/offerings-table";
-import { AXES, AXIS_NAMES, type ProductBreakdown } from "@/components/product/types";
+import { AXES, AXIS_LABELS, type ProductBreakdown } from "@/components/product/types";
 import { AxisChanges, UnderControlsSummary } from "@/components/product/under-controls";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization, safeReturnPath } from "@/server/dashboard/guards";
@@ -88,7 +88,7 @@ export default async function ProductPage({
   const sections = [
     ["scores", "Scores"],
     ...(under ? [["under-controls", `Under ${under.country}`]] : []),
-    ...AXES.map((axis) => [`axis-${axis}`, AXIS_NAMES[axis]]),
+    ...AXES.map((axis) => [`axis-${axis}`, AXIS_LABELS[axis]]),
     ["offerings", "Offerings"],
   ];
 
@@ -129,7 +129,7 @@ export default async function ProductPage({
       <div className="cards">
         {AXES.map((axis) => (
           <section key={axis} className="card" aria-labelledby={`score-${axis}-name`} data-testid={`score-${axis}`}>
-            <h3 id={`score-${axis}-name`}>{AXIS_NAMES[axis]}</h3>
+            <h3 id={`score-${axis}-name`}>{AXIS_LABELS[axis]}</h3>
             <span className="figure" data-testid={`score-${axis}-value`}>
               {product.scores[axis].toFixed(1)}
             </span>
@@ -164,7 +164,7 @@ export default async function ProductPage({
       {AXES.map((axis) => (
         <section key={axis} aria-labelledby={`axis-${axis}`} data-testid={`axis-${axis}`}>
           <h2 id={`axis-${axis}`}>
-            {AXIS_NAMES[axis]}: {product.axes[axis].score.toFixed(1)}{" "}
+            {AXIS_LABELS[axis]}: {product.axes[axis].score.toFixed(1)}{" "}
             <span className={`badge band-${bandSlug(product.axes[axis].band)}`}>{product.axes[axis].band}</span>
           </h2>
           <ContributionFigure

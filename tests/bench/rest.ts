@@ -19,9 +19,18 @@ const READINGS = {
   delta: "/v1/markets/foundation-model-apis/delta?country=FR",
 };
 
-async function nodeFloor(floorDir: string): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, "node-floor.mjs")], {
-    env: { ...process.env, BENCH_FLOOR_DIR: floorDir },
+const TSX = path.resolve(import.meta.dirname, "../../node_modules/tsx/dist/loader.mjs");
+
+/**
+ * A floor server in a process of its own, once it prints its URL: the bare Node one (the machine's
+ * floor), or, with a database, the one that also writes each call's debit (the metered floor).
+ */
+async function floorServer(floorDir: string, debitDatabase?: string): Promise<{ url: string; process: ChildProcess }> {
+  const args = debitDatabase
+    ? ["--import", TSX, path.join(import.meta.dirname, "debit-floor.ts")]
+    : [path.join(import.meta.dirname, "node-floor.mjs")];
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, BENCH_FLOOR_DIR: floorDir, BENCH_DEBIT_DATABASE: debitDatabase ?? "" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve) =>
@@ -60,6 +69,8 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
   const dataDir = mkdtempSync(path.join(tmpdir(), "mps-bench-"));
   const floorDir = mkdtempSync(path.join(tmpdir(), "mps-floor-"));
   const postgres = database === "postgres" ? await createTestDatabase() : undefined;
+  // The metered floor's own database, of the same kind as the app's.
+  const floorDatabase = database === "postgres" ? await createTestDatabase() : undefined;
   let token: string;
   const prepare = async (handle: DatabaseHandle) =>
     (await demoCatalogueWithOrganization(handle, "Bench", 2_000_000_000)).token;
@@ -83,7 +94,8 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
     ORG_MAX_QUEUED: "1000",
     REDIS_URL: "",
   });
-  let floor: Awaited<ReturnType<typeof nodeFloor>> | undefined;
+  let floor: Awaited<ReturnType<typeof floorServer>> | undefined;
+  let debitFloor: Awaited<ReturnType<typeof floorServer>> | undefined;
   const figures: Record<string, Figures> = {};
   try {
     for (const [name, url] of Object.entries(READINGS)) {
@@ -91,7 +103,8 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
       if (!response.ok) throw new Error(`${url}: ${response.status}`);
       writeFileSync(path.join(floorDir, `${name}.json`), Buffer.from(await response.arrayBuffer()));
     }
-    floor = await nodeFloor(floorDir);
+    floor = await floorServer(floorDir);
+    debitFloor = await floorServer(floorDir, floorDatabase?.url ?? path.join(dataDir, "debit-floor"));
     await checkToolCall(app.url, headers);
     for (const connections of CONNECTION_COUNTS) {
       console.log(`\nREST and MCP on ${database}: ${connections} connections, ${SECONDS} s per target, loopback`);
@@ -105,12 +118,25 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
           {},
           connections,
         );
+        const debit = await measure(
+          `bare Node + the debit, ${name} bytes`,
+          `${debitFloor.url}/?name=${name}`,
+          {},
+          connections,
+        );
         const api = await measure(`GET /v1 … /${name} (metered)`, `${app.url}${url}`, headers, connections);
         console.log(row(node));
         console.log(row(next, node));
+        console.log(row(debit, node));
         console.log(row(api, node));
+        console.log(row({ ...api, name: "" }, debit));
         console.log(row({ ...api, name: "" }, next));
-        Object.assign(figures, { [at(`node-${name}`)]: node, [at(`next-${name}`)]: next, [at(`api-${name}`)]: api });
+        Object.assign(figures, {
+          [at(`node-${name}`)]: node,
+          [at(`next-${name}`)]: next,
+          [at(`debit-${name}`)]: debit,
+          [at(`api-${name}`)]: api,
+        });
       }
       const mcp = await measure(
         "MCP tools/call snapshot (metered)",
@@ -124,8 +150,10 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
     }
   } finally {
     floor?.process.kill();
+    debitFloor?.process.kill();
     await app.stop();
     await postgres?.drop();
+    await floorDatabase?.drop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(floorDir, { recursive: true, force: true });
   }

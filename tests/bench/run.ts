@@ -73,6 +73,11 @@ async function main() {
         console.log(
           `  ${connections} connections, metered ${reading} / bare Node = ${ratio.toFixed(2)}× (${ratio >= NODE_GOAL ? "met" : "MISSED"})${p99Said}`,
         );
+        // What a ledger row per call allows at best, and how much of that the service keeps.
+        const debitFloor = f(`debit-${reading}`)?.rps ?? 0;
+        console.log(
+          `    the debit alone allows ${(debitFloor / (f(`node-${reading}`)?.rps ?? 1)).toFixed(2)}× bare Node; metered / that floor = ${((api?.rps ?? 0) / (debitFloor || 1)).toFixed(2)}×`,
+        );
       }
       const mcp = (f("mcp")?.rps ?? 0) / (f("api-snapshot")?.rps ?? 1);
       console.log(

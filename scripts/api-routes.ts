@@ -7,7 +7,7 @@ import type { Database } from "../db/client";
 import { MCP_PATH } from "../server/http/paths";
 import { handleMcpRequest } from "../server/mcp/handler";
 import { refuseAtTheDoor } from "../server/rest/door";
-import { handleOpenApiRequest, handleRestRequest } from "../server/rest/handler";
+import { handleOpenApiRequest, serveRestRequest } from "../server/rest/handler";
 import { API_PREFIX } from "../server/rest/routes";
 import { getDatabase } from "../server/startup/database";
 import type { DirectRoute } from "../server/startup/http-server";
@@ -27,7 +27,7 @@ export function apiRoutes(): DirectRoute[] {
     {
       matches: (path) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`),
       refuse: (request, path) => refuseAtTheDoor(request, path, opened),
-      handle: (request) => handleRestRequest(request, database),
+      serve: (request, response, origin) => serveRestRequest(request, response, origin, database),
     },
     { matches: (path) => path === MCP_PATH, handle: (request) => handleMcpRequest(request, database) },
   ];

@@ -7,7 +7,7 @@ import type { Database } from "../../db/client";
 import { authenticateSecret, type TokenHolder } from "../accounts/tokens";
 import { unauthorized } from "../errors/api-error";
 import { authenticateAccessToken, looksLikeJwt } from "./access-token";
-import { type Authenticate, bearerToken, type Caller } from "./caller";
+import { type Authenticate, bearerToken, type Caller, type HeaderReader } from "./caller";
 
 export function callerOfHolder(holder: TokenHolder): Caller {
   return {
@@ -31,9 +31,9 @@ export interface BearerOptions {
 }
 
 /** Whether the request presented a token at all (a malformed header counts as presented). */
-export const presentsToken = (headers: Headers) => bearerToken(headers) !== null;
+export const presentsToken = (headers: HeaderReader) => bearerToken(headers) !== null;
 
-export function bearerAuthenticator(db: Database, headers: Headers, options: BearerOptions = {}): Authenticate {
+export function bearerAuthenticator(db: Database, headers: HeaderReader, options: BearerOptions = {}): Authenticate {
   return async () => {
     const token = bearerToken(headers);
     if (token === null)

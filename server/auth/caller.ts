@@ -27,8 +27,14 @@ export interface Caller {
 /** Resolves the caller of one request, or throws ApiError `unauthorized`. */
 export type Authenticate = () => Promise<Caller>;
 
+/**
+ * What a request's headers are read through: a Fetch `Headers`, or a reader over Node's own
+ * headers (the API's lean path, server/rest/handler.ts), without building a `Headers` per call.
+ */
+export type HeaderReader = Pick<Headers, "get">;
+
 /** The token of `Authorization: Bearer <token>`; null when there is no such header. */
-export const bearerToken = (headers: Headers): string | null => bearerTokenOf(headers.get("authorization"));
+export const bearerToken = (headers: HeaderReader): string | null => bearerTokenOf(headers.get("authorization"));
 
 /** The same, from the Authorization header's value (null when there is none). */
 export function bearerTokenOf(header: string | null): string | null {

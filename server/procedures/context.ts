@@ -1,5 +1,5 @@
 import type { Database } from "../../db/client";
-import type { Authenticate, Caller } from "../auth/caller";
+import type { Authenticate, Caller, HeaderReader } from "../auth/caller";
 import { serviceUnavailable } from "../errors/api-error";
 import { requestLimits } from "../limits/request-limits";
 import { errorMessage, log } from "../observability/logger";
@@ -30,7 +30,7 @@ export interface ApiContext {
   db: Database;
   requestId: string;
   /** Request headers: Authorization, If-None-Match. */
-  headers: Headers;
+  headers: HeaderReader;
   /** The public origin, for links in error details. */
   origin: string;
   facts: CallFacts;
@@ -46,7 +46,7 @@ export interface ApiContext {
 
 export function createApiContext(options: {
   db: Database;
-  headers: Headers;
+  headers: HeaderReader;
   requestId: string;
   origin: string;
   authenticate: Authenticate;

@@ -5,12 +5,14 @@
  * format — RFC 9457 problem+json with a stable code — for every failure, including unknown paths.
  */
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../../db/client";
 import { bearerAuthenticator } from "../auth/bearer";
+import type { HeaderReader } from "../auth/caller";
 import { describeError, type ErrorDescription } from "../errors/describe";
-import { publicOrigin } from "../http/origin";
-import { problemOf, problemResponse } from "../http/problem";
-import { withApiSecurityHeaders } from "../http/security-headers";
+import { publicOrigin, publicOriginFrom } from "../http/origin";
+import { problemHeaders, problemOf, problemResponse } from "../http/problem";
+import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { type CallFacts, createApiContext, reachDatabase } from "../procedures/context";
 import { factHeaders } from "./fact-headers";
@@ -27,6 +29,24 @@ export const failureHeaders = (description: ErrorDescription): Record<string, st
   ...description.headers,
 });
 
+/**
+ * What the edge reads of a request, whichever server received it: a Fetch `Request` is one (the
+ * app/ route under `next dev`), and so is the small view of Node's message the lean path makes.
+ */
+export interface RestRequest {
+  method: string;
+  /** The absolute URL, at the origin the server gave it (the public one comes from headers). */
+  url: string;
+  headers: HeaderReader;
+}
+
+/** The edge's answer before any server writes it: a JSON or problem+json text, or no body. */
+export interface RestAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
 /** What the edge learns of one call, for its log line and metrics. */
 interface RestCall {
   requestId: string;
@@ -37,10 +57,15 @@ interface RestCall {
   error?: unknown;
 }
 
-export async function handleRestRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
+/** One /v1 call answered, its security headers set, its log line and metrics recorded. */
+export async function answerRestRequest(request: RestRequest, database: () => Promise<Database>): Promise<RestAnswer> {
   const started = performance.now();
   const call: RestCall = { requestId: randomUUID() };
-  const response = withApiSecurityHeaders(request, await answer(request, database, call));
+  const answered = await answer(request, database, call);
+  Object.assign(
+    answered.headers,
+    apiSecurityHeaders(arrivedOverTls(request.url, request.headers.get("x-forwarded-proto"))),
+  );
   const path = call.path ?? "";
   recordApiCall({
     surface: "rest",
@@ -49,32 +74,71 @@ export async function handleRestRequest(request: Request, database: () => Promis
     path,
     operation: call.facts?.operation ?? operationOfPath(path.slice(API_PREFIX.length)) ?? UNKNOWN_OPERATION,
     organizationId: call.facts?.organizationId ?? null,
-    status: response.status,
+    status: answered.status,
     problem: call.problem ?? null,
     durationMs: performance.now() - started,
     credits: call.facts?.credits ?? null,
     error: call.error,
   });
-  return response;
+  return answered;
 }
 
-async function answer(request: Request, database: () => Promise<Database>, call: RestCall): Promise<Response> {
+/** /v1 as a Fetch handler: the app/ route files, under `next dev`. */
+export async function handleRestRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
+  const { status, headers, body } = await answerRestRequest(request, database);
+  return new Response(body, { status, headers });
+}
+
+/** Node's request headers read one at a time, as `Headers.get` reads them (several values joined). */
+const nodeHeaders = (incoming: IncomingMessage): HeaderReader => ({
+  get: (name) => {
+    const value = incoming.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+  },
+});
+
+/**
+ * /v1 straight from Node's request to Node's response: no Fetch `Request`, `Headers` or
+ * `Response` is built for a call (server/startup/http-server.ts routes /v1 here in production).
+ */
+export async function serveRestRequest(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  origin: string,
+  database: () => Promise<Database>,
+): Promise<void> {
+  const method = incoming.method ?? "GET";
+  const { status, headers, body } = await answerRestRequest(
+    { method, url: `${origin}${incoming.url ?? "/"}`, headers: nodeHeaders(incoming) },
+    database,
+  );
+  if (body === null || method === "HEAD") {
+    outgoing.writeHead(status, headers).end();
+    return;
+  }
+  headers["Content-Length"] = String(Buffer.byteLength(body));
+  outgoing.writeHead(status, headers).end(body);
+}
+
+async function answer(request: RestRequest, database: () => Promise<Database>, call: RestCall): Promise<RestAnswer> {
   const { requestId } = call;
-  const origin = publicOrigin(request);
+  const origin = publicOriginFrom((name) => request.headers.get(name) ?? undefined, request.url);
   const requestUrl = new URL(request.url);
   call.path = requestUrl.pathname;
   const path = requestUrl.pathname.slice(API_PREFIX.length) || "/";
-  const fail = (description: ErrorDescription, headers: Record<string, string> = {}) => {
+  const fail = (description: ErrorDescription, headers: Record<string, string> = {}): RestAnswer => {
     call.problem = description.code;
-    return problemResponse(problemOf(description.code, description.detail, { origin, requestId }, description), {
-      ...failureHeaders(description),
-      ...headers,
-    });
+    const problem = problemOf(description.code, description.detail, { origin, requestId }, description);
+    return {
+      status: problem.status,
+      headers: problemHeaders(problem, { ...failureHeaders(description), ...headers }),
+      body: JSON.stringify(problem),
+    };
   };
 
   const known = isApiPath(path);
   if (request.method === "OPTIONS" && known)
-    return new Response(null, { status: 204, headers: { Allow: ALLOWED_METHODS, "X-Request-Id": requestId } });
+    return { status: 204, headers: { Allow: ALLOWED_METHODS, "X-Request-Id": requestId }, body: null };
   if (request.method !== "GET" && request.method !== "HEAD")
     return known
       ? fail(
@@ -99,13 +163,11 @@ async function answer(request: Request, database: () => Promise<Database>, call:
   });
   call.facts = context.facts;
   const cleaned = withoutInheritedNames(requestUrl);
-  const get =
-    request.method === "HEAD" || cleaned ? new Request(cleaned ?? request.url, { headers: request.headers }) : request;
   const target = cleaned ? new URL(cleaned) : requestUrl;
   const run: OpenApiRun = { context };
   const response = await dispatchOpenApi(
-    get,
     `${target.origin}${target.pathname.slice(API_PREFIX.length)}${target.search}`,
+    request.headers,
     run,
   );
   const failure = run.error ? describeError(run.error) : undefined;
@@ -120,14 +182,12 @@ async function answer(request: Request, database: () => Promise<Database>, call:
       factHeaders(context.facts, false),
     );
 
-  const headers = new Headers(response.headers);
-  headers.set("X-Request-Id", requestId);
-  for (const [name, value] of Object.entries(COMMON_HEADERS)) headers.set(name, value);
+  const headers: Record<string, string> = { ...response.headers, "X-Request-Id": requestId, ...COMMON_HEADERS };
   if (context.facts.notModified) {
-    headers.delete("Content-Type");
-    return new Response(null, { status: 304, headers });
+    delete headers["Content-Type"];
+    return { status: 304, headers, body: null };
   }
-  return new Response(request.method === "HEAD" ? null : response.body, { status: response.status, headers });
+  return { status: response.status, headers, body: request.method === "HEAD" ? null : response.body };
 }
 
 /** The OpenAPI document's operation name in logs and metrics (it is no procedure). */

@@ -8,9 +8,10 @@
  * - a request Node's HTTP parser refuses before any handler runs (headers over 16 KB, a malformed
  *   request line, one that takes too long to arrive) gets our problem+json answer
  *   (server/http/client-error.ts) instead of Node's bare status line;
- * - the API's paths (/v1, /mcp) may be answered by their Fetch handlers straight from Node
- *   (server/startup/fetch-bridge.ts), skipping Next's request pipeline, which cost more than the
- *   calls themselves. Pages, OAuth and everything else go through Next.
+ * - the API's paths (/v1, /mcp) may be answered straight from Node, skipping Next's request
+ *   pipeline, which cost more than the calls themselves: /v1 on Node's request and response
+ *   themselves, /mcp by its Fetch handler (server/startup/fetch-bridge.ts). Pages, OAuth and
+ *   everything else go through Next.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -41,7 +42,10 @@ export interface DirectRoute {
   matches: (path: string) => boolean;
   /** An answer decided from the request line and headers alone, written at once; undefined: `handle` it. */
   refuse?: (request: IncomingMessage, path: string) => ImmediateAnswer | undefined;
-  handle: FetchHandler;
+  /** A Fetch handler (Request → Response), bridged from Node; or `serve`, which works on Node's own. */
+  handle?: FetchHandler;
+  /** Answers on Node's request and response directly; `origin` is the server's (for request URLs). */
+  serve?: (request: IncomingMessage, response: ServerResponse, origin: string) => Promise<void>;
 }
 
 export interface ImmediateAnswer {
@@ -193,7 +197,10 @@ export async function serve({ dir, port, dev = false, onClose, direct = [] }: Se
       if (route) {
         // The URL's host is ours (as Next's request.url); the client's Host header stays a header.
         const origin = `http://localhost:${port}`;
-        await serveFetch(request, response, origin, route.handle).catch(async (error: unknown) => {
+        const answering = route.serve
+          ? route.serve(request, response, origin)
+          : serveFetch(request, response, origin, route.handle as FetchHandler);
+        await answering.catch(async (error: unknown) => {
           console.error(`[server] failed to handle ${request.method} ${request.url}:`, error);
           if (response.headersSent) response.destroy();
           else await answerDirectFailure(request, response, origin);

@@ -2,7 +2,8 @@
  * REST and MCP on one running app (`npm start`) with a valid token and credits to spare, so
  * authentication, the rate limit and the debit are all in the path; in the same run, the same bytes
  * from a bare Next route handler (the framework's floor) and a bare Node http server (the
- * machine's floor). MCP: snapshot tool calls per second and p99 with the SDK client.
+ * machine's floor), and with each call's debit written (the metered floor). MCP: snapshot tool calls
+ * POSTed as a 2025 client (answered as an SSE stream) and as a 2026-07-28 client (one JSON body).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -47,6 +48,33 @@ const TOOL_CALL = JSON.stringify({
   params: { name: "service_market_get_snapshot", arguments: { marketId: "foundation-model-apis" } },
 });
 
+/**
+ * The same call as a client of the 2026-07-28 revision sends it: no handshake, the version and
+ * capabilities in the request's _meta and headers; the server answers one JSON body, not a stream.
+ */
+const MODERN_TOOL_CALL = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: {
+    name: "service_market_get_snapshot",
+    arguments: { marketId: "foundation-model-apis" },
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+    },
+  },
+});
+
+const MODERN_MCP_HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+  "MCP-Protocol-Version": "2026-07-28",
+  "Mcp-Method": "tools/call",
+  "Mcp-Name": "service_market_get_snapshot",
+};
+
 const MCP_HEADERS = {
   "Content-Type": "application/json",
   Accept: "application/json, text/event-stream",
@@ -55,14 +83,15 @@ const MCP_HEADERS = {
 
 /** Whether a tool call answers a result, not an error: a bench of refusals would measure nothing. */
 async function checkToolCall(appUrl: string, headers: Record<string, string>) {
-  const response = await fetch(`${appUrl}/mcp`, {
-    method: "POST",
-    headers: { ...headers, ...MCP_HEADERS },
-    body: TOOL_CALL,
-  });
-  const text = await response.text();
-  if (!response.ok || text.includes('"isError":true'))
-    throw new Error(`the snapshot tool failed: ${text.slice(0, 300)}`);
+  for (const [revision, body] of [
+    [MCP_HEADERS, TOOL_CALL],
+    [MODERN_MCP_HEADERS, MODERN_TOOL_CALL],
+  ] as const) {
+    const response = await fetch(`${appUrl}/mcp`, { method: "POST", headers: { ...headers, ...revision }, body });
+    const text = await response.text();
+    if (!response.ok || text.includes('"isError":true') || !text.includes('"structuredContent"'))
+      throw new Error(`the snapshot tool failed (${revision["MCP-Protocol-Version"]}): ${text.slice(0, 300)}`);
+  }
 }
 
 export async function restBench(database: "pglite" | "postgres"): Promise<Record<string, Figures>> {
@@ -147,6 +176,15 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
       );
       console.log(row(mcp, figures[at("api-snapshot")]));
       figures[at("mcp")] = mcp;
+      const modern = await measure(
+        "MCP 2026-07-28 tools/call snapshot",
+        `${app.url}/mcp`,
+        { ...headers, ...MODERN_MCP_HEADERS },
+        connections,
+        MODERN_TOOL_CALL,
+      );
+      console.log(row(modern, figures[at("api-snapshot")]));
+      figures[at("mcp-modern")] = modern;
     }
   } finally {
     floor?.process.kill();

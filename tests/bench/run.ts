@@ -4,7 +4,7 @@
  * scoring). Never part of the test suite: numbers here inform, they do not pass or fail a build.
  *
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=20,100 npm run bench
- *   BENCH_ONLY=scoring,matrix,start,pglite,postgres,isolation   (a subset)
+ *   BENCH_ONLY=scoring,sensitivity,matrix,start,pglite,postgres,isolation   (a subset)
  *   BENCH_DATABASE_URL=postgres://…            (the server for the PostgreSQL run; default 127.0.0.1:5432)
  */
 
@@ -12,7 +12,9 @@ import { CONNECTION_COUNTS } from "./measure";
 import { scoringBench } from "./scoring";
 import { startupBench } from "./startup";
 
-const only = new Set((process.env.BENCH_ONLY ?? "scoring,matrix,start,pglite,postgres,isolation").split(","));
+const only = new Set(
+  (process.env.BENCH_ONLY ?? "scoring,sensitivity,matrix,start,pglite,postgres,isolation").split(","),
+);
 const NODE_GOAL = 0.3;
 const P99_GOAL_MS = 10;
 const MCP_GOAL = 0.8;
@@ -40,6 +42,10 @@ async function main() {
         `  the publish call alone into ${database}: ${f.ms.toFixed(0)} ms, peak ${f.peakMiB.toFixed(0)} MiB with the database open (${f.openedRssMiB.toFixed(0)} MiB before publishing)`,
       );
     console.log(`  progress shown: ${s.progressLines.length} lines, e.g. "${s.progressLines.slice(-2).join('", "')}"`);
+  }
+  if (only.has("sensitivity")) {
+    const { sensitivityBench } = await import("./sensitivity");
+    sensitivityBench();
   }
   if (only.has("matrix")) {
     const { matrixBench } = await import("./matrix");
@@ -79,10 +85,15 @@ async function main() {
           `    the debit alone allows ${(debitFloor / (f(`node-${reading}`)?.rps ?? 1)).toFixed(2)}× bare Node; metered / that floor = ${((api?.rps ?? 0) / (debitFloor || 1)).toFixed(2)}×`,
         );
       }
-      const mcp = (f("mcp")?.rps ?? 0) / (f("api-snapshot")?.rps ?? 1);
-      console.log(
-        `  ${connections} connections, MCP snapshot / REST snapshot = ${mcp.toFixed(2)}× (${mcp >= MCP_GOAL ? "met" : "MISSED"})`,
-      );
+      for (const [name, label] of [
+        ["mcp", "MCP snapshot (2025 client)"],
+        ["mcp-modern", "MCP snapshot (2026-07-28 client)"],
+      ] as const) {
+        const mcp = (f(name)?.rps ?? 0) / (f("api-snapshot")?.rps ?? 1);
+        console.log(
+          `  ${connections} connections, ${label} / REST snapshot = ${mcp.toFixed(2)}× (${mcp >= MCP_GOAL ? "met" : "MISSED"})`,
+        );
+      }
     }
   }
   if (only.has("isolation")) {

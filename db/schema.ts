@@ -29,6 +29,7 @@ import type { Control, Geography, MarketFile } from "../server/domain/market-def
 import type { NotificationContent, WeeklyContent } from "../server/domain/notifications";
 import type { CountryResult, ProductScore } from "../server/domain/scores";
 import type { Dimension } from "../server/scoring/engine";
+import type { MarketSensitivity } from "../server/scoring/sensitivity";
 
 /** 96 random bits: ids that reveal neither counts nor creation order. */
 const randomId = () => randomBytes(12).toString("hex");
@@ -94,6 +95,12 @@ export const releases = pgTable(
     geographies: jsonb("geographies").$type<Geography[]>().notNull(),
     dimensions: jsonb("dimensions").$type<Dimension[]>().notNull(),
     products: jsonb("products").$type<ProductScore[]>().notNull(),
+    /**
+     * How sure each score and rank is (server/scoring/sensitivity.ts), analysed at publish time;
+     * null for releases published before the analysis existed (the readings analyse those once, on
+     * first read, with the same seed, so the answer is the same).
+     */
+    sensitivity: jsonb("sensitivity").$type<MarketSensitivity>(),
   },
   (t) => [
     unique("releases_market_release").on(t.marketId, t.release),

@@ -24,15 +24,36 @@ export interface DeltaPayload {
   products: (ProductRef & { published: Scores; underControls: Scores; distance: Scores & { magnitude: number } })[];
 }
 
+/** How sure a value and a rank are (docs/methodology.md, Uncertainty); absent in older payloads. */
+interface Uncertain {
+  rankInterval?: { best: number; worst: number };
+}
+
 export interface MaxPayload {
   marketId: string;
   country: string;
-  products: (ProductRef & { rank: number; off: Scores; on: Scores; missingControls: string[] })[];
+  products: (ProductRef &
+    Uncertain & {
+      rank: number;
+      off: Scores;
+      on: Scores;
+      missingControls: string[];
+      retainedInterval?: { p5: number; p95: number };
+    })[];
 }
 
 export interface CapaIndexPayload {
   marketId: string;
-  products: { rank: number; productId: string; name: string; vendor: string; innovation: number; band: string }[];
+  products: (Uncertain & {
+    rank: number;
+    productId: string;
+    name: string;
+    vendor: string;
+    innovation: number;
+    band: string;
+    innovationInterval?: { p5: number; p95: number };
+    bandSettled?: boolean;
+  })[];
 }
 
 export interface Point {
@@ -65,6 +86,12 @@ export interface GhostBar extends ProductRef {
   ceiling: number;
   /** Ceiling minus value, one decimal: what the product gives up. */
   givesUp: number;
+  /** The 5th–95th percentile of `value` across the sensitivity analysis: the whisker. */
+  interval?: { low: number; high: number };
+  /** The 5th–95th percentile of `rank`. */
+  rankInterval?: { best: number; worst: number };
+  /** The product's band is not settled (under 95 % of the draws in it). */
+  unsettled?: boolean;
 }
 
 const byValueThenName = (a: GhostBar, b: GhostBar) =>
@@ -98,7 +125,7 @@ export function deltaGhostBars(delta: DeltaPayload): GhostBar[] {
 
 /** The Max reading as bars: `on` in front of `off`, in the reading's own rank order. */
 export function maxGhostBars(max: MaxPayload): GhostBar[] {
-  return max.products.map(({ rank, productId, name, vendor, available, on, off }) => ({
+  return max.products.map(({ rank, productId, name, vendor, available, on, off, rankInterval, retainedInterval }) => ({
     rank,
     productId,
     name,
@@ -107,19 +134,30 @@ export function maxGhostBars(max: MaxPayload): GhostBar[] {
     value: on.innovation,
     ceiling: off.innovation,
     givesUp: round1(off.innovation - on.innovation),
+    ...(available && retainedInterval ? { interval: { low: retainedInterval.p5, high: retainedInterval.p95 } } : {}),
+    ...(rankInterval ? { rankInterval } : {}),
   }));
 }
 
 /** The Capability Index as bars: published Innovation, nothing given up. */
 export function capaIndexBars(index: CapaIndexPayload): GhostBar[] {
-  return index.products.map(({ rank, productId, name, vendor, innovation }) => ({
-    rank,
-    productId,
-    name,
-    vendor,
-    available: true,
-    value: innovation,
-    ceiling: innovation,
-    givesUp: 0,
-  }));
+  return index.products.map(
+    ({ rank, productId, name, vendor, innovation, rankInterval, innovationInterval, bandSettled }) => ({
+      rank,
+      productId,
+      name,
+      vendor,
+      available: true,
+      value: innovation,
+      ceiling: innovation,
+      givesUp: 0,
+      ...(innovationInterval ? { interval: { low: innovationInterval.p5, high: innovationInterval.p95 } } : {}),
+      ...(rankInterval ? { rankInterval } : {}),
+      ...(bandSettled === false ? { unsettled: true } : {}),
+    }),
+  );
 }
+
+/** "rank 2–4", or "rank 1" when the interval is one rank: the rank a product holds in 90 % of draws. */
+export const rankRangeText = ({ best, worst }: { best: number; worst: number }) =>
+  `rank ${best === worst ? best : `${best}–${worst}`}`;

@@ -19,7 +19,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { GhostBar } from "./chart-data";
+import { type GhostBar, rankRangeText } from "./chart-data";
 import { fitText, textWidth } from "./label-placement";
 
 export interface Cutoff {
@@ -61,13 +61,24 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
   const chartWidth = useChartWidth();
   if (!payload || !scale) return null;
   const left = scale(0) ?? x;
-  const name = `${payload.rank}. ${payload.name}`;
+  // The rank's 90 % interval and an unsettled band travel with the name, so they are read with it.
+  const name = [
+    `${payload.rank}. ${payload.name}`,
+    payload.rankInterval && (payload.rankInterval.best !== payload.rankInterval.worst || payload.unsettled)
+      ? ` · ${rankRangeText(payload.rankInterval)}`
+      : "",
+    payload.unsettled ? " · band not settled" : "",
+  ].join("");
   const shown = chartWidth ? fitText(name, NAME_FONT_SIZE, chartWidth - left - 4) : name;
   const end = scale(payload.value) ?? left;
   const ceiling = scale(payload.ceiling) ?? end;
   const barTop = y + NAME_HEIGHT;
   const barHeight = Math.max(4, height - NAME_HEIGHT);
-  const labelX = Math.max(end, ghost ? ceiling : end) + 6;
+  const whisker = payload.interval
+    ? { low: scale(payload.interval.low) ?? end, high: scale(payload.interval.high) ?? end }
+    : undefined;
+  const labelX = Math.max(end, ghost ? ceiling : end, whisker?.high ?? end) + 6;
+  const middle = barTop + barHeight / 2;
   return (
     <g
       data-mark="bar"
@@ -84,6 +95,13 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
         <rect className="ghost" x={left} y={barTop} width={Math.max(0, ceiling - left)} height={barHeight} rx={2} />
       ) : null}
       <rect className="kept" x={left} y={barTop} width={Math.max(0, end - left)} height={barHeight} rx={2} />
+      {whisker && payload.interval ? (
+        <g className="whisker" data-mark="whisker" data-low={payload.interval.low} data-high={payload.interval.high}>
+          <line x1={whisker.low} x2={whisker.high} y1={middle} y2={middle} />
+          <line x1={whisker.low} x2={whisker.low} y1={middle - 4} y2={middle + 4} />
+          <line x1={whisker.high} x2={whisker.high} y1={middle - 4} y2={middle + 4} />
+        </g>
+      ) : null}
       <text x={labelX} y={barTop + barHeight / 2} dominantBaseline="central" className="bar-label">
         {payload.available ? payload.value.toFixed(1) : "unavailable"}
         {ghost && payload.available && payload.givesUp > 0 ? ` (−${payload.givesUp.toFixed(1)})` : ""}
@@ -156,6 +174,26 @@ function BarTooltip({
         <dl>
           <dt>{valueLabel}</dt>
           <dd>{bar.value.toFixed(1)}</dd>
+          {bar.interval ? (
+            <>
+              <dt>90 % of draws</dt>
+              <dd>
+                {bar.interval.low.toFixed(1)}–{bar.interval.high.toFixed(1)}
+              </dd>
+            </>
+          ) : null}
+          {bar.rankInterval ? (
+            <>
+              <dt>Rank in 90 % of draws</dt>
+              <dd>{rankRangeText(bar.rankInterval).replace("rank ", "")}</dd>
+            </>
+          ) : null}
+          {bar.unsettled ? (
+            <>
+              <dt>Band</dt>
+              <dd>not settled</dd>
+            </>
+          ) : null}
           {ceilingLabel ? (
             <>
               <dt>{ceilingLabel}</dt>

@@ -15,6 +15,11 @@ const COLUMNS: Column<Row>[] = [
   { label: "Vendor", value: (p) => p.vendor },
   { label: "Innovation", value: (p) => p.innovation, numeric: true, decimals: 1 },
   { label: "Band", value: (p) => p.band },
+  { label: "Band settled", value: (p) => (p.bandSettled ? "yes" : "no") },
+  { label: "Innovation p5", value: (p) => p.innovationInterval.p5, numeric: true, decimals: 1 },
+  { label: "Innovation p95", value: (p) => p.innovationInterval.p95, numeric: true, decimals: 1 },
+  { label: "Rank best (p5)", value: (p) => p.rankInterval.best, numeric: true },
+  { label: "Rank worst (p95)", value: (p) => p.rankInterval.worst, numeric: true },
 ];
 
 export function CapabilityIndexFigure({ reading, cutoffs }: { reading: CapaIndexReading; cutoffs: readonly Cutoff[] }) {
@@ -25,7 +30,7 @@ export function CapabilityIndexFigure({ reading, cutoffs }: { reading: CapaIndex
       title="Capability Index"
       summary={`${reading.products.length} products ranked by published Innovation${
         leader ? `; ${leader.name} leads with ${leader.innovation.toFixed(1)} (${leader.band})` : ""
-      }. Dashed lines mark the band cutoffs.`}
+      }. Dashed lines mark the band cutoffs; whiskers span the 5th–95th percentile of each score across the sensitivity analysis, and a name says its rank range and an unsettled band.`}
       columns={COLUMNS}
       rows={reading.products}
       rowKey={(p) => p.productId}

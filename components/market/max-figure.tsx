@@ -38,6 +38,10 @@ export function MaxFigure({
     { label: "Distance Scale", value: (p) => p.distance.scale, numeric: true, decimals: 1 },
     { label: "Distance", value: (p) => p.distance.magnitude, numeric: true, decimals: 1 },
     { label: "Missing controls", value: missing },
+    { label: "Innovation on p5", value: (p) => p.retainedInterval.p5, numeric: true, decimals: 1 },
+    { label: "Innovation on p95", value: (p) => p.retainedInterval.p95, numeric: true, decimals: 1 },
+    { label: "Rank best (p5)", value: (p) => p.rankInterval.best, numeric: true },
+    { label: "Rank worst (p95)", value: (p) => p.rankInterval.worst, numeric: true },
   ];
   const unavailable = reading.products.filter((p) => !p.available);
   const leader = reading.products.find((p) => p.available);
@@ -47,7 +51,7 @@ export function MaxFigure({
       title={`Max under ${reading.country}`}
       summary={`${reading.products.length} products ranked by the Innovation they keep under ${reading.country}'s controls${
         leader ? `; ${leader.name} keeps the most, ${leader.on.innovation.toFixed(1)}` : ""
-      }. ${unavailable.length} unavailable. Each bar is the state on, in front of the state off.`}
+      }. ${unavailable.length} unavailable. Each bar is the state on, in front of the state off; whiskers span the 5th–95th percentile of what it keeps across the sensitivity analysis.`}
       columns={columns}
       rows={reading.products}
       rowKey={(p) => p.productId}

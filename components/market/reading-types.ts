@@ -6,5 +6,6 @@ type Readings = inferRouterOutputs<AppRouter>["readings"];
 export type CapaIndexReading = Readings["capaindex"];
 export type MaxReading = Readings["servicemax"];
 export type DeltaReading = Readings["delta"];
+export type WhatIfReading = Readings["whatif"];
 export type Geography = inferRouterOutputs<AppRouter>["geographies"]["list"]["geographies"][number];
 export type DeltaView = "map" | "bars";

@@ -14,6 +14,7 @@ import { CapabilityIndexFigure } from "./capability-index-figure";
 import { DeltaFigure } from "./delta-figure";
 import { MaxFigure } from "./max-figure";
 import type { DeltaView, Geography } from "./reading-types";
+import { type WeightedAxis, WhatIfPanel } from "./what-if-panel";
 
 interface ReadingsPanelProps {
   marketId: string;
@@ -23,6 +24,10 @@ interface ReadingsPanelProps {
   initialCountry: string;
   initialView: DeltaView;
   innovationCutoffs: readonly Cutoff[];
+  /** Each axis's indicators with their published weights: the what-if sliders. */
+  axes: readonly WeightedAxis[];
+  /** The URL's `whatif` weights, as the page was opened. */
+  initialWeights?: string;
 }
 
 /** Writes the reading's state into the page URL without a navigation (Next keeps it in sync). */
@@ -124,6 +129,8 @@ export function ReadingsPanel({
   initialCountry,
   initialView,
   innovationCutoffs,
+  axes,
+  initialWeights,
 }: ReadingsPanelProps) {
   const trpc = useTRPC();
   const [country, setCountry] = useState(initialCountry);
@@ -152,44 +159,54 @@ export function ReadingsPanel({
   };
 
   return (
-    <section aria-labelledby="readings-title" className="readings" aria-busy={updating}>
-      <h2 id="readings-title">Readings</h2>
-      <div className="reading-controls">
-        <CountrySelector
-          geographies={geographies.data?.geographies}
-          country={country}
-          homeCountry={homeCountry}
-          onChange={chooseCountry}
-        />
-        {updating ? (
-          <span className="hint" role="status">
-            Updating for {country}…
-          </span>
-        ) : null}
-      </div>
-      {geographies.error ? <Problem error={geographies.error} what="the countries" /> : null}
-      <EngagedControls geography={geography} />
+    <>
+      <section aria-labelledby="readings-title" className="readings" aria-busy={updating}>
+        <h2 id="readings-title">Readings</h2>
+        <div className="reading-controls">
+          <CountrySelector
+            geographies={geographies.data?.geographies}
+            country={country}
+            homeCountry={homeCountry}
+            onChange={chooseCountry}
+          />
+          {updating ? (
+            <span className="hint" role="status">
+              Updating for {country}…
+            </span>
+          ) : null}
+        </div>
+        {geographies.error ? <Problem error={geographies.error} what="the countries" /> : null}
+        <EngagedControls geography={geography} />
 
-      <h3>Capability Index</h3>
-      <p className="hint">Every product ranked by its published Innovation; no controls are engaged here.</p>
-      <ReadingSlot query={capaindex} what="the Capability Index">
-        {(reading) => <CapabilityIndexFigure reading={reading} cutoffs={innovationCutoffs} />}
-      </ReadingSlot>
+        <h3>Capability Index</h3>
+        <p className="hint">Every product ranked by its published Innovation; no controls are engaged here.</p>
+        <ReadingSlot query={capaindex} what="the Capability Index">
+          {(reading) => <CapabilityIndexFigure reading={reading} cutoffs={innovationCutoffs} />}
+        </ReadingSlot>
 
-      <h3>Max</h3>
-      <p className="hint">
-        Ranked by the Innovation each product keeps with every control of {geography?.name ?? country} engaged:{" "}
-        <em>off</em> is published, <em>on</em> is under the controls.
-      </p>
-      <ReadingSlot query={max} what="the Max reading">
-        {(reading) => <MaxFigure reading={reading} controlNames={controlNames} />}
-      </ReadingSlot>
+        <h3>Max</h3>
+        <p className="hint">
+          Ranked by the Innovation each product keeps with every control of {geography?.name ?? country} engaged:{" "}
+          <em>off</em> is published, <em>on</em> is under the controls.
+        </p>
+        <ReadingSlot query={max} what="the Max reading">
+          {(reading) => <MaxFigure reading={reading} controlNames={controlNames} />}
+        </ReadingSlot>
 
-      <h3>Delta</h3>
-      <p className="hint">What each product keeps and loses: published against under the controls.</p>
-      <ReadingSlot query={delta} what="the Delta">
-        {(reading) => <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />}
-      </ReadingSlot>
-    </section>
+        <h3>Delta</h3>
+        <p className="hint">What each product keeps and loses: published against under the controls.</p>
+        <ReadingSlot query={delta} what="the Delta">
+          {(reading) => <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />}
+        </ReadingSlot>
+      </section>
+      {/* Under the same country as the readings above: it follows the selector. */}
+      <WhatIfPanel
+        marketId={marketId}
+        release={release}
+        country={country}
+        axes={axes}
+        initialWeights={initialWeights}
+      />
+    </>
   );
 }

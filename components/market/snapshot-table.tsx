@@ -15,6 +15,29 @@ export interface SnapshotProduct {
   scores: Record<Axis, number>;
   bands: Record<Axis, string>;
   gaps: string[];
+  /** How sure each score is (docs/methodology.md, Uncertainty). */
+  uncertainty?: Record<Axis, { interval: { p5: number; p95: number }; bandSettled: boolean }>;
+}
+
+/** The score's 90 % interval under it, and a badge when its band is not settled. */
+function Uncertainty({ of }: { of: NonNullable<SnapshotProduct["uncertainty"]>[Axis] | undefined }) {
+  if (!of) return null;
+  const { p5, p95 } = of.interval;
+  return (
+    <>
+      {of.bandSettled ? null : (
+        <>
+          {" "}
+          <span className="badge unsettled" title="Fewer than 95 % of the sensitivity analysis's draws keep this band">
+            band not settled
+          </span>
+        </>
+      )}
+      <span className="interval hint" title="5th–95th percentile across the sensitivity analysis">
+        {p5 === p95 ? "" : `90 %: ${p5.toFixed(1)}–${p95.toFixed(1)}`}
+      </span>
+    </>
+  );
 }
 
 const LABELS: Record<SortKey, string> = {
@@ -86,6 +109,7 @@ export function SnapshotTable({
                 <td key={axis} className="num" data-axis={axis} data-label={LABELS[axis]}>
                   {p.scores[axis].toFixed(1)}{" "}
                   <span className={`badge band-${bandSlug(p.bands[axis])}`}>{p.bands[axis]}</span>
+                  <Uncertainty of={p.uncertainty?.[axis]} />
                 </td>
               ))}
               <td data-label="Gaps">{p.gaps.length ? p.gaps.join(", ") : "none"}</td>

@@ -13,6 +13,7 @@ import type { Control, GeographiesFile, Geography, MarketFile } from "../domain/
 import type { CountryResult } from "../domain/scores";
 import type { ReleaseData } from "../readings/release";
 import { scoreMarket } from "../scoring/engine";
+import { analyseSensitivity, type MarketSensitivity } from "../scoring/sensitivity";
 
 /** A catalogue operation refused for a reason other than the file's content. */
 export class CatalogStateError extends Error {
@@ -129,6 +130,16 @@ export function releaseRecord(
   } satisfies typeof t.releases.$inferInsert;
 }
 
+/**
+ * The seed of a release's sensitivity analysis: it names the release, so the analysis run at
+ * publish time and one run again later (for a release stored before the analysis existed) agree.
+ */
+export const sensitivitySeed = (marketId: string, release: number) => `${marketId}#${release}`;
+
+/** How sure each score and rank of a release is (server/scoring/sensitivity.ts), with the defaults. */
+export const analyseRelease = (definition: MarketFile, geographies: readonly Geography[], release: number) =>
+  analyseSensitivity(definition, geographies, { seed: sensitivitySeed(definition.marketId, release) });
+
 /** Checks the market against the live controls, scores it for every live geography, stores release N+1. */
 export async function publishMarket(
   db: Database,
@@ -156,7 +167,10 @@ export async function publishMarket(
 
     const [row] = await tx
       .insert(t.releases)
-      .values(releaseRecord(definition, scoring, release, options))
+      .values({
+        ...releaseRecord(definition, scoring, release, options),
+        sensitivity: analyseRelease(definition, scoring.geographies, release),
+      })
       .returning({ id: t.releases.id });
     const releaseId = (row as { id: number }).id;
     const { scored } = scoring;
@@ -279,9 +293,11 @@ export async function readMarketStatus(db: Reader, marketId: string): Promise<"l
 
 /** A release as the readings see it: what the releases table stores and the release's country results. */
 export function decodeRelease(
-  stored: Omit<ReturnType<typeof releaseRecord>, "definitionSha256" | "geographies">,
+  stored: Omit<ReturnType<typeof releaseRecord>, "definitionSha256"> & { sensitivity?: MarketSensitivity | null },
   results: readonly { country: string; result: CountryResult }[],
 ): ReleaseData {
+  // Stored at publish time; a release from before the analysis is analysed once, when first asked.
+  let sensitivity = stored.sensitivity ?? undefined;
   return {
     marketId: stored.marketId,
     name: stored.definition.name,
@@ -296,6 +312,10 @@ export function decodeRelease(
     products: stored.products,
     controls: stored.controls,
     countries: new Map(results.map((r) => [r.country, r.result])),
+    get sensitivity() {
+      sensitivity ??= analyseRelease(storedDefinition(stored.definition), stored.geographies, stored.release);
+      return sensitivity;
+    },
   };
 }
 

@@ -120,6 +120,15 @@ export const OPERATIONS = {
     description:
       "Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. `release` defaults to the latest.",
   },
+  whatif: {
+    name: "readings.whatif",
+    scope: MARKET_READ_SCOPE,
+    credits: 5,
+    path: "/markets/{marketId}/whatif",
+    summary: "What-if weights",
+    description:
+      "The Capability Index of one market recomputed with indicator weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight), and with `country` the Max reading too, each product beside its published rank and score with its rank change (positive: moved up). Marked `published: false`: nothing is stored and nothing published changes. An unknown indicator, a negative or non-numeric weight, or an axis whose weights are all zero is refused, naming the weight. `release` defaults to the latest.",
+  },
 } as const satisfies Record<string, Operation>;
 
 export type OperationKey = keyof typeof OPERATIONS;

@@ -11,6 +11,7 @@ import type {
   maxSchema,
   productSchema,
   snapshotSchema,
+  whatifSchema,
 } from "../procedures/schemas";
 import { moveSentence, scoreMoves, signed } from "../readings/change-summary";
 
@@ -48,10 +49,40 @@ export function renderSnapshot(payload: Of<typeof snapshotSchema>): string {
   ].join("\n");
 }
 
+/** "rank 2–4 in 90 % of draws", or "rank 1 in 90 % of draws" when the interval is one rank. */
+const rankRange = ({ best, worst }: { best: number; worst: number }) =>
+  `rank ${best === worst ? best : `${best}–${worst}`} in 90 % of draws`;
+
 export function renderCapabilityIndex(payload: Of<typeof capaIndexSchema>): string {
   return [
     `Capability Index, ${header(payload)}:`,
-    ...payload.products.map((p) => `${p.rank}. ${p.name} (${p.vendor}) — Innovation ${p.innovation}, ${p.band}`),
+    ...payload.products.map(
+      (p) =>
+        `${p.rank}. ${p.name} (${p.vendor}) — Innovation ${p.innovation}, ${p.band}${p.bandSettled ? "" : " (band not settled)"}; ${rankRange(p.rankInterval)}`,
+    ),
+  ].join("\n");
+}
+
+export function renderWhatIf(payload: Of<typeof whatifSchema>): string {
+  const moved = (p: { rankChange: number }) => (p.rankChange === 0 ? "=" : signed(p.rankChange));
+  const changed = payload.weights.filter((w) => w.used !== w.published);
+  return [
+    `What-if weights, ${header(payload)} — NOT the published ranking.`,
+    `Weights changed: ${changed.length ? changed.map((w) => `${w.indicatorId} ${w.published} → ${w.used}`).join(", ") : "none"}.`,
+    "Capability Index:",
+    ...payload.capabilityIndex.products.map(
+      (p) =>
+        `${p.rank}. ${p.name} (${p.vendor}) — Innovation ${p.innovation} (published ${p.publishedInnovation}), rank ${moved(p)} from ${p.publishedRank}`,
+    ),
+    ...(payload.max
+      ? [
+          `Max under ${payload.max.country}:`,
+          ...payload.max.products.map(
+            (p) =>
+              `${p.rank}. ${p.name} (${p.vendor}) — ${p.available ? `retains ${p.retainedInnovation}` : "unavailable"}, rank ${moved(p)} from ${p.publishedRank}`,
+          ),
+        ]
+      : []),
   ].join("\n");
 }
 
@@ -63,7 +94,7 @@ export function renderMax(payload: Of<typeof maxSchema>): string {
     `Max reading, ${header(payload)}. ${controlsLine(payload)}`,
     ...payload.products.map((p) =>
       p.available
-        ? `${p.rank}. ${p.name} (${p.vendor}): on ${scores(p.on)}; off ${scores(p.off)}; Innovation ${signed(p.distance.innovation)}`
+        ? `${p.rank}. ${p.name} (${p.vendor}): on ${scores(p.on)}; off ${scores(p.off)}; Innovation ${signed(p.distance.innovation)}; ${rankRange(p.rankInterval)}`
         : `${p.rank}. ${p.name} (${p.vendor}): unavailable — misses ${p.missingControls.join(", ")}`,
     ),
   ].join("\n");

@@ -21,6 +21,8 @@ import {
   releaseInput,
   servicemaxInput,
   snapshotSchema,
+  whatifInput,
+  whatifSchema,
 } from "../procedures/schemas";
 import {
   renderAvailability,
@@ -32,6 +34,7 @@ import {
   renderMax,
   renderProduct,
   renderSnapshot,
+  renderWhatIf,
 } from "./render";
 import { snapshotHtml, snapshotResourceUri } from "./snapshot-html";
 
@@ -181,5 +184,15 @@ export const TOOLS: ToolDefinition[] = [
     output: rootObject(availabilitySchema),
     call: (caller, input) => caller.readings.availability(input),
     render: renderAvailability,
+  }),
+  tool({
+    name: "service_market_whatif",
+    operation: OPERATIONS.whatif,
+    title: OPERATIONS.whatif.summary,
+    description: describeOperation(OPERATIONS.whatif),
+    input: whatifInput,
+    output: rootObject(whatifSchema),
+    call: (caller, input) => caller.readings.whatif(input),
+    render: renderWhatIf,
   }),
 ];

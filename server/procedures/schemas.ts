@@ -115,6 +115,55 @@ export const dimensionSchema = z
   })
   .meta({ id: "Dimension" });
 
+// ---------------------------------------------------------------- uncertainty (docs/methodology.md)
+
+const rankIntervalSchema = z
+  .object({
+    best: z.number().int().positive(),
+    worst: z.number().int().positive(),
+  })
+  .meta({
+    id: "RankInterval",
+    description:
+      "The 5th to 95th percentile of the product's rank across the sensitivity analysis's draws (best is the smaller number), widened to contain the published rank.",
+  });
+
+const axisUncertaintySchema = z
+  .object({
+    interval: z.object({ p5: score, p95: score }).meta({
+      description:
+        "5th and 95th percentile of the axis score across the draws, widened to contain the published score.",
+    }),
+    bands: z.record(z.string(), z.number().min(0).max(1)).meta({
+      description: "Share of the draws (0..1, three decimals) that fall in each band of the axis, by band name.",
+    }),
+    bandSettled: z.boolean().meta({
+      description: "True when at least 95 % of the draws fall in the published band; false: the band is not settled.",
+    }),
+  })
+  .meta({ id: "AxisUncertainty" });
+
+const productUncertaintySchema = z
+  .object({ innovation: axisUncertaintySchema, control: axisUncertaintySchema, scale: axisUncertaintySchema })
+  .meta({ id: "ProductUncertainty", description: "How sure each published axis score is." });
+
+const analysisSchema = z
+  .object({
+    method: z.literal("monte-carlo"),
+    draws: z.number().int().positive(),
+    seed: z.string().meta({ description: "Names the release: the same release always gives the same intervals." }),
+    concentration: z.number().positive().meta({
+      description: "Dirichlet concentration of the perturbed weights (larger: closer to the published weights).",
+    }),
+    evidenceSpread: z
+      .object({ verified: z.number(), "vendor-claimed": z.number(), estimated: z.number() })
+      .meta({ description: "Relative error drawn for a value, by the confidence of its evidence." }),
+  })
+  .meta({
+    id: "UncertaintyAnalysis",
+    description: "The sensitivity analysis behind every interval of this release (docs/methodology.md, Uncertainty).",
+  });
+
 export const snapshotSchema = z
   .object({
     ...readingHeader,
@@ -133,9 +182,11 @@ export const snapshotSchema = z
             .object({ innovation: z.string(), control: z.string(), scale: z.string() })
             .meta({ description: "Band name per axis." }),
           gaps: z.array(z.string()).meta({ description: "Indicators the product does not demonstrate (scored 0)." }),
+          uncertainty: productUncertaintySchema,
         })
         .meta({ id: "SnapshotProduct" }),
     ),
+    uncertainty: analysisSchema,
   })
   .meta({
     id: "Snapshot",
@@ -154,6 +205,13 @@ export const capaIndexSchema = z
           vendor: z.string(),
           innovation: score,
           band: z.string(),
+          rankInterval: rankIntervalSchema,
+          innovationInterval: z.object({ p5: score, p95: score }).meta({
+            description: "The snapshot's uncertainty.innovation.interval: 5th–95th percentile of Innovation.",
+          }),
+          bandSettled: z
+            .boolean()
+            .meta({ description: "False when fewer than 95 % of the draws keep the product in its Innovation band." }),
         })
         .meta({ id: "CapaIndexProduct" }),
     ),
@@ -185,6 +243,11 @@ export const maxSchema = z
           off: scoresSchema,
           on: scoresSchema,
           distance: distanceSchema,
+          rankInterval: rankIntervalSchema,
+          retainedInterval: z.object({ p5: score, p95: score }).meta({
+            description:
+              "5th and 95th percentile of on.innovation (the Innovation kept under the controls) across the sensitivity analysis, widened to contain it; 0–0 for an unavailable product.",
+          }),
         })
         .meta({ id: "MaxProduct" }),
     ),
@@ -546,4 +609,81 @@ export const availabilitySchema = z
   .meta({
     id: "AvailabilityMatrix",
     description: "Every product under every country's controls; each cell equals the Delta for its country.",
+  });
+
+// ---------------------------------------------------------------- what-if weights
+
+export const whatifInput = z.object({
+  marketId: marketIdParam,
+  weights: z
+    .string({ error: "weights must be indicatorId:weight pairs, comma-separated" })
+    .max(4000, "weights must be at most 4,000 characters")
+    .meta({
+      description:
+        "indicatorId:weight pairs, comma-separated; each weight a number ≥ 0. Indicators left out keep their published weight (the snapshot's dimensions list them).",
+      example: "frontier-benchmark:2,tool-use:0.5",
+    }),
+  release: releaseParam,
+  country: countryCode.optional().meta({
+    description:
+      "ISO 3166-1 alpha-2 country code, case-insensitive: adds the Max reading under that country's controls with the same weights. Omitted: the Capability Index only.",
+    example: "FR",
+  }),
+});
+
+const rankMove = {
+  rank: z.number().int().positive().meta({ description: "Rank with the caller's weights." }),
+  publishedRank: z.number().int().positive().meta({ description: "Rank in the published reading." }),
+  rankChange: z.number().int().meta({ description: "publishedRank − rank: positive when the product moved up." }),
+  productId: z.string(),
+  name: z.string(),
+  vendor: z.string(),
+};
+
+export const whatifSchema = z
+  .object({
+    ...readingHeader,
+    published: z.literal(false).meta({ description: "Always false: this is not the published ranking." }),
+    weights: z.array(
+      z.object({
+        indicatorId: z.string(),
+        axis: z.enum(["innovation", "control", "scale"]),
+        published: z.number().meta({ description: "The published weight." }),
+        used: z.number().meta({ description: "The weight this answer was computed with." }),
+      }),
+    ),
+    capabilityIndex: z.object({
+      products: z.array(
+        z
+          .object({
+            ...rankMove,
+            innovation: score,
+            publishedInnovation: score,
+            band: z.string().meta({ description: "The Innovation band with the caller's weights." }),
+          })
+          .meta({ id: "WhatIfCapaIndexProduct" }),
+      ),
+    }),
+    max: z
+      .object({
+        country: z.string(),
+        controls: z.array(z.object({ id: z.string(), name: z.string() })),
+        products: z.array(
+          z
+            .object({
+              ...rankMove,
+              available: z.boolean(),
+              offering: offeringRef,
+              retainedInnovation: score,
+              publishedRetainedInnovation: score,
+            })
+            .meta({ id: "WhatIfMaxProduct" }),
+        ),
+      })
+      .optional()
+      .meta({ description: "With `country`: the Max reading with the caller's weights." }),
+  })
+  .meta({
+    id: "WhatIf",
+    description: "Rankings recomputed with the caller's weights beside the published ones; never published.",
   });

@@ -3,10 +3,33 @@
  * scoring already happened at publish time, so nothing here scores.
  */
 import type { Distance, Scores } from "../domain/scores";
+import type { ControlledSensitivity, MarketSensitivity } from "../scoring/sensitivity";
 import { rankBy } from "./rank";
 import { type ReleaseData, UnknownCountryError } from "./release";
 
+/** What the sensitivity analysis of a release took, said once per snapshot (docs/methodology.md). */
+function analysisOf(sensitivity: MarketSensitivity) {
+  return {
+    method: "monte-carlo" as const,
+    draws: sensitivity.draws,
+    seed: sensitivity.seed,
+    concentration: sensitivity.concentration,
+    evidenceSpread: sensitivity.spread,
+  };
+}
+
+/** One product's entry of the analysis; a release is analysed whole, so it is always there. */
+function entryOf<T>(entries: Readonly<Record<string, T>> | undefined, productId: string, what: string): T {
+  const entry = entries?.[productId];
+  if (entry === undefined) throw new Error(`no ${what} sensitivity for product ${productId}`);
+  return entry;
+}
+
+/** A Max entry as the reading says it: the rank's interval and that of the Innovation kept (`on`). */
+const pick = ({ rankInterval, retained }: ControlledSensitivity) => ({ rankInterval, retainedInterval: retained });
+
 export function snapshot(release: ReleaseData) {
+  const sensitivity = release.sensitivity;
   return {
     marketId: release.marketId,
     name: release.name,
@@ -15,12 +38,17 @@ export function snapshot(release: ReleaseData) {
     methodologyVersion: release.methodologyVersion,
     methodology: release.methodology,
     dimensions: release.dimensions,
-    products: release.products,
+    products: release.products.map((product) => ({
+      ...product,
+      uncertainty: entryOf(sensitivity.products, product.productId, "score"),
+    })),
+    uncertainty: analysisOf(sensitivity),
   };
 }
 
 export function capabilityIndex(release: ReleaseData) {
   const ranked = rankBy(release.products, (p) => p.scores.innovation);
+  const sensitivity = release.sensitivity;
   return {
     marketId: release.marketId,
     release: release.release,
@@ -32,6 +60,9 @@ export function capabilityIndex(release: ReleaseData) {
       vendor: p.vendor,
       innovation: p.scores.innovation,
       band: p.bands.innovation,
+      rankInterval: entryOf(sensitivity.capabilityIndex, p.productId, "rank").rankInterval,
+      innovationInterval: entryOf(sensitivity.products, p.productId, "score").innovation.interval,
+      bandSettled: entryOf(sensitivity.products, p.productId, "score").innovation.bandSettled,
     })),
   };
 }
@@ -85,9 +116,14 @@ function underControls(release: ReleaseData, country: string) {
 /** Max: ranked by the Innovation each product retains with every control engaged. */
 export function maxReading(release: ReleaseData, country: string) {
   const { header, products } = underControls(release, country);
+  const ranks = release.sensitivity.max[header.country];
   return {
     ...header,
-    products: rankBy(products, (p) => p.on.innovation).map(({ rank, ...product }) => ({ rank, ...product })),
+    products: rankBy(products, (p) => p.on.innovation).map(({ rank, ...product }) => ({
+      rank,
+      ...product,
+      ...pick(entryOf(ranks, product.productId, "Max rank")),
+    })),
   };
 }
 

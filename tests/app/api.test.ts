@@ -399,6 +399,7 @@ describe("OpenAPI document and reference", () => {
       "/markets/{marketId}/products/{productId}",
       "/markets/{marketId}/servicemax",
       "/markets/{marketId}/snapshot",
+      "/markets/{marketId}/whatif",
     ]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(document.components.schemas.Problem.required).toContain("code");

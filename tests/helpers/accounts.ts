@@ -51,6 +51,8 @@ export interface AccountFixtures {
   changes: FixtureOrganization;
   /** Home FR, 1000 credits: the product-breakdown and availability suite's, so its credit counts are exact. */
   explained: FixtureOrganization;
+  /** Home FR, 1000 credits: the uncertainty and what-if suite's, so its credit counts are exact. */
+  uncertain: FixtureOrganization;
   /** Home FR: follows markets in the browser suite (notifications, e-mails, unsubscribe). */
   follower: FixtureOrganization;
   /** 1000 credits: the Client ID Metadata Document suite's connections are billed here. */
@@ -138,6 +140,7 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
     cimd: await organization(db, "CIMD", { credits: 1000 }),
     changes: await organization(db, "Changes", { homeCountry: "FR", credits: 1000 }),
     explained: await organization(db, "Explained", { homeCountry: "FR", credits: 1000 }),
+    uncertain: await organization(db, "Uncertain", { homeCountry: "FR", credits: 1000 }),
     follower: await organization(db, "Follower", { homeCountry: "FR", credits: 1000 }),
     oauthNewcomer: await signedInUser(db, null),
     fuzz: await organization(db, "Fuzz", { homeCountry: "FR", credits: 100_000_000, rateLimit: 1_000_000_000 }),

@@ -15,4 +15,5 @@ export const SERVED_TOOL_NAMES = [
   "service_market_get_changes",
   "service_market_get_product",
   "service_market_get_availability",
+  "service_market_whatif",
 ].sort();

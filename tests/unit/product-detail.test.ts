@@ -9,6 +9,7 @@ import { productDetail, UnknownProductError } from "@/server/readings/product-de
 import { UnknownCountryError } from "@/server/readings/release";
 import { scoreMarket } from "@/server/scoring/engine";
 import { partsAddingUp } from "@/server/scoring/round";
+import { analyseSensitivity } from "@/server/scoring/sensitivity";
 
 const GEOGRAPHIES: Geography[] = [
   { country: "XA", name: "Residency", controls: ["residency"] },
@@ -119,6 +120,7 @@ function release(): ComparableRelease {
     products: scored.products,
     controls: CONTROLS,
     countries: new Map(scored.countries.map((c) => [c.country, c])),
+    sensitivity: analyseSensitivity(MARKET, GEOGRAPHIES, { seed: "test", draws: 50 }),
     definition: MARKET,
     geographies: GEOGRAPHIES,
   };

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ProductScore, ProductUnderControls } from "@/server/domain/scores";
 import { capabilityIndex, delta, maxReading, snapshot } from "@/server/readings/readings";
 import { type ReleaseData, UnknownCountryError } from "@/server/readings/release";
+import type { AxisSensitivity, MarketSensitivity } from "@/server/scoring/sensitivity";
 
 const published = (productId: string, name: string, innovation: number): ProductScore => ({
   productId,
@@ -42,6 +43,43 @@ const moved = (p: ProductScore, on: number | null): ProductUnderControls =>
 
 const onInnovation: Record<string, number | null> = { alpha: 40, "delta-ai": 75, echo: null, zulu: 75 };
 
+// A hand-made analysis whose numbers differ per product, so a reading that joined the wrong
+// product's entry would show it.
+const axis = (p5: number, p95: number, settled: boolean): AxisSensitivity => ({
+  interval: { p5, p95 },
+  bands: settled ? { Foundation: 1, Frontier: 0 } : { Foundation: 0.4, Frontier: 0.6 },
+  bandSettled: settled,
+});
+const RANKS: Record<string, [number, number]> = { alpha: [2, 3], "delta-ai": [1, 4], echo: [1, 1], zulu: [3, 4] };
+const MAX_RANKS: Record<string, [number, number]> = { alpha: [3, 3], "delta-ai": [1, 2], echo: [4, 4], zulu: [1, 3] };
+const sensitivity: MarketSensitivity = {
+  seed: "sample#2",
+  draws: 2000,
+  concentration: 100,
+  spread: { verified: 0, "vendor-claimed": 0.05, estimated: 0.15 },
+  products: Object.fromEntries(
+    products.map((p, i) => [
+      p.productId,
+      {
+        innovation: axis(p.scores.innovation - i, p.scores.innovation + i, i % 2 === 0),
+        control: axis(45, 55, true),
+        scale: axis(60, 60 + i, true),
+      },
+    ]),
+  ),
+  capabilityIndex: Object.fromEntries(
+    Object.entries(RANKS).map(([id, [best, worst]]) => [id, { rankInterval: { best, worst } }]),
+  ),
+  max: {
+    FR: Object.fromEntries(
+      Object.entries(MAX_RANKS).map(([id, [best, worst]]) => [
+        id,
+        { rankInterval: { best, worst }, retained: { p5: best * 10, p95: worst * 10 } },
+      ]),
+    ),
+  },
+};
+
 const release: ReleaseData = {
   marketId: "sample",
   name: "Sample",
@@ -65,6 +103,7 @@ const release: ReleaseData = {
       },
     ],
   ]),
+  sensitivity,
 };
 
 describe("capability index", () => {
@@ -74,6 +113,17 @@ describe("capability index", () => {
       [2, "alpha", 80, "Frontier"],
       [2, "delta-ai", 80, "Frontier"],
       [4, "zulu", 70, "Foundation"],
+    ]);
+  });
+  it("gives each product its own rank interval and whether its Innovation band is settled", () => {
+    // The hand-made analysis above: by name Alpha (0), Delta AI (1), Echo (2), Zulu (3); even ones settled.
+    expect(
+      capabilityIndex(release).products.map((p) => [p.productId, p.rankInterval, p.innovationInterval, p.bandSettled]),
+    ).toEqual([
+      ["echo", { best: 1, worst: 1 }, { p5: 88, p95: 92 }, true],
+      ["alpha", { best: 2, worst: 3 }, { p5: 80, p95: 80 }, true],
+      ["delta-ai", { best: 1, worst: 4 }, { p5: 79, p95: 81 }, false],
+      ["zulu", { best: 3, worst: 4 }, { p5: 67, p95: 73 }, false],
     ]);
   });
   it("carries the release header", () => {
@@ -98,6 +148,14 @@ describe("max reading", () => {
     ]);
     const echo = reading.products.find((p) => p.productId === "echo");
     expect(echo).toMatchObject({ offering: null, missingControls: ["eu-data-residency"], off: { innovation: 90 } });
+  });
+  it("gives each product its rank interval under the country's controls", () => {
+    expect(maxReading(release, "FR").products.map((p) => [p.productId, p.rankInterval, p.retainedInterval])).toEqual([
+      ["delta-ai", { best: 1, worst: 2 }, { p5: 10, p95: 20 }],
+      ["zulu", { best: 1, worst: 3 }, { p5: 10, p95: 30 }],
+      ["alpha", { best: 3, worst: 3 }, { p5: 30, p95: 30 }],
+      ["echo", { best: 4, worst: 4 }, { p5: 40, p95: 40 }],
+    ]);
   });
   it("refuses a country the release was not scored for", () => {
     expect(() => maxReading(release, "XX")).toThrow(UnknownCountryError);
@@ -125,5 +183,27 @@ describe("snapshot", () => {
     expect(s.methodology).toBe("How it is scored.");
     expect(s.products).toHaveLength(4);
     expect(Object.keys(s)).not.toContain("notes");
+  });
+  it("adds each product's uncertainty and the analysis behind it, changing no published field", () => {
+    const s = snapshot(release);
+    expect(s.uncertainty).toEqual({
+      method: "monte-carlo",
+      draws: 2000,
+      seed: "sample#2",
+      concentration: 100,
+      evidenceSpread: { verified: 0, "vendor-claimed": 0.05, estimated: 0.15 },
+    });
+    const delta = s.products.find((p) => p.productId === "delta-ai");
+    // Delta AI is second by name (index 1): its Innovation interval is 80 ± 1, not settled.
+    expect(delta?.uncertainty.innovation).toEqual({
+      interval: { p5: 79, p95: 81 },
+      bands: { Foundation: 0.4, Frontier: 0.6 },
+      bandSettled: false,
+    });
+    for (const product of s.products) {
+      const { uncertainty, ...published } = product;
+      expect(published).toEqual(products.find((p) => p.productId === product.productId));
+      expect(uncertainty).toBeDefined();
+    }
   });
 });

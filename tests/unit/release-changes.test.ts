@@ -8,6 +8,7 @@ import type { Geography, MarketFile } from "@/server/domain/market-definition";
 import { type ComparableRelease, compareReleases, roundedParts } from "@/server/readings/changes";
 import { UnknownCountryError } from "@/server/readings/release";
 import { scoreMarket } from "@/server/scoring/engine";
+import { analyseSensitivity } from "@/server/scoring/sensitivity";
 
 const GEOGRAPHIES: Geography[] = [
   { country: "XA", name: "Residency", controls: ["residency"] },
@@ -78,6 +79,7 @@ function release(number: number, definition: MarketFile): ComparableRelease {
     products: scored.products,
     controls: CONTROLS,
     countries: new Map(scored.countries.map((c) => [c.country, c])),
+    sensitivity: analyseSensitivity(definition, GEOGRAPHIES, { seed: "test", draws: 50 }),
     definition,
     geographies: GEOGRAPHIES,
   };

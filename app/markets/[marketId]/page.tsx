@@ -45,6 +45,7 @@ async function compare(api: Caller, input: Parameters<Caller["readings"]["change
 const SECTIONS = [
   ["snapshot", "Snapshot"],
   ["readings-title", "Readings"],
+  ["whatif-title", "What if"],
   ["availability", "Availability"],
   ["changes", "What changed"],
   ["dimensions", "Dimensions and bands"],
@@ -69,7 +70,7 @@ export default async function MarketPage({
       const value = search[key];
       return typeof value === "string" ? [[key, value] as [string, string]] : [];
     });
-  const query = new URLSearchParams(given(["release", "country", "view", "from", "to"])).toString();
+  const query = new URLSearchParams(given(["release", "country", "view", "from", "to", "whatif"])).toString();
   const here = safeReturnPath(query ? `${path}?${query}` : path) ?? "/";
   const { organization } = await requireOrganization(here);
   const api = await dashboardCaller();
@@ -128,6 +129,11 @@ export default async function MarketPage({
         initialCountry={country}
         initialView={search.view === "bars" ? "bars" : "map"}
         innovationCutoffs={innovation?.bands ?? []}
+        axes={snapshot.dimensions.map((d) => ({
+          id: d.id,
+          indicators: d.indicators.map(({ id, name, weight }) => ({ id, name, weight })),
+        }))}
+        initialWeights={typeof search.whatif === "string" ? search.whatif : undefined}
       />
 
       <AvailabilityHeatmap matrix={availability} />

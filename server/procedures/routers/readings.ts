@@ -10,6 +10,8 @@ import { compareReleases } from "../../readings/changes";
 import { productDetail, scoringFrame, UnknownProductError } from "../../readings/product-detail";
 import { capabilityIndex, delta, maxReading, snapshot } from "../../readings/readings";
 import type { ReleaseData } from "../../readings/release";
+import { whatIfReading } from "../../readings/whatif";
+import { checkWhatIfWeights, parseWeightsParam } from "../../scoring/whatif";
 import type { ApiContext } from "../context";
 import { cacheReading } from "../http-cache";
 import {
@@ -25,6 +27,8 @@ import {
   releaseInput,
   servicemaxInput,
   snapshotSchema,
+  whatifInput,
+  whatifSchema,
 } from "../schemas";
 import { apiProcedure, createRouter, operationMeta } from "../trpc";
 import { validatedOnce } from "../validated-once";
@@ -144,6 +148,28 @@ async function serveAvailability(ctx: ApiContext, input: { marketId: string; rel
   return loaded.reading("availability", (data) => availabilityMatrix(data, release.geographies));
 }
 
+/**
+ * The rankings with the caller's weights: computed per call from what the release scored, never
+ * cached or stored (the weights are the caller's, the release's readings stay as published).
+ */
+async function serveWhatIf(
+  ctx: ApiContext,
+  input: { marketId: string; weights: string; release?: number; country?: string },
+) {
+  const { release } = await comparableReleaseFor(ctx, input.marketId, input.release);
+  const parsed = parseWeightsParam(input.weights);
+  const problems =
+    parsed.problems.length > 0 ? parsed.problems : checkWhatIfWeights(release.definition, parsed.weights);
+  if (problems.length > 0)
+    throw invalidRequest(
+      `The weights cannot be used: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}. The snapshot's dimensions list each indicator and its published weight.`,
+      problems,
+    );
+  const country =
+    input.country === undefined ? null : countryFor(ctx, release.countries, release.release, input.country);
+  return whatIfReading(release, parsed.weights, country);
+}
+
 const READINGS = "Readings";
 
 export const readingsRouter = createRouter({
@@ -182,6 +208,12 @@ export const readingsRouter = createRouter({
     .input(productInput)
     .output(productSchema)
     .query(({ ctx, input }) => serveProduct(ctx, input)),
+
+  whatif: apiProcedure
+    .meta(operationMeta(OPERATIONS.whatif, READINGS))
+    .input(whatifInput)
+    .output(whatifSchema)
+    .query(({ ctx, input }) => serveWhatIf(ctx, input)),
 
   availability: apiProcedure
     .meta(operationMeta(OPERATIONS.availability, READINGS))

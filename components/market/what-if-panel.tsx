@@ -1,0 +1,259 @@
+"use client";
+/**
+ * What if the weights were different: a slider per indicator, grouped by axis, starting at the
+ * published weights; once they rest for a moment the Capability Index and the Max reading (under
+ * the page's country) are recomputed by the what-if procedure — the API's own, never stored — and
+ * shown beside the published ranks. The weights that differ from the published ones live in the
+ * page URL (`whatif=id:w,…`), so a what-if can be shared as a link. It is never the published
+ * ranking, and says so.
+ */
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { problemText, useTRPC } from "@/components/trpc";
+import { AXIS_LABELS, type Axis } from "@/server/domain/market-definition";
+import type { WhatIfReading } from "./reading-types";
+
+export interface WeightedIndicator {
+  id: string;
+  name: string;
+  weight: number;
+}
+
+export interface WeightedAxis {
+  id: Axis;
+  indicators: readonly WeightedIndicator[];
+}
+
+/** How long the sliders must rest before the rankings are asked for again. */
+const DEBOUNCE_MS = 300;
+
+/** `id:w,id:w` of the weights that differ from the published ones ("" when none do). */
+export function changedWeights(axes: readonly WeightedAxis[], weights: ReadonlyMap<string, number>): string {
+  return axes
+    .flatMap((axis) => axis.indicators)
+    .filter((indicator) => (weights.get(indicator.id) ?? indicator.weight) !== indicator.weight)
+    .map((indicator) => `${indicator.id}:${weights.get(indicator.id)}`)
+    .join(",");
+}
+
+/** Weights from the URL's `whatif=id:w,…`: known indicators and numbers ≥ 0 only, the rest ignored. */
+export function weightsFromUrl(axes: readonly WeightedAxis[], text: string | undefined): Map<string, number> {
+  const known = new Set(axes.flatMap((axis) => axis.indicators.map((indicator) => indicator.id)));
+  const weights = new Map<string, number>();
+  for (const item of (text ?? "").split(",")) {
+    const [id = "", written = ""] = item.split(":");
+    const weight = Number(written);
+    if (known.has(id) && written.trim() !== "" && Number.isFinite(weight) && weight >= 0) weights.set(id, weight);
+  }
+  return weights;
+}
+
+function rememberWeights(changed: string) {
+  const url = new URL(window.location.href);
+  if (changed) url.searchParams.set("whatif", changed);
+  else url.searchParams.delete("whatif");
+  window.history.replaceState(window.history.state, "", url);
+}
+
+/** ▲2, ▼1 or =, with words for screen readers. */
+function RankMove({ change }: { change: number }) {
+  if (change === 0)
+    return (
+      <span>
+        <span aria-hidden="true">=</span>
+        <span className="sr-only">unchanged</span>
+      </span>
+    );
+  const up = change > 0;
+  return (
+    <span className={up ? "rank-up" : "rank-down"}>
+      <span aria-hidden="true">
+        {up ? "▲" : "▼"}
+        {Math.abs(change)}
+      </span>
+      <span className="sr-only">
+        {up ? "up" : "down"} {Math.abs(change)}
+      </span>
+    </span>
+  );
+}
+
+const sliderMax = (published: number) => Math.max(10, Math.ceil(published * 4));
+
+export function WhatIfPanel({
+  marketId,
+  release,
+  country,
+  axes,
+  initialWeights,
+}: {
+  marketId: string;
+  release?: number;
+  country: string;
+  axes: readonly WeightedAxis[];
+  /** The URL's `whatif` parameter, as the page was opened. */
+  initialWeights?: string;
+}) {
+  const trpc = useTRPC();
+  const [weights, setWeights] = useState(() => weightsFromUrl(axes, initialWeights));
+  const changed = changedWeights(axes, weights);
+  const [asked, setAsked] = useState(changed);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setAsked(changed);
+      rememberWeights(changed);
+    }, DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [changed]);
+
+  const whatif = useQuery({
+    ...trpc.readings.whatif.queryOptions(
+      { marketId, weights: asked, country, ...(release === undefined ? {} : { release }) },
+      { placeholderData: keepPreviousData },
+    ),
+    enabled: asked !== "",
+  });
+  const setWeight = (id: string, weight: number) => setWeights((current) => new Map(current).set(id, weight));
+
+  return (
+    <section aria-labelledby="whatif-title" className="whatif" data-testid="whatif">
+      <h2 id="whatif-title">What if the weights were different?</h2>
+      <p className="notice" role="note" data-testid="whatif-note">
+        <strong>Not the published ranking.</strong> Move a weight to see how the Capability Index and the Max under{" "}
+        {country} would rank with it. Nothing is stored or published; the link keeps your weights.
+      </p>
+      <div className="cards">
+        {axes.map((axis) => (
+          <fieldset key={axis.id} className="card" data-axis={axis.id}>
+            <legend>{AXIS_LABELS[axis.id]} weights</legend>
+            {axis.indicators.map((indicator) => {
+              const value = weights.get(indicator.id) ?? indicator.weight;
+              return (
+                <label key={indicator.id} className="weight">
+                  <span>
+                    {indicator.name} <output data-testid={`weight-${indicator.id}`}>{value}</output>
+                    {value === indicator.weight ? null : <span className="hint"> (published {indicator.weight})</span>}
+                  </span>
+                  <input
+                    type="range"
+                    min={0}
+                    max={sliderMax(indicator.weight)}
+                    step={0.05}
+                    value={value}
+                    data-indicator={indicator.id}
+                    aria-label={`${indicator.name} weight`}
+                    onChange={(event) => setWeight(indicator.id, Number(event.target.value))}
+                  />
+                </label>
+              );
+            })}
+          </fieldset>
+        ))}
+      </div>
+      <p>
+        <button type="button" onClick={() => setWeights(new Map())} disabled={changed === ""}>
+          Back to the published weights
+        </button>
+      </p>
+      {asked === "" ? (
+        <p className="hint">With the published weights the ranking is the published one (above).</p>
+      ) : whatif.error ? (
+        <div className="notice error-notice" role="alert">
+          <p>
+            <strong>Could not rank with these weights.</strong> {problemText(whatif.error)}
+          </p>
+        </div>
+      ) : whatif.data ? (
+        <WhatIfTables reading={whatif.data} />
+      ) : (
+        <p className="hint" aria-busy="true">
+          Ranking with your weights…
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** One ranking with the caller's weights: rank, move, product, the value now and as published. */
+function MoveTable<
+  Row extends { rank: number; publishedRank: number; rankChange: number; productId: string; name: string },
+>({
+  testId,
+  caption,
+  valueLabel,
+  rows,
+  value,
+  published,
+}: {
+  testId: string;
+  caption: string;
+  valueLabel: string;
+  rows: readonly Row[];
+  value: (row: Row) => string;
+  published: (row: Row) => number;
+}) {
+  return (
+    <table data-testid={testId}>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col" className="num">
+            Rank
+          </th>
+          <th scope="col">Move</th>
+          <th scope="col">Product</th>
+          <th scope="col" className="num">
+            {valueLabel}
+          </th>
+          <th scope="col" className="num">
+            Published
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((p) => (
+          <tr key={p.productId} data-product-id={p.productId} data-rank-change={p.rankChange}>
+            <td className="num" data-label="Rank">
+              {p.rank}
+            </td>
+            <td data-label="Move">
+              <RankMove change={p.rankChange} /> <span className="hint">from {p.publishedRank}</span>
+            </td>
+            <th scope="row">{p.name}</th>
+            <td className="num" data-label={valueLabel}>
+              {value(p)}
+            </td>
+            <td className="num" data-label="Published">
+              {published(p).toFixed(1)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function WhatIfTables({ reading }: { reading: WhatIfReading }) {
+  return (
+    <div className="table-wrap" aria-live="polite">
+      <MoveTable
+        testId="whatif-capaindex"
+        caption="Capability Index with your weights (not published)"
+        valueLabel="Innovation"
+        rows={reading.capabilityIndex.products}
+        value={(p) => p.innovation.toFixed(1)}
+        published={(p) => p.publishedInnovation}
+      />
+      {reading.max ? (
+        <MoveTable
+          testId="whatif-max"
+          caption={`Max under ${reading.max.country} with your weights (not published)`}
+          valueLabel="Keeps"
+          rows={reading.max.products}
+          value={(p) => (p.available ? p.retainedInnovation.toFixed(1) : "unavailable")}
+          published={(p) => p.publishedRetainedInnovation}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * The what-if reading: the Capability Index (and, for a country, the Max reading) of a release
+ * recomputed with weights the caller chooses, beside the published ranking. Pure: the release and
+ * the weights in, a payload out; nothing is stored and nothing published changes.
+ */
+import type { Axis } from "../domain/market-definition";
+import type { ProductUnderControls } from "../domain/scores";
+import { rescoreWithWeights } from "../scoring/whatif";
+import type { ComparableRelease } from "./changes";
+import { rankBy } from "./rank";
+import { UnknownCountryError } from "./release";
+
+/** Rank → each product's rank, by productId. */
+const ranksOf = (ranked: readonly { productId: string; rank: number }[]) =>
+  new Map(ranked.map((p) => [p.productId, p.rank]));
+
+/**
+ * A ranked product beside its published rank: `rankChange` is positive when it moved up (a
+ * smaller rank number) under the caller's weights.
+ */
+function moved<T extends { rank: number; productId: string; name: string; vendor: string }>(
+  product: T,
+  publishedRanks: ReadonlyMap<string, number>,
+) {
+  const publishedRank = publishedRanks.get(product.productId) as number;
+  return {
+    rank: product.rank,
+    publishedRank,
+    rankChange: publishedRank - product.rank,
+    productId: product.productId,
+    name: product.name,
+    vendor: product.vendor,
+  };
+}
+
+export function whatIfReading(
+  release: ComparableRelease,
+  weights: ReadonlyMap<string, number>,
+  country: string | null,
+) {
+  const rescored = rescoreWithWeights(release.definition, release.geographies, weights);
+  const publishedRanks = ranksOf(rankBy(release.products, (p) => p.scores.innovation));
+  const publishedScores = new Map(release.products.map((p) => [p.productId, p.scores.innovation]));
+  const capabilityIndex = rankBy(rescored.products, (p) => p.scores.innovation).map((p) => ({
+    ...moved(p, publishedRanks),
+    innovation: p.scores.innovation,
+    publishedInnovation: publishedScores.get(p.productId) as number,
+    band: p.bands.innovation,
+  }));
+  return {
+    marketId: release.marketId,
+    release: release.release,
+    lastUpdated: release.lastUpdated,
+    published: false as const,
+    weights: release.definition.indicators.map((indicator) => ({
+      indicatorId: indicator.id,
+      axis: indicator.axis as Axis,
+      published: indicator.weight,
+      used: weights.get(indicator.id) ?? indicator.weight,
+    })),
+    capabilityIndex: { products: capabilityIndex },
+    ...(country === null ? {} : { max: maxUnder(release, rescored.countries, country) }),
+  };
+}
+
+/** The Max reading under the country's controls with the caller's weights, beside the published one. */
+function maxUnder(
+  release: ComparableRelease,
+  countries: readonly { country: string; controls: string[]; products: ProductUnderControls[] }[],
+  country: string,
+) {
+  const published = release.countries.get(country);
+  const rescored = countries.find((c) => c.country === country);
+  if (!published || !rescored) throw new UnknownCountryError(country);
+  const products = new Map(release.products.map((p) => [p.productId, p]));
+  const named = (moved: ProductUnderControls) => {
+    const product = products.get(moved.productId);
+    if (!product) throw new Error(`release ${release.marketId}#${release.release}: no product ${moved.productId}`);
+    return { ...moved, name: product.name, vendor: product.vendor };
+  };
+  const publishedRanks = ranksOf(rankBy(published.products.map(named), (p) => p.on.innovation));
+  const publishedRetained = new Map(published.products.map((p) => [p.productId, p.on.innovation]));
+  const names = new Map(release.controls.map((c) => [c.id, c.name]));
+  return {
+    country,
+    controls: rescored.controls.map((id) => ({ id, name: names.get(id) ?? id })),
+    products: rankBy(rescored.products.map(named), (p) => p.on.innovation).map((p) => ({
+      ...moved(p, publishedRanks),
+      available: p.available,
+      offering: p.offering,
+      retainedInnovation: p.on.innovation,
+      publishedRetainedInnovation: publishedRetained.get(p.productId) as number,
+    })),
+  };
+}

@@ -84,6 +84,13 @@ export const ERROR_CODES = {
       "The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited.",
     action: "Send fewer or smaller headers (cookies and bearer tokens included), on a new connection.",
   },
+  request_too_large: {
+    status: 413,
+    title: "Request too large",
+    description:
+      "The request's body is larger than the endpoint accepts (1 MiB for an MCP message). It was not read further or acted on; nothing was debited.",
+    action: "Send a smaller message: MCP tool calls and their arguments are small.",
+  },
   internal_error: {
     status: 500,
     title: "Internal error",

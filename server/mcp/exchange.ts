@@ -42,6 +42,30 @@ export interface McpMessage {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/**
+ * A POST's body as text when it is at most `limit` bytes; null when it is larger (it is then read
+ * no further). Read once here, it is handed on as text: every later reader's copy is cheap.
+ */
+export async function boundedBody(request: Request, limit: number): Promise<string | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) {
+    await request.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  const reader = request.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /** Reads the method (and tool) of a POST's JSON-RPC message from a copy of its body. */
 export async function mcpMessageOf(request: Request): Promise<McpMessage | null> {
   if (request.method !== "POST") return null;

@@ -26,7 +26,7 @@ import { serviceMetrics } from "../observability/metrics";
 import { type ApiContext, createApiContext, reachDatabase } from "../procedures/context";
 import { createCaller } from "../procedures/root";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
-import { type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
+import { boundedBody, type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
 import { SERVER_INFO } from "./identity";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "./snapshot-html";
 import { convertedOnce, markValidated } from "./tool-schemas";
@@ -321,7 +321,11 @@ function recordExchange(
     serviceMetrics().toolCall(operation, tool ? (tool.problem ?? "ok") : "refused");
 }
 
-async function answer(request: Request, database: () => Promise<Database>, exchange: McpExchange): Promise<Response> {
+/** The largest MCP message read: tool calls and their arguments are a few hundred bytes. */
+const MCP_BODY_LIMIT = 1024 * 1024;
+
+async function answer(received: Request, database: () => Promise<Database>, exchange: McpExchange): Promise<Response> {
+  let request = received;
   const origin = publicOrigin(request);
   const { requestId } = exchange;
   const fail = (description: ErrorDescription, headers: Record<string, string> = {}) => {
@@ -342,6 +346,17 @@ async function answer(request: Request, database: () => Promise<Database>, excha
       },
       { Allow: MCP_METHODS.join(", ") },
     );
+  if (request.method === "POST") {
+    const body = await boundedBody(request, MCP_BODY_LIMIT);
+    // The rest of the body is drained, not cut off: closing on a client still sending would reset
+    // the connection before it could read this answer.
+    if (body === null)
+      return fail({
+        code: "request_too_large",
+        detail: `The MCP message is larger than ${MCP_BODY_LIMIT / 1024 / 1024} MiB.`,
+      });
+    request = new Request(request.url, { method: "POST", headers: request.headers, body, signal: request.signal });
+  }
   exchange.message = await mcpMessageOf(request);
   let call: McpCall;
   try {

@@ -55,6 +55,7 @@ const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
     detail: "The organization has 8 metered calls in progress and 16 waiting on this instance; retry in 1 s.",
   },
   request_header_too_large: { detail: "The request's headers are larger than 16 KB." },
+  request_too_large: { detail: "The MCP message is larger than 1 MiB." },
   internal_error: { detail: "The service failed unexpectedly." },
   unavailable: { detail: "The database is unreachable; retry shortly." },
 };

@@ -5,16 +5,61 @@
  * whose own work is a cached reading and a batched debit, that was most of the cost, and during
  * one organization's burst it was everyone's queue.
  */
+
+import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /** Methods whose request may carry a body Node streams to us. */
 const WITHOUT_BODY = new Set(["GET", "HEAD"]);
 
+/**
+ * A body up to this size is read whole before the Request is made: MCP's handlers read a POST's
+ * body three times over (our log line, mcp-handler, the SDK), each through a clone, and a clone
+ * of bytes in hand is a copy where a clone of a live stream is a tee. Larger bodies stream as they
+ * come (the SDK refuses them past 4 MiB with its own 413).
+ */
+const BUFFERED_BODY_BYTES = 64 * 1024;
+
+async function drain(rest: AsyncIterator<Buffer>): Promise<void> {
+  for (let read = await rest.next(); !read.done; read = await rest.next());
+}
+
+/**
+ * The body as bytes when it ends within BUFFERED_BODY_BYTES; else a stream of what was read and
+ * the rest still to come, so nothing is lost and nothing large is held.
+ */
+async function bodyOf(incoming: IncomingMessage): Promise<Uint8Array | ReadableStream<Uint8Array>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // One iterator throughout: leaving a for-await loop would destroy the stream, and its rest with it.
+  const rest: AsyncIterator<Buffer> = incoming[Symbol.asyncIterator]();
+  for (let read = await rest.next(); !read.done; read = await rest.next()) {
+    const chunk = read.value;
+    chunks.push(chunk);
+    size += chunk.byteLength;
+    if (size > BUFFERED_BODY_BYTES) {
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const read of chunks) controller.enqueue(read);
+        },
+        async pull(controller) {
+          const next = await rest.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+        // The rest is read and dropped (through the same iterator: resume() does nothing while one
+        // reads), so the client can finish sending and read the answer (a 413, say).
+        cancel: () => void drain(rest).catch(() => undefined),
+      });
+    }
+  }
+  return Buffer.concat(chunks, size);
+}
+
 /** The request as a Fetch Request, at `origin` (the URL's host is never read from the client). */
-export function fetchRequestOf(incoming: IncomingMessage, origin: string, signal: AbortSignal): Request {
+export async function fetchRequestOf(incoming: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
@@ -22,12 +67,12 @@ export function fetchRequestOf(incoming: IncomingMessage, origin: string, signal
     else headers.set(name, value);
   }
   const method = incoming.method ?? "GET";
-  const hasBody = !WITHOUT_BODY.has(method);
+  const body = WITHOUT_BODY.has(method) ? undefined : await bodyOf(incoming);
   return new Request(`${origin}${incoming.url ?? "/"}`, {
     method,
     headers,
     signal,
-    ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+    ...(body === undefined ? {} : { body, duplex: "half" }),
   } as RequestInit);
 }
 
@@ -47,20 +92,40 @@ export async function sendFetchResponse(answer: Response, outgoing: ServerRespon
   if (answer.headers.get("content-type")?.startsWith("text/event-stream")) {
     outgoing.writeHead(answer.status, headers);
     outgoing.flushHeaders();
-    const body = Readable.fromWeb(answer.body as import("node:stream/web").ReadableStream);
-    await new Promise<void>((resolve) => {
-      body.once("error", () => outgoing.destroy());
-      outgoing.once("close", () => {
-        body.destroy();
-        resolve();
-      });
-      body.pipe(outgoing);
-    });
+    await streamEvents(answer.body, outgoing);
     return;
   }
   const bytes = Buffer.from(await answer.arrayBuffer());
   headers["content-length"] = String(bytes.byteLength);
   outgoing.writeHead(answer.status, headers).end(bytes);
+}
+
+/**
+ * Writes a stream of events as it comes, each chunk as soon as it is read, waiting when the client
+ * reads slower; a client that leaves cancels the stream (its producer stops), a stream that fails
+ * ends the connection.
+ */
+async function streamEvents(body: ReadableStream<Uint8Array>, outgoing: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  const left = new Promise<"left">((resolve) => outgoing.once("close", () => resolve("left")));
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), left]);
+      if (next === "left") {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+      if (next.done) break;
+      if (!outgoing.write(next.value))
+        if ((await Promise.race([once(outgoing, "drain").then(() => "drained" as const), left])) === "left") {
+          await reader.cancel().catch(() => undefined);
+          return;
+        }
+    }
+    outgoing.end();
+  } catch {
+    outgoing.destroy();
+  }
 }
 
 /**
@@ -78,6 +143,14 @@ export async function serveFetch(
   outgoing.once("close", () => {
     if (!outgoing.writableFinished) abort.abort();
   });
-  const answer = await handle(fetchRequestOf(incoming, origin, abort.signal));
+  let request: Request;
+  try {
+    request = await fetchRequestOf(incoming, origin, abort.signal);
+  } catch {
+    // The client went away while sending its body (or it broke off): there is no one to answer.
+    outgoing.destroy();
+    return;
+  }
+  const answer = await handle(request);
   await sendFetchResponse(answer, outgoing, incoming.method ?? "GET");
 }

@@ -24,12 +24,18 @@ const TSX = path.resolve(import.meta.dirname, "../../node_modules/tsx/dist/loade
 
 /**
  * A floor server in a process of its own, once it prints its URL: the bare Node one (the machine's
- * floor), or, with a database, the one that also writes each call's debit (the metered floor).
+ * floor), the one that also writes each call's debit (the metered floor, given its database), or
+ * the bare MCP SDK answering a tool call (MCP's floor).
  */
-async function floorServer(floorDir: string, debitDatabase?: string): Promise<{ url: string; process: ChildProcess }> {
-  const args = debitDatabase
-    ? ["--import", TSX, path.join(import.meta.dirname, "debit-floor.ts")]
-    : [path.join(import.meta.dirname, "node-floor.mjs")];
+async function floorServer(
+  floorDir: string,
+  kind: "node" | "debit" | "mcp",
+  debitDatabase?: string,
+): Promise<{ url: string; process: ChildProcess }> {
+  const args =
+    kind === "node"
+      ? [path.join(import.meta.dirname, "node-floor.mjs")]
+      : ["--import", TSX, path.join(import.meta.dirname, kind === "debit" ? "debit-floor.ts" : "mcp-floor.ts")];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, BENCH_FLOOR_DIR: floorDir, BENCH_DEBIT_DATABASE: debitDatabase ?? "" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -125,6 +131,7 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
   });
   let floor: Awaited<ReturnType<typeof floorServer>> | undefined;
   let debitFloor: Awaited<ReturnType<typeof floorServer>> | undefined;
+  let mcpFloor: Awaited<ReturnType<typeof floorServer>> | undefined;
   const figures: Record<string, Figures> = {};
   try {
     for (const [name, url] of Object.entries(READINGS)) {
@@ -132,8 +139,9 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
       if (!response.ok) throw new Error(`${url}: ${response.status}`);
       writeFileSync(path.join(floorDir, `${name}.json`), Buffer.from(await response.arrayBuffer()));
     }
-    floor = await floorServer(floorDir);
-    debitFloor = await floorServer(floorDir, floorDatabase?.url ?? path.join(dataDir, "debit-floor"));
+    floor = await floorServer(floorDir, "node");
+    debitFloor = await floorServer(floorDir, "debit", floorDatabase?.url ?? path.join(dataDir, "debit-floor"));
+    mcpFloor = await floorServer(floorDir, "mcp");
     await checkToolCall(app.url, headers);
     for (const connections of CONNECTION_COUNTS) {
       console.log(`\nREST and MCP on ${database}: ${connections} connections, ${SECONDS} s per target, loopback`);
@@ -167,6 +175,15 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
           [at(`api-${name}`)]: api,
         });
       }
+      const sdk = await measure(
+        "bare MCP SDK tools/call, snapshot",
+        `${mcpFloor.url}/`,
+        MCP_HEADERS,
+        connections,
+        TOOL_CALL,
+      );
+      console.log(row(sdk, figures[at("api-snapshot")]));
+      figures[at("mcp-floor")] = sdk;
       const mcp = await measure(
         "MCP tools/call snapshot (metered)",
         `${app.url}/mcp`,
@@ -189,6 +206,7 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
   } finally {
     floor?.process.kill();
     debitFloor?.process.kill();
+    mcpFloor?.process.kill();
     await app.stop();
     await postgres?.drop();
     await floorDatabase?.drop();

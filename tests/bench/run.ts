@@ -85,6 +85,11 @@ async function main() {
           `    the debit alone allows ${(debitFloor / (f(`node-${reading}`)?.rps ?? 1)).toFixed(2)}× bare Node; metered / that floor = ${((api?.rps ?? 0) / (debitFloor || 1)).toFixed(2)}×`,
         );
       }
+      // What the SDK alone allows (one tool, nothing of ours): the ceiling of any tool call here.
+      const sdkFloor = (f("mcp-floor")?.rps ?? 0) / (f("api-snapshot")?.rps ?? 1);
+      console.log(
+        `  ${connections} connections, the bare MCP SDK alone allows ${sdkFloor.toFixed(2)}× REST; metered MCP / that floor = ${((f("mcp")?.rps ?? 0) / (f("mcp-floor")?.rps || 1)).toFixed(2)}×`,
+      );
       for (const [name, label] of [
         ["mcp", "MCP snapshot (2025 client)"],
         ["mcp-modern", "MCP snapshot (2026-07-28 client)"],

@@ -620,7 +620,7 @@ export const whatifInput = z.object({
     .max(4000, "weights must be at most 4,000 characters")
     .meta({
       description:
-        "indicatorId:weight pairs, comma-separated; each weight a number ≥ 0. Indicators left out keep their published weight (the snapshot's dimensions list them).",
+        "indicatorId:weight pairs, comma-separated; each weight a number from 0 to 1,000,000. Indicators left out keep their published weight (the snapshot's dimensions list them).",
       example: "frontier-benchmark:2,tool-use:0.5",
     }),
   release: releaseParam,

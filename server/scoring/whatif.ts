@@ -37,9 +37,12 @@ export function rescoreWithWeights(
   return scoreMarket(reweighted, geographies);
 }
 
+/** The largest what-if weight: weights are relative within an axis, so a million to one is plenty. */
+export const MAX_WEIGHT = 1_000_000;
+
 /**
  * The problems of a set of what-if weights against a market: each named weight must be a known
- * indicator and a finite number ≥ 0; and once merged with the published weights every axis needs
+ * indicator and a finite number from 0 to MAX_WEIGHT; and once merged with the published weights every axis needs
  * one weight above zero (an axis weighing nothing has no score to speak of).
  */
 export function checkWhatIfWeights(market: MarketFile, weights: ReadonlyMap<string, number>): WeightProblem[] {
@@ -50,6 +53,8 @@ export function checkWhatIfWeights(market: MarketFile, weights: ReadonlyMap<stri
     if (!known.has(id)) problems.push({ path, message: `"${id}" is not an indicator of market "${market.marketId}"` });
     else if (!Number.isFinite(weight)) problems.push({ path, message: `must be a finite number, not ${weight}` });
     else if (weight < 0) problems.push({ path, message: `must be ≥ 0, not ${weight}` });
+    // Far beyond any meaningful weighting, and where sums of weights would overflow to Infinity.
+    else if (weight > MAX_WEIGHT) problems.push({ path, message: `must be at most ${MAX_WEIGHT}, not ${weight}` });
   }
   if (problems.length > 0) return problems; // the totals below would only repeat these
   for (const axis of AXES) {

@@ -114,7 +114,14 @@ describe("market pages, in Chromium", () => {
     const snapshot = await api<{
       release: number;
       methodology: string;
-      products: { productId: string; name: string; vendor: string; scores: Scores; bands: Record<string, string> }[];
+      products: {
+        productId: string;
+        name: string;
+        vendor: string;
+        scores: Scores;
+        bands: Record<string, string>;
+        uncertainty: Record<string, { interval: { p5: number; p95: number }; bandSettled: boolean }>;
+      }[];
       dimensions: { id: string; bands: { name: string; from: number; to: number }[] }[];
     }>(`/markets/${MARKET}/snapshot`);
     await page.goto(MARKET_PAGE);
@@ -123,10 +130,17 @@ describe("market pages, in Chromium", () => {
     for (const product of snapshot.products) {
       const row = page.locator(`[data-testid="snapshot-table"] tr[data-product-id="${product.productId}"]`);
       expect(await row.locator("th").textContent()).toBe(product.name);
-      for (const axis of ["innovation", "control", "scale"] as const)
+      for (const axis of ["innovation", "control", "scale"] as const) {
+        // The score and its band, then how sure it is: the 90 % interval and an unsettled band's badge.
+        const { interval, bandSettled } = product.uncertainty[axis] as {
+          interval: { p5: number; p95: number };
+          bandSettled: boolean;
+        };
+        const range = interval.p5 === interval.p95 ? "" : `90 %: ${one(interval.p5)}–${one(interval.p95)}`;
         expect(await row.locator(`td[data-axis="${axis}"]`).textContent()).toBe(
-          `${one(product.scores[axis])} ${product.bands[axis]}`,
+          `${one(product.scores[axis])} ${product.bands[axis]}${bandSettled ? "" : " band not settled"}${range}`,
         );
+      }
     }
     // Default order: Innovation, highest first; one click on Vendor sorts by vendor A→Z.
     const order = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-product-id")));
@@ -255,16 +269,57 @@ describe("market pages, in Chromium", () => {
 
   it("downloads each chart's numbers as CSV, row for row", async () => {
     const delta = await api<{ products: DeltaProduct[] }>(`/markets/${MARKET}/delta?country=${HOME}`);
-    const index = await api<{ products: { rank: number; name: string; innovation: number; band: string }[] }>(
-      `/markets/${MARKET}/capaindex`,
-    );
+    const index = await api<{
+      products: {
+        rank: number;
+        name: string;
+        innovation: number;
+        band: string;
+        bandSettled: boolean;
+        innovationInterval: { p5: number; p95: number };
+        rankInterval: { best: number; worst: number };
+      }[];
+    }>(`/markets/${MARKET}/capaindex`);
     await page.goto(`${MARKET_PAGE}?country=${HOME}&view=bars`);
     await marks(page, "delta-bars", "bar");
 
     const [header, ...rows] = await downloadCsv(page, "capaindex-csv");
-    expect(header).toEqual(["Rank", "Product", "Vendor", "Innovation", "Band"]);
-    expect(rows.map(([rank, name, , innovation, band]) => [Number(rank), name, Number(innovation), band])).toEqual(
-      index.products.map((p) => [p.rank, p.name, p.innovation, p.band]),
+    expect(header).toEqual([
+      "Rank",
+      "Product",
+      "Vendor",
+      "Innovation",
+      "Band",
+      "Band settled",
+      "Innovation p5",
+      "Innovation p95",
+      "Rank best (p5)",
+      "Rank worst (p95)",
+    ]);
+    expect(
+      rows.map(([rank, name, , innovation, band, settled, p5, p95, best, worst]) => [
+        Number(rank),
+        name,
+        Number(innovation),
+        band,
+        settled,
+        Number(p5),
+        Number(p95),
+        Number(best),
+        Number(worst),
+      ]),
+    ).toEqual(
+      index.products.map((p) => [
+        p.rank,
+        p.name,
+        p.innovation,
+        p.band,
+        p.bandSettled ? "yes" : "no",
+        p.innovationInterval.p5,
+        p.innovationInterval.p95,
+        p.rankInterval.best,
+        p.rankInterval.worst,
+      ]),
     );
 
     const [barsHeader, ...barRows] = await downloadCsv(page, "delta-bars-csv");
@@ -314,7 +369,16 @@ describe("market pages, in Chromium", () => {
     files.set("delta-bars-csv", await downloadText(page, "delta-bars-csv"));
     expect(files.get("capaindex-csv")).toContain(`,"'=HYPERLINK(""http://x"",""y"")",`);
 
-    const TEXT = new Set(["Product", "Vendor", "State", "Offering", "Band", "Moves", "Missing controls"]);
+    const TEXT = new Set([
+      "Product",
+      "Vendor",
+      "State",
+      "Offering",
+      "Band",
+      "Band settled",
+      "Moves",
+      "Missing controls",
+    ]);
     let negatives = 0;
     for (const [testId, text] of files) {
       const [header = [], ...rows] = readCsvFields(text);

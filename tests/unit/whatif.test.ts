@@ -137,6 +137,7 @@ describe("checkWhatIfWeights", () => {
         ["bench", -1],
         ["flag", Number.NaN],
         ["c", Number.POSITIVE_INFINITY],
+        ["s", 1e300],
       ]),
     );
     expect(problems).toEqual([
@@ -144,6 +145,7 @@ describe("checkWhatIfWeights", () => {
       { path: "weights.bench", message: "must be ≥ 0, not -1" },
       { path: "weights.flag", message: "must be a finite number, not NaN" },
       { path: "weights.c", message: "must be a finite number, not Infinity" },
+      { path: "weights.s", message: "must be at most 1000000, not 1e+300" },
     ]);
   });
 

@@ -70,6 +70,8 @@ export interface PublishOptions {
   material: boolean;
   /** The release's `lastUpdated`; the publish time. */
   publishedAt: Date;
+  /** Draws of the release's sensitivity analysis (SENSITIVITY_DEFAULTS.draws when not given). */
+  draws?: number;
   /** Told where a long publish is: scoring products, then control sets, then writing. */
   progress?: (stage: "products" | "control sets" | "writing", done: number, total: number) => void;
 }
@@ -137,8 +139,16 @@ export function releaseRecord(
 export const sensitivitySeed = (marketId: string, release: number) => `${marketId}#${release}`;
 
 /** How sure each score and rank of a release is (server/scoring/sensitivity.ts), with the defaults. */
-export const analyseRelease = (definition: MarketFile, geographies: readonly Geography[], release: number) =>
-  analyseSensitivity(definition, geographies, { seed: sensitivitySeed(definition.marketId, release) });
+export const analyseRelease = (
+  definition: MarketFile,
+  geographies: readonly Geography[],
+  release: number,
+  draws?: number,
+) =>
+  analyseSensitivity(definition, geographies, {
+    seed: sensitivitySeed(definition.marketId, release),
+    ...(draws === undefined ? {} : { draws }),
+  });
 
 /** Checks the market against the live controls, scores it for every live geography, stores release N+1. */
 export async function publishMarket(
@@ -169,7 +179,7 @@ export async function publishMarket(
       .insert(t.releases)
       .values({
         ...releaseRecord(definition, scoring, release, options),
-        sensitivity: analyseRelease(definition, scoring.geographies, release),
+        sensitivity: analyseRelease(definition, scoring.geographies, release, options.draws),
       })
       .returning({ id: t.releases.id });
     const releaseId = (row as { id: number }).id;

@@ -32,8 +32,11 @@ export const CATALOG_USAGE = `ops catalog <command>
   preview FILE [--country CC] [--json]    what publishing a market file would change against its
                                           latest release, under CC (default US, else the first
                                           country both releases have); writes nothing
-  publish FILE --notes TEXT [--material]  validate, score and store a new immutable release
-                                          (a geographies file replaces the controls and geographies)
+  publish FILE --notes TEXT [--material] [--draws N]
+                                          validate, score and store a new immutable release, with
+                                          its sensitivity analysis of N draws (default 2000,
+                                          100 to 100000); a geographies file replaces the controls
+                                          and geographies
   archive MARKET_ID                       hide a market everywhere; its releases are kept
   restore MARKET_ID                       list an archived market again
   list [--json]                           one line per market: id, status, latest release, products`;
@@ -107,10 +110,13 @@ function progressReporter(ctx: CliContext, size: number): PublishOptions["progre
 async function publish(args: string[], ctx: CliContext): Promise<number> {
   const { positionals, values } = parse(
     args,
-    { notes: { type: "string" }, material: { type: "boolean", default: false } },
+    { notes: { type: "string" }, material: { type: "boolean", default: false }, draws: { type: "string" } },
     1,
   );
   const file = positionals[0] as string;
+  const draws = values.draws === undefined ? undefined : Number(values.draws);
+  if (draws !== undefined && !(Number.isInteger(draws) && draws >= 100 && draws <= 100_000))
+    throw new UsageError("--draws must be a whole number from 100 to 100000");
   const definition = await loadDefinitionFile(file);
   return withDatabase(ctx, async ({ db }) => {
     if (definition.kind === "geographies") {
@@ -123,6 +129,7 @@ async function publish(args: string[], ctx: CliContext): Promise<number> {
       notes: values.notes,
       material: values.material === true,
       publishedAt: ctx.now(),
+      ...(draws === undefined ? {} : { draws }),
       progress: progressReporter(ctx, definition.products.length * definition.indicators.length),
     });
     ctx.io.out(

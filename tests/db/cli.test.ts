@@ -178,6 +178,11 @@ describe("ops catalog: bad input writes nothing and says where and what", () => 
     expect(noNotes.code).toBe(2);
     expect(noNotes.stderr).toContain("--notes");
     expect((await ops("catalog", "publish", MARKET, "--notes", "x", "--force")).code).toBe(2);
+    for (const draws of ["5", "2.5", "many", "200000"]) {
+      const refused = await ops("catalog", "publish", MARKET, "--notes", "x", "--draws", draws);
+      expect(refused.code, draws).toBe(2);
+      expect(refused.stderr).toContain("--draws must be a whole number from 100 to 100000");
+    }
     expect((await ops("catalog", "frobnicate")).code).toBe(2);
     expect((await ops("nothing")).code).toBe(2);
     expect(await dumpCatalogue(database)).toBe(before);
@@ -203,14 +208,15 @@ describe("ops catalog: publishing, archiving, listing", () => {
     );
     const releaseOne = await readRelease(database.db, "hand-computed", 1);
 
-    const second = await ops("catalog", "publish", MARKET, "--notes", "second release", "--material");
+    const second = await ops("catalog", "publish", MARKET, "--notes", "second release", "--material", "--draws", "500");
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("release 2");
     expect(await readRelease(database.db, "hand-computed", 1)).toEqual(releaseOne);
-    expect(await readRelease(database.db, "hand-computed", 2)).toMatchObject({
-      material: true,
-      notes: "second release",
-    });
+    const releaseTwo = await readRelease(database.db, "hand-computed", 2);
+    expect(releaseTwo).toMatchObject({ material: true, notes: "second release" });
+    // Each release's sensitivity analysis is its own: the default draws, then the ones asked for.
+    expect(releaseOne?.sensitivity).toMatchObject({ draws: 2000, seed: "hand-computed#1" });
+    expect(releaseTwo?.sensitivity).toMatchObject({ draws: 500, seed: "hand-computed#2" });
   });
 
   it("lists markets as text and JSON, archives and restores", async () => {

@@ -1,12 +1,12 @@
 /** Properties of the scoring engine over generated markets (fast-check). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AXES, type Geography, type MarketFile, marketFileSchema } from "@/server/domain/market-definition";
+import { AXES, type MarketFile } from "@/server/domain/market-definition";
 import { scoreMarket } from "@/server/scoring/engine";
 import { round1 } from "@/server/scoring/round";
-import { plainDimensions } from "../helpers/fixtures";
+import { GENERATED_CONTROLS, generatedGeographies, generatedMarketFile } from "../helpers/generated-markets";
 
-const CONTROLS = ["k1", "k2", "k3"];
+const CONTROLS = GENERATED_CONTROLS;
 
 const indicatorArb = (axis: string, index: number) =>
   fc
@@ -82,27 +82,10 @@ const marketArb: fc.Arbitrary<MarketFile> = fc
     return fc
       .integer({ min: 1, max: 8 })
       .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => product(i))))
-      .map((products) =>
-        marketFileSchema.parse({
-          kind: "market",
-          marketId: "generated",
-          name: "Generated",
-          description: "d",
-          methodologyVersion: "1",
-          methodology: "m",
-          dimensions: plainDimensions(60),
-          indicators,
-          products,
-        }),
-      );
+      .map((products) => generatedMarketFile(indicators, products));
   });
 
-const geographiesArb: fc.Arbitrary<Geography[]> = fc
-  .array(fc.subarray(CONTROLS), { minLength: 1, maxLength: 5 })
-  .map((sets) => [
-    { country: "ZZ", name: "No controls", controls: [] },
-    ...sets.map((controls, i) => ({ country: `C${String.fromCharCode(65 + i)}`, name: `Country ${i}`, controls })),
-  ]);
+const geographiesArb = generatedGeographies;
 
 const isOneDecimal = (x: number) => round1(x) === x;
 

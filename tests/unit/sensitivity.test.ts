@@ -15,10 +15,11 @@ import {
   SENSITIVITY_DEFAULTS,
 } from "@/server/scoring/sensitivity";
 import { fixtureMarket, plainDimensions, rulesGeographies } from "../helpers/fixtures";
+import { GENERATED_CONTROLS, generatedGeographies, generatedMarketFile } from "../helpers/generated-markets";
 
 // ------------------------------------------------------------------------------------------ generated markets
 
-const CONTROLS = ["k1", "k2", "k3"];
+const CONTROLS = GENERATED_CONTROLS;
 const CONFIDENCE = ["verified", "vendor-claimed", "estimated"] as const;
 
 const indicatorArb = (axis: string, index: number) =>
@@ -124,27 +125,10 @@ const marketArb = (generation: Generation): fc.Arbitrary<MarketFile> =>
       return fc
         .integer({ min: 1, max: 7 })
         .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => product(i))))
-        .map((products) =>
-          marketFileSchema.parse({
-            kind: "market",
-            marketId: "generated",
-            name: "Generated",
-            description: "d",
-            methodologyVersion: "1",
-            methodology: "m",
-            dimensions: plainDimensions(60),
-            indicators,
-            products,
-          }),
-        );
+        .map((products) => generatedMarketFile(indicators, products));
     });
 
-const geographiesArb: fc.Arbitrary<Geography[]> = fc
-  .array(fc.subarray(CONTROLS), { minLength: 1, maxLength: 5 })
-  .map((sets) => [
-    { country: "ZZ", name: "No controls", controls: [] },
-    ...sets.map((controls, i) => ({ country: `C${String.fromCharCode(65 + i)}`, name: `Country ${i}`, controls })),
-  ]);
+const geographiesArb = generatedGeographies;
 
 const anything = marketArb({ gaps: true, evidence: true });
 const complete = marketArb({ gaps: false, evidence: false });

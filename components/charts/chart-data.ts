@@ -157,7 +157,3 @@ export function capaIndexBars(index: CapaIndexPayload): GhostBar[] {
     }),
   );
 }
-
-/** "rank 2–4", or "rank 1" when the interval is one rank: the rank a product holds in 90 % of draws. */
-export const rankRangeText = ({ best, worst }: { best: number; worst: number }) =>
-  `rank ${best === worst ? best : `${best}–${worst}`}`;

@@ -19,7 +19,8 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { type GhostBar, rankRangeText } from "./chart-data";
+import { rankRangeText } from "../../server/readings/rank";
+import type { GhostBar } from "./chart-data";
 import { fitText, textWidth } from "./label-placement";
 
 export interface Cutoff {

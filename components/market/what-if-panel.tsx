@@ -11,6 +11,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { problemText, useTRPC } from "@/components/trpc";
 import { AXIS_LABELS, type Axis } from "@/server/domain/market-definition";
+import { MAX_WEIGHT, parseWeightsParam } from "@/server/scoring/whatif";
 import type { WhatIfReading } from "./reading-types";
 
 export interface WeightedIndicator {
@@ -36,16 +37,14 @@ export function changedWeights(axes: readonly WeightedAxis[], weights: ReadonlyM
     .join(",");
 }
 
-/** Weights from the URL's `whatif=id:w,…`: known indicators and numbers ≥ 0 only, the rest ignored. */
+/**
+ * Weights from the URL's `whatif=id:w,…`, read by the API's own parser: known indicators with
+ * weights the API takes; anything else in a hand-edited link is ignored, not an error page.
+ */
 export function weightsFromUrl(axes: readonly WeightedAxis[], text: string | undefined): Map<string, number> {
   const known = new Set(axes.flatMap((axis) => axis.indicators.map((indicator) => indicator.id)));
-  const weights = new Map<string, number>();
-  for (const item of (text ?? "").split(",")) {
-    const [id = "", written = ""] = item.split(":");
-    const weight = Number(written);
-    if (known.has(id) && written.trim() !== "" && Number.isFinite(weight) && weight >= 0) weights.set(id, weight);
-  }
-  return weights;
+  const { weights } = parseWeightsParam(text ?? "");
+  return new Map([...weights].filter(([id, weight]) => known.has(id) && weight >= 0 && weight <= MAX_WEIGHT));
 }
 
 function rememberWeights(changed: string) {

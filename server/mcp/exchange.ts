@@ -55,13 +55,17 @@ export async function boundedBody(request: Request, limit: number): Promise<stri
   if (!reader) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    size += read.value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      chunks.push(read.value);
     }
-    chunks.push(read.value);
+  } catch {
+    return ""; // the client broke off while sending: what arrived is no message (answered as such)
   }
   return Buffer.concat(chunks).toString("utf8");
 }

@@ -14,6 +14,7 @@ import type {
   whatifSchema,
 } from "../procedures/schemas";
 import { moveSentence, scoreMoves, signed } from "../readings/change-summary";
+import { rankRangeText } from "../readings/rank";
 
 type Of<S extends z.ZodType> = z.output<S>;
 type Scores = { innovation: number; control: number; scale: number };
@@ -49,9 +50,8 @@ export function renderSnapshot(payload: Of<typeof snapshotSchema>): string {
   ].join("\n");
 }
 
-/** "rank 2–4 in 90 % of draws", or "rank 1 in 90 % of draws" when the interval is one rank. */
-const rankRange = ({ best, worst }: { best: number; worst: number }) =>
-  `rank ${best === worst ? best : `${best}–${worst}`} in 90 % of draws`;
+/** "rank 2–4 in 90 % of draws". */
+const rankRange = (interval: { best: number; worst: number }) => `${rankRangeText(interval)} in 90 % of draws`;
 
 export function renderCapabilityIndex(payload: Of<typeof capaIndexSchema>): string {
   return [

@@ -1,3 +1,7 @@
+/** "rank 2–4", or "rank 1" when the interval is one rank: where a product ranks in 90 % of draws. */
+export const rankRangeText = ({ best, worst }: { best: number; worst: number }) =>
+  `rank ${best === worst ? best : `${best}–${worst}`}`;
+
 /**
  * Competition ranking (1, 2, 2, 4) by a score, highest first; ties are ordered by name, then by
  * productId so the order is total and stable.

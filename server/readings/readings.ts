@@ -53,17 +53,20 @@ export function capabilityIndex(release: ReleaseData) {
     marketId: release.marketId,
     release: release.release,
     lastUpdated: release.lastUpdated,
-    products: ranked.map((p) => ({
-      rank: p.rank,
-      productId: p.productId,
-      name: p.name,
-      vendor: p.vendor,
-      innovation: p.scores.innovation,
-      band: p.bands.innovation,
-      rankInterval: entryOf(sensitivity.capabilityIndex, p.productId, "rank").rankInterval,
-      innovationInterval: entryOf(sensitivity.products, p.productId, "score").innovation.interval,
-      bandSettled: entryOf(sensitivity.products, p.productId, "score").innovation.bandSettled,
-    })),
+    products: ranked.map((p) => {
+      const { interval, bandSettled } = entryOf(sensitivity.products, p.productId, "score").innovation;
+      return {
+        rank: p.rank,
+        productId: p.productId,
+        name: p.name,
+        vendor: p.vendor,
+        innovation: p.scores.innovation,
+        band: p.bands.innovation,
+        rankInterval: entryOf(sensitivity.capabilityIndex, p.productId, "rank").rankInterval,
+        innovationInterval: interval,
+        bandSettled,
+      };
+    }),
   };
 }
 

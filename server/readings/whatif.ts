@@ -38,7 +38,13 @@ export function whatIfReading(
   weights: ReadonlyMap<string, number>,
   country: string | null,
 ) {
-  const rescored = rescoreWithWeights(release.definition, release.geographies, weights);
+  // Only the country asked for is scored again (none without one): a what-if is computed per call,
+  // and a market's every geography would be most of its cost.
+  const rescored = rescoreWithWeights(
+    release.definition,
+    release.geographies.filter((g) => g.country === country),
+    weights,
+  );
   const publishedRanks = ranksOf(rankBy(release.products, (p) => p.scores.innovation));
   const publishedScores = new Map(release.products.map((p) => [p.productId, p.scores.innovation]));
   const capabilityIndex = rankBy(rescored.products, (p) => p.scores.innovation).map((p) => ({

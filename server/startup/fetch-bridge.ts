@@ -14,52 +14,30 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 /** Methods whose request may carry a body Node streams to us. */
 const WITHOUT_BODY = new Set(["GET", "HEAD"]);
 
-/**
- * A body up to this size is read whole before the Request is made: MCP's handlers read a POST's
- * body three times over (our log line, mcp-handler, the SDK), each through a clone, and a clone
- * of bytes in hand is a copy where a clone of a live stream is a tee. Larger bodies stream as they
- * come (the SDK refuses them past 4 MiB with its own 413).
- */
-const BUFFERED_BODY_BYTES = 64 * 1024;
-
 async function drain(rest: AsyncIterator<Buffer>): Promise<void> {
   for (let read = await rest.next(); !read.done; read = await rest.next());
 }
 
 /**
- * The body as bytes when it ends within BUFFERED_BODY_BYTES; else a stream of what was read and
- * the rest still to come, so nothing is lost and nothing large is held.
+ * The body as a stream of what Node reads. A handler that stops reading early (MCP refusing a
+ * message over its limit) cancels it: the rest is then read and dropped — through the same
+ * iterator, since resume() does nothing while one reads — so the client can finish sending and
+ * read the answer, where destroying the stream would reset the connection under it.
  */
-async function bodyOf(incoming: IncomingMessage): Promise<Uint8Array | ReadableStream<Uint8Array>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // One iterator throughout: leaving a for-await loop would destroy the stream, and its rest with it.
+function bodyOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
   const rest: AsyncIterator<Buffer> = incoming[Symbol.asyncIterator]();
-  for (let read = await rest.next(); !read.done; read = await rest.next()) {
-    const chunk = read.value;
-    chunks.push(chunk);
-    size += chunk.byteLength;
-    if (size > BUFFERED_BODY_BYTES) {
-      return new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (const read of chunks) controller.enqueue(read);
-        },
-        async pull(controller) {
-          const next = await rest.next();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        },
-        // The rest is read and dropped (through the same iterator: resume() does nothing while one
-        // reads), so the client can finish sending and read the answer (a 413, say).
-        cancel: () => void drain(rest).catch(() => undefined),
-      });
-    }
-  }
-  return Buffer.concat(chunks, size);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await rest.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel: () => void drain(rest).catch(() => undefined),
+  });
 }
 
 /** The request as a Fetch Request, at `origin` (the URL's host is never read from the client). */
-export async function fetchRequestOf(incoming: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
+export function fetchRequestOf(incoming: IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
@@ -67,7 +45,7 @@ export async function fetchRequestOf(incoming: IncomingMessage, origin: string, 
     else headers.set(name, value);
   }
   const method = incoming.method ?? "GET";
-  const body = WITHOUT_BODY.has(method) ? undefined : await bodyOf(incoming);
+  const body = WITHOUT_BODY.has(method) ? undefined : bodyOf(incoming);
   return new Request(`${origin}${incoming.url ?? "/"}`, {
     method,
     headers,
@@ -143,14 +121,6 @@ export async function serveFetch(
   outgoing.once("close", () => {
     if (!outgoing.writableFinished) abort.abort();
   });
-  let request: Request;
-  try {
-    request = await fetchRequestOf(incoming, origin, abort.signal);
-  } catch {
-    // The client went away while sending its body (or it broke off): there is no one to answer.
-    outgoing.destroy();
-    return;
-  }
-  const answer = await handle(request);
+  const answer = await handle(fetchRequestOf(incoming, origin, abort.signal));
   await sendFetchResponse(answer, outgoing, incoming.method ?? "GET");
 }

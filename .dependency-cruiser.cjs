@@ -13,18 +13,12 @@ const LAYERS = [
   // Observability (logs, metrics) sits with storage: it writes to stdout and db/ counts its caches.
   {
     name: "storage",
-    paths: [
-      "^db/",
-      "^server/catalog/",
-      "^server/rate-limit/",
-      "^server/limits/",
-      "^server/queue/",
-      "^server/observability/",
-    ],
+    paths: ["^db/", "^server/catalog/", "^server/limits/", "^server/queue/", "^server/observability/"],
   },
   { name: "accounts", paths: ["^server/accounts/"] },
-  { name: "start-up", paths: ["^server/startup/"] },
-  { name: "auth", paths: ["^server/auth/"] },
+  { name: "start-up", paths: ["^server/startup/", "^server/http-server/"] },
+  // Mail sits with auth: sign-in links are mail, and its unsubscribe links are signed with the auth secret.
+  { name: "auth", paths: ["^server/auth/", "^server/mail/"] },
   { name: "procedures", paths: ["^server/procedures/"] },
   {
     name: "surfaces",

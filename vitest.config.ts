@@ -7,6 +7,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
+    // Keeps what the code under test logs out of a passing run; printed for a failing test, or all
+    // of it as it comes with TEST_SHOW_LOGS=1 (tests/helpers/captured-logs.ts).
+    setupFiles: ["tests/helpers/setup-logs.ts"],
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
       {

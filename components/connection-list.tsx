@@ -1,6 +1,7 @@
 "use client";
 /** The MCP clients connected through OAuth as the signed-in person, each revocable. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { TableWrap } from "@/components/table-wrap";
 import { utcMinute } from "./format";
 import { problemText, useTRPC } from "./trpc";
 
@@ -26,7 +27,7 @@ export function ConnectionList() {
         <p>No MCP client is connected through sign-in yet. Add the server URL to a client and it will ask you here.</p>
       ) : null}
       {connections.data?.length ? (
-        <div className="table-wrap">
+        <TableWrap label="Connected MCP clients">
           <table>
             <thead>
               <tr>
@@ -65,7 +66,15 @@ export function ConnectionList() {
                       type="button"
                       className="danger"
                       disabled={revoke.isPending}
-                      onClick={() => revoke.mutate({ grantId: connection.grantId })}
+                      onClick={() => {
+                        // Destructive for the client: it must sign in again to reconnect. Asked first.
+                        if (
+                          window.confirm(
+                            `Disconnect "${connection.clientName}"? It loses access at once and must be connected again.`,
+                          )
+                        )
+                          revoke.mutate({ grantId: connection.grantId });
+                      }}
                     >
                       Revoke<span className="sr-only"> {connection.clientName}</span>
                     </button>
@@ -74,7 +83,7 @@ export function ConnectionList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : null}
     </section>
   );

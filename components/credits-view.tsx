@@ -1,6 +1,8 @@
 "use client";
 /** The active organization's credits: balance, prices, usage per day and the ledger, page by page. */
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { TableWrap } from "@/components/table-wrap";
+import { creditChange, windowText } from "./format";
 import { problemText, useTRPC } from "./trpc";
 import { UsageChart } from "./usage-chart";
 
@@ -35,7 +37,10 @@ export function CreditsView() {
         <div className="card">
           <span className="label">Rate limit</span>
           <span className="figure">{summary.data ? summary.data.rateLimit.toLocaleString("en") : "…"}</span>
-          <span className="hint">requests per window</span>
+          <span className="hint">
+            requests per {summary.data ? windowText(summary.data.rateLimitWindowSeconds) : "window"}, for the whole
+            organization
+          </span>
         </div>
       </section>
       <p className="note">
@@ -45,7 +50,7 @@ export function CreditsView() {
 
       <section aria-labelledby="prices">
         <h2 id="prices">Prices</h2>
-        <div className="table-wrap">
+        <TableWrap label="Prices">
           <table>
             <thead>
               <tr>
@@ -70,7 +75,7 @@ export function CreditsView() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </section>
 
       <section aria-labelledby="usage">
@@ -80,7 +85,7 @@ export function CreditsView() {
 
       <section aria-labelledby="ledger">
         <h2 id="ledger">Ledger</h2>
-        <div className="table-wrap">
+        <TableWrap label="Ledger">
           <table>
             <thead>
               <tr>
@@ -108,7 +113,7 @@ export function CreditsView() {
                     </td>
                     <td data-label="Kind">{entry.kind}</td>
                     <td className="num" data-label="Amount">
-                      {entry.amount > 0 ? `+${entry.amount}` : entry.amount}
+                      {creditChange(entry.amount)}
                     </td>
                     <td className="num" data-label="Balance after">
                       {entry.balanceAfter}
@@ -123,7 +128,7 @@ export function CreditsView() {
                 ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
         {ledger.isPending ? <p>Loading…</p> : null}
         {ledger.hasNextPage ? (
           <button

@@ -1,4 +1,7 @@
-/** How the dashboard writes moments: in UTC, to the day or to the minute. */
+/**
+ * The dashboard's one formatter: moments in UTC (to the day, to the minute), numbers, scores,
+ * credits and countries, written the same way on every page.
+ */
 
 /** 2026-05-04 */
 export const utcDay = (value: string | Date): string => new Date(value).toISOString().slice(0, 10);
@@ -6,3 +9,38 @@ export const utcDay = (value: string | Date): string => new Date(value).toISOStr
 /** 2026-05-04 09:30, or null for no moment. */
 export const utcMinute = (value: string | Date | null): string | null =>
   value ? new Date(value).toISOString().slice(0, 16).replace("T", " ") : null;
+
+/** 1,000 */
+export const count = (value: number): string => value.toLocaleString("en");
+
+/** 1,000 credits, 1 credit. */
+export const credits = (value: number): string => `${count(value)} credit${value === 1 ? "" : "s"}`;
+
+/** A ledger movement: +1,000, −5 (a true minus sign), 0. */
+export const creditChange = (value: number): string =>
+  value > 0 ? `+${count(value)}` : value < 0 ? `−${count(-value)}` : "0";
+
+/** A score: one decimal, always (46.3, 50.0). */
+export const score = (value: number): string => value.toFixed(1);
+
+/** Countries as people look them up: by name (Australia before Austria), not by code. */
+export const byCountryName = <G extends { country: string; name: string }>(geographies: readonly G[]): G[] =>
+  [...geographies].sort((a, b) => a.name.localeCompare(b.name, "en") || a.country.localeCompare(b.country));
+
+/** A rate-limit window in words: "minute", "hour", "30 s". */
+export const windowText = (seconds: number): string =>
+  seconds === 60
+    ? "minute"
+    : seconds === 3600
+      ? "hour"
+      : seconds % 60 === 0
+        ? `${seconds / 60} minutes`
+        : `${seconds} s`;
+
+/** "27 Oct": a day of the last weeks, as a chart's axis says it. */
+export const shortDay = (day: string): string =>
+  new Date(`${day.slice(0, 10)}T00:00:00Z`).toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "short",
+    timeZone: "UTC",
+  });

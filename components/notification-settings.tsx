@@ -79,7 +79,7 @@ export function NotificationSettings() {
           <fieldset disabled={update.isPending}>
             {CHOICES.map(({ key, label, hint }) => (
               <p key={key}>
-                <label>
+                <label className="check">
                   <input
                     type="checkbox"
                     name={key}

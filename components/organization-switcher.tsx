@@ -7,9 +7,11 @@ import { problemText, useTRPC } from "./trpc";
 export function OrganizationSwitcher({
   organizations,
   activeId,
+  testId = "organization-switcher",
 }: {
   organizations: { id: string; name: string }[];
   activeId: string;
+  testId?: string;
 }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -21,7 +23,7 @@ export function OrganizationSwitcher({
         value={activeId}
         disabled={change.isPending}
         onChange={(event) => change.mutate({ organizationId: event.target.value })}
-        data-testid="organization-switcher"
+        data-testid={testId}
       >
         {organizations.map((o) => (
           <option key={o.id} value={o.id}>

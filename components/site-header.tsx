@@ -1,8 +1,13 @@
-/** The header of every page: where you are, who you act for, what it has left to spend. */
+/**
+ * The header of every page: where you are, who you act for, what it has left to spend. One row at
+ * 1280 px and in view while scrolling; on a phone the links fold into a menu (a plain <details>,
+ * so it works without JavaScript). The organization switcher shows only when there is a choice.
+ */
 import Link from "next/link";
 import { signOut } from "@/server/auth/config";
 import { headerState } from "@/server/dashboard/guards";
 import {
+  API_DOCS_PATH,
   CONNECT_PATH,
   CREDITS_PATH,
   GEOGRAPHIES_PATH,
@@ -11,6 +16,7 @@ import {
   SIGN_IN_PATH,
   TOKENS_PATH,
 } from "@/server/http/paths";
+import { credits } from "./format";
 import { OrganizationSwitcher } from "./organization-switcher";
 
 async function signOutAction() {
@@ -18,26 +24,67 @@ async function signOutAction() {
   await signOut({ redirectTo: SIGN_IN_PATH });
 }
 
+/** A bell drawn as SVG: an emoji renders as an empty box where the font lacks it. */
+function BellIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" className="bell-icon">
+      <path
+        d="M12 3a6 6 0 0 0-6 6v3.6L4.3 15.4A1 1 0 0 0 5.1 17h13.8a1 1 0 0 0 .8-1.6L18 12.6V9a6 6 0 0 0-6-6Zm-2.5 15.5a2.5 2.5 0 0 0 5 0"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+function MainLinks({ signedIn }: { signedIn: boolean }) {
+  return (
+    <>
+      <Link href="/">Markets</Link>
+      {signedIn ? <Link href={GEOGRAPHIES_PATH}>Geographies</Link> : null}
+      {signedIn ? <Link href={TOKENS_PATH}>API tokens</Link> : null}
+      {signedIn ? <Link href={CREDITS_PATH}>Credits</Link> : null}
+      {signedIn ? <Link href={CONNECT_PATH}>Connect MCP</Link> : null}
+      <Link href={API_DOCS_PATH}>Docs</Link>
+    </>
+  );
+}
+
 export async function SiteHeader() {
   const state = await headerState();
   return (
     <header className="site-header">
+      {/* Its name is what it shows: the long name, or on a phone the short one (WCAG 2.5.3). */}
       <Link href="/" className="brand">
-        Market Positioning
+        <span className="brand-long">Market Positioning</span>
+        <abbr className="brand-short" title="Market Positioning Service">
+          MPS
+        </abbr>
       </Link>
-      <nav aria-label="Main">
-        <Link href="/">Markets</Link>
-        {state ? <Link href={GEOGRAPHIES_PATH}>Geographies</Link> : null}
-        {state ? <Link href={TOKENS_PATH}>API tokens</Link> : null}
-        {state ? <Link href={CREDITS_PATH}>Credits</Link> : null}
-        {state ? <Link href={CONNECT_PATH}>Connect MCP</Link> : null}
+      <nav aria-label="Main" className="main-nav">
+        <MainLinks signedIn={state !== null} />
       </nav>
+      <details className="menu">
+        <summary>Menu</summary>
+        <nav aria-label="Main (menu)">
+          <MainLinks signedIn={state !== null} />
+        </nav>
+      </details>
       <div className="account">
         {state?.active ? (
           <>
-            <OrganizationSwitcher organizations={state.organizations} activeId={state.active.id} />
+            {state.organizations.length > 1 ? (
+              <OrganizationSwitcher organizations={state.organizations} activeId={state.active.id} />
+            ) : (
+              <span className="org-name" data-testid="organization-name">
+                {state.active.name}
+              </span>
+            )}
             <Link href={CREDITS_PATH} className="balance" data-testid="header-balance">
-              {state.active.creditBalance.toLocaleString("en")} credits
+              {credits(state.active.creditBalance)}
             </Link>
           </>
         ) : state ? (
@@ -50,7 +97,7 @@ export async function SiteHeader() {
             data-testid="notification-bell"
             aria-label={`Notifications: ${state.unread} unread`}
           >
-            <span aria-hidden="true">🔔</span>
+            <BellIcon />
             {state.unread > 0 ? (
               <span className="count" data-testid="unread-count">
                 {state.unread > 99 ? "99+" : state.unread}
@@ -59,12 +106,30 @@ export async function SiteHeader() {
           </Link>
         ) : null}
         {state ? (
-          <form action={signOutAction}>
-            <span className="who">{state.user.email}</span>
-            <button type="submit" className="link-button">
-              Sign out
-            </button>
-          </form>
+          <details className="user-menu">
+            <summary aria-label={`Account: ${state.user.email}`}>Account</summary>
+            <form action={signOutAction}>
+              <span className="who">{state.user.email}</span>
+              {/* On a phone the header has no room for these: they live here. */}
+              {state.active ? (
+                <span className="menu-only">
+                  <Link href={CREDITS_PATH}>{credits(state.active.creditBalance)}</Link>
+                  {state.organizations.length > 1 ? (
+                    <OrganizationSwitcher
+                      organizations={state.organizations}
+                      activeId={state.active.id}
+                      testId="organization-switcher-menu"
+                    />
+                  ) : (
+                    <span>{state.active.name}</span>
+                  )}
+                </span>
+              ) : null}
+              <button type="submit" className="link-button">
+                Sign out
+              </button>
+            </form>
+          </details>
         ) : (
           <Link href={SIGN_IN_PATH}>Sign in</Link>
         )}

@@ -2,6 +2,7 @@
 /** API tokens of the active organization: create (the secret is shown once), list, revoke. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
+import { TableWrap } from "@/components/table-wrap";
 import { utcMinute } from "./format";
 import { problemText, useTRPC } from "./trpc";
 
@@ -113,7 +114,7 @@ export function TokenManager({ origin }: { origin: string }) {
         ) : null}
         {tokens.data?.length === 0 ? <p>No tokens yet.</p> : null}
         {tokens.data?.length ? (
-          <div className="table-wrap">
+          <TableWrap label="API tokens">
             <table>
               <thead>
                 <tr>
@@ -149,7 +150,15 @@ export function TokenManager({ origin }: { origin: string }) {
                             type="button"
                             className="danger"
                             disabled={revoke.isPending}
-                            onClick={() => revoke.mutate({ tokenId: token.id })}
+                            onClick={() => {
+                              // Destructive and immediate for every program using it: asked first.
+                              if (
+                                window.confirm(
+                                  `Revoke the token "${token.name}"? Every program using it is refused at once; this cannot be undone.`,
+                                )
+                              )
+                                revoke.mutate({ tokenId: token.id });
+                            }}
                           >
                             Revoke<span className="sr-only"> {token.name}</span>
                           </button>
@@ -160,7 +169,7 @@ export function TokenManager({ origin }: { origin: string }) {
                 })}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         ) : null}
         {revoke.error ? (
           <p role="alert" className="error">
@@ -171,7 +180,8 @@ export function TokenManager({ origin }: { origin: string }) {
 
       <section aria-labelledby="use-token">
         <h2 id="use-token">Use it</h2>
-        <pre>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable code block must be focusable */}
+        <pre tabIndex={0}>
           <code>{`curl -H "Authorization: Bearer $TOKEN" ${origin}/v1/markets\ncurl -H "Authorization: Bearer $TOKEN" "${origin}/v1/markets/foundation-model-apis/delta?country=FR"`}</code>
         </pre>
         <p className="hint">

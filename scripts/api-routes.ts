@@ -1,16 +1,16 @@
 /**
  * The API's paths and their handlers, for our HTTP server to answer straight from Node
- * (server/startup/http-server.ts). The app/ route files call the same handlers under `next dev`.
+ * (server/http-server/http-server.ts). The app/ route files call the same handlers under `next dev`.
  */
 
 import type { Database } from "../db/client";
 import { MCP_PATH } from "../server/http/paths";
+import type { DirectRoute } from "../server/http-server/http-server";
 import { handleMcpRequest } from "../server/mcp/handler";
 import { refuseAtTheDoor } from "../server/rest/door";
 import { handleOpenApiRequest, serveRestRequest } from "../server/rest/handler";
 import { API_PREFIX } from "../server/rest/routes";
 import { getDatabase } from "../server/startup/database";
-import type { DirectRoute } from "../server/startup/http-server";
 
 let opened: Database | undefined;
 const database = async () => {

@@ -3,12 +3,12 @@
  * dev` with --dev. It decides the dev outbox from the operator's environment (refusing to start in
  * production without SMTP_URL unless DEV_OUTBOX=1; server/startup/dev-outbox.ts) before anything
  * defaults NODE_ENV (and whether client metadata documents may live on private hosts:
- * server/startup/client-metadata-hosts.ts), then serves the app on PORT (default 3000) with server/startup/http-server.ts.
+ * server/startup/client-metadata-hosts.ts), then serves the app on PORT (default 3000) with server/http-server/http-server.ts.
  * Outside development the API (/v1, /mcp) is answered from Node directly by the same handlers the
  * app/ route files call; in development those route files serve it, so edits reload.
  */
 import { decidePrivateHosts } from "../server/startup/client-metadata-hosts";
-import { outboxOrExit } from "../server/startup/dev-outbox";
+import { isProduction, outboxOrExit } from "../server/startup/dev-outbox";
 
 const dev = process.argv.includes("--dev");
 const outbox = outboxOrExit(process.env);
@@ -25,10 +25,12 @@ if (privateHosts.refusal) {
 }
 if (privateHosts.warning) console.warn(privateHosts.warning);
 process.env.CIMD_ALLOW_PRIVATE_HOSTS = privateHosts.allowed ? "1" : "0";
+// Production as the operator declared it, before the default below makes every build "production".
+const production = isProduction(process.env);
 // As `next start` and `next dev` do, and before Next and React load: they read it once.
 Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || (dev ? "development" : "production") });
 
-const { serve } = await import("../server/startup/http-server");
+const { serve } = await import("../server/http-server/http-server");
 const { stopJobs } = await import("../server/jobs/worker");
 const { apiRoutes } = await import("./api-routes");
 const { startCpuProfile } = await import("./cpu-profile");
@@ -38,6 +40,7 @@ await serve({
   dir: process.cwd(),
   port: Number(process.env.PORT || 3000),
   dev,
+  production,
   onClose: async () => {
     await stopJobs();
     await stopProfile();

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { TableWrap } from "@/components/table-wrap";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { GEOGRAPHIES_PATH } from "@/server/http/paths";
@@ -29,7 +30,7 @@ export default async function GeographiesPage() {
       </p>
 
       <h2>Countries</h2>
-      <div className="table-wrap">
+      <TableWrap label="Countries">
         <table data-testid="geographies-table">
           <thead>
             <tr>
@@ -61,10 +62,10 @@ export default async function GeographiesPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
 
       <h2>Controls</h2>
-      <div className="table-wrap">
+      <TableWrap label="Controls">
         <table data-testid="controls-table">
           <thead>
             <tr>
@@ -89,7 +90,7 @@ export default async function GeographiesPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </main>
   );
 }

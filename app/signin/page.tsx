@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { oauthProviders, signIn } from "@/server/auth/config";
-import { safeReturnPath } from "@/server/dashboard/guards";
+import { currentUser, safeReturnPath } from "@/server/dashboard/guards";
 import { CHECK_EMAIL_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -18,6 +18,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   const params = await searchParams;
   const returnTo = safeReturnPath(params.callbackUrl) ?? "/";
   const error = typeof params.error === "string" ? (ERRORS[params.error] ?? "Sign-in failed; try again.") : null;
+  // Someone signed in already has what this page would give: go where it would have returned to.
+  if (await currentUser()) redirect(returnTo);
 
   async function sendLink(formData: FormData) {
     "use server";
@@ -29,6 +31,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   return (
     <main className="narrow">
       <h1>Sign in</h1>
+      <p data-testid="signin-why">
+        {returnTo === "/"
+          ? "Sign in to read every market under any country's controls, and to manage API tokens, credits and MCP connections."
+          : "Sign in to continue to the page you asked for: market readings, API tokens, credits and MCP connections belong to your account and its organization."}{" "}
+        No password: we e-mail you a link. New here? The same link creates your account.
+      </p>
       {error ? (
         <p role="alert" className="error">
           {error}

@@ -79,13 +79,18 @@ export function deltaStreaks(delta: DeltaPayload): Streak[] {
   });
 }
 
-/** A ranking bar: what is kept (`value`) in front of what was published (`ceiling`). */
+/**
+ * A ranking bar: what is kept (`value`) in front of what was published (`ceiling`). An unavailable
+ * product keeps nothing to rank: it has no rank and gives up no number, and is drawn apart, never
+ * as a bar (nor a tie) among the products that can be used.
+ */
 export interface GhostBar extends ProductRef {
-  rank: number;
+  /** Rank among the available products; null for an unavailable one. */
+  rank: number | null;
   value: number;
   ceiling: number;
-  /** Ceiling minus value, one decimal: what the product gives up. */
-  givesUp: number;
+  /** Ceiling minus value, one decimal: what the product gives up; null when unavailable. */
+  givesUp: number | null;
   /** The 5th–95th percentile of `value` across the sensitivity analysis: the whisker. */
   interval?: { low: number; high: number };
   /** The 5th–95th percentile of `rank`. */
@@ -97,15 +102,33 @@ export interface GhostBar extends ProductRef {
 const byValueThenName = (a: GhostBar, b: GhostBar) =>
   b.value - a.value || a.name.localeCompare(b.name) || a.productId.localeCompare(b.productId);
 
-/** Competition ranks (1, 2, 2, 4) over bars already in order. */
+const byName = (a: ProductRef, b: ProductRef) => a.name.localeCompare(b.name) || a.productId.localeCompare(b.productId);
+
+/** Competition ranks (1, 2, 2, 4) over the available bars; the unavailable after them, by name, unranked. */
 function ranked(bars: Omit<GhostBar, "rank">[]): GhostBar[] {
-  const withRank = bars.map((bar) => ({ ...bar, rank: 0 }));
-  withRank.sort(byValueThenName);
-  withRank.forEach((bar, i) => {
-    const previous = withRank[i - 1];
+  const usable: GhostBar[] = bars.filter((bar) => bar.available).map((bar) => ({ ...bar, rank: 0 }));
+  usable.sort(byValueThenName);
+  usable.forEach((bar, i) => {
+    const previous = usable[i - 1];
     bar.rank = previous && previous.value === bar.value ? previous.rank : i + 1;
   });
-  return withRank;
+  const unusable = bars.filter((bar) => !bar.available).map((bar) => ({ ...bar, rank: null, givesUp: null }));
+  return [...usable, ...unusable.sort(byName)];
+}
+
+/** "3." for a ranked bar, "–" for an unavailable one (it has no rank). */
+export const rankLabel = (bar: Pick<GhostBar, "rank">) => (bar.rank === null ? "–" : `${bar.rank}.`);
+
+/** How many products can be used under a country's controls: the headline of every country reading. */
+export function usableCount(products: readonly { available: boolean }[]) {
+  const usable = products.filter((p) => p.available).length;
+  return { usable, total: products.length };
+}
+
+/** "2 of 13 products are usable under FR's controls." */
+export function usableHeadline(products: readonly { available: boolean }[], country: string): string {
+  const { usable, total } = usableCount(products);
+  return `${usable} of ${total} product${total === 1 ? "" : "s"} ${usable === 1 ? "is" : "are"} usable under ${country}'s controls.`;
 }
 
 /** The delta as bars: Innovation under controls, ranked, with the published Innovation as ghost. */
@@ -123,20 +146,26 @@ export function deltaGhostBars(delta: DeltaPayload): GhostBar[] {
   );
 }
 
-/** The Max reading as bars: `on` in front of `off`, in the reading's own rank order. */
+/**
+ * The Max reading as bars: `on` in front of `off`, in the reading's own rank order; the products
+ * unavailable under the controls after them, unranked (the reading ties them last).
+ */
 export function maxGhostBars(max: MaxPayload): GhostBar[] {
-  return max.products.map(({ rank, productId, name, vendor, available, on, off, rankInterval, retainedInterval }) => ({
-    rank,
-    productId,
-    name,
-    vendor,
-    available,
-    value: on.innovation,
-    ceiling: off.innovation,
-    givesUp: round1(off.innovation - on.innovation),
-    ...(available && retainedInterval ? { interval: { low: retainedInterval.p5, high: retainedInterval.p95 } } : {}),
-    ...(rankInterval ? { rankInterval } : {}),
-  }));
+  const bars = max.products.map(
+    ({ rank, productId, name, vendor, available, on, off, rankInterval, retainedInterval }) => ({
+      rank: available ? rank : null,
+      productId,
+      name,
+      vendor,
+      available,
+      value: available ? on.innovation : 0,
+      ceiling: off.innovation,
+      givesUp: available ? round1(off.innovation - on.innovation) : null,
+      ...(available && retainedInterval ? { interval: { low: retainedInterval.p5, high: retainedInterval.p95 } } : {}),
+      ...(available && rankInterval ? { rankInterval } : {}),
+    }),
+  );
+  return [...bars.filter((b) => b.available), ...bars.filter((b) => !b.available).sort(byName)];
 }
 
 /** The Capability Index as bars: published Innovation, nothing given up. */

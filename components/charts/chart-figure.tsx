@@ -4,6 +4,7 @@
  * table for screen readers and keyboards, and a CSV download of exactly that table.
  */
 import type { ReactNode } from "react";
+import { TableWrap } from "@/components/table-wrap";
 import { type Column, cellText, toCsv } from "@/server/formats/csv";
 
 interface ChartFigureProps<Row> {
@@ -76,7 +77,7 @@ export function ChartFigure<Row>({
       </div>
       <details open={tableOpen}>
         <summary>{title} as a table</summary>
-        <div className="table-wrap">
+        <TableWrap label={`${title} as a table`}>
           <table data-testid={`${id}-table`}>
             <thead>
               <tr>
@@ -99,7 +100,7 @@ export function ChartFigure<Row>({
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </details>
     </figure>
   );

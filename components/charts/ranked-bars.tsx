@@ -20,7 +20,7 @@ import {
   YAxis,
 } from "recharts";
 import { rankRangeText } from "../../server/readings/rank";
-import type { GhostBar } from "./chart-data";
+import { type GhostBar, rankLabel } from "./chart-data";
 import { fitText, textWidth } from "./label-placement";
 
 export interface Cutoff {
@@ -64,7 +64,7 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
   const left = scale(0) ?? x;
   // The rank's 90 % interval and an unsettled band travel with the name, so they are read with it.
   const name = [
-    `${payload.rank}. ${payload.name}`,
+    `${rankLabel(payload)} ${payload.name}`,
     payload.rankInterval && (payload.rankInterval.best !== payload.rankInterval.worst || payload.unsettled)
       ? ` · ${rankRangeText(payload.rankInterval)}`
       : "",
@@ -92,10 +92,13 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
         {shown === name ? null : <title>{name}</title>}
         {shown}
       </text>
-      {ghost ? (
+      {/* An unavailable product keeps nothing: no bar, no ghost at its published length. */}
+      {ghost && payload.available ? (
         <rect className="ghost" x={left} y={barTop} width={Math.max(0, ceiling - left)} height={barHeight} rx={2} />
       ) : null}
-      <rect className="kept" x={left} y={barTop} width={Math.max(0, end - left)} height={barHeight} rx={2} />
+      {payload.available ? (
+        <rect className="kept" x={left} y={barTop} width={Math.max(0, end - left)} height={barHeight} rx={2} />
+      ) : null}
       {whisker && payload.interval ? (
         <g className="whisker" data-mark="whisker" data-low={payload.interval.low} data-high={payload.interval.high}>
           <line x1={whisker.low} x2={whisker.high} y1={middle} y2={middle} />
@@ -103,9 +106,14 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
           <line x1={whisker.high} x2={whisker.high} y1={middle - 4} y2={middle + 4} />
         </g>
       ) : null}
-      <text x={labelX} y={barTop + barHeight / 2} dominantBaseline="central" className="bar-label">
-        {payload.available ? payload.value.toFixed(1) : "unavailable"}
-        {ghost && payload.available && payload.givesUp > 0 ? ` (−${payload.givesUp.toFixed(1)})` : ""}
+      <text
+        x={payload.available ? labelX : left}
+        y={barTop + barHeight / 2}
+        dominantBaseline="central"
+        className="bar-label"
+      >
+        {payload.available ? payload.value.toFixed(1) : "unavailable under these controls"}
+        {ghost && payload.givesUp !== null && payload.givesUp > 0 ? ` (−${payload.givesUp.toFixed(1)})` : ""}
       </text>
     </g>
   );
@@ -168,7 +176,7 @@ function BarTooltip({
   return (
     <div className="chart-tooltip">
       <strong>
-        {bar.rank}. {bar.name}
+        {rankLabel(bar)} {bar.name}
       </strong>{" "}
       <span className="hint">{bar.vendor}</span>
       {bar.available ? (
@@ -200,7 +208,7 @@ function BarTooltip({
               <dt>{ceilingLabel}</dt>
               <dd>{bar.ceiling.toFixed(1)}</dd>
               <dt>Gives up</dt>
-              <dd>{bar.givesUp.toFixed(1)}</dd>
+              <dd>{(bar.givesUp ?? 0).toFixed(1)}</dd>
             </>
           ) : null}
         </dl>

@@ -12,6 +12,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
 import { type KeyboardEvent, useMemo, useRef, useState } from "react";
 import { ChartFigure } from "@/components/charts/chart-figure";
+import { inkOn, retainedColour } from "@/components/charts/heat-scale";
 import { productHref, productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import type { AppRouter } from "@/server/procedures/root";
@@ -28,30 +29,27 @@ interface CellRow {
   cell: Cell;
 }
 
-/** The sequential scale, light to dark (ColorBrewer's Blues), at 0, 25, 50, 75 and 100 retained. */
-const STOPS: readonly (readonly [number, number, number])[] = [
-  [239, 243, 255],
-  [189, 215, 231],
-  [107, 174, 214],
-  [49, 130, 189],
-  [8, 81, 156],
-];
-
-/** The colour of `retained` (0..100) on the scale. */
-export function retainedColour(retained: number): string {
-  const at = (Math.min(100, Math.max(0, retained)) / 100) * (STOPS.length - 1);
-  const low = Math.min(STOPS.length - 2, Math.floor(at));
-  const t = at - low;
-  const [a, b] = [STOPS[low], STOPS[low + 1]] as [readonly number[], readonly number[]];
-  const mix = (k: number) => Math.round((a[k] as number) + ((b[k] as number) - (a[k] as number)) * t);
-  return `rgb(${mix(0)}, ${mix(1)}, ${mix(2)})`;
-}
-
-/** Dark cells take white digits. */
-const darkAt = 55;
-
 /** Whether an available product keeps less Innovation there than it published. */
 const keepsLess = (product: Product, cell: Cell) => cell.available && cell.innovationRetained < product.innovation;
+
+type ColumnSort = "name" | "code" | "usable";
+
+/** The matrix's columns in the order shown, those matching the filter (name or code) only. */
+export function visibleColumns(matrix: AvailabilityReading, sortBy: ColumnSort, filter: string): number[] {
+  const wanted = filter.trim().toLowerCase();
+  const usable = (c: number) => matrix.products.filter((p) => p.cells[c]?.available).length;
+  const name = (c: number) => matrix.countries[c]?.name ?? "";
+  const code = (c: number) => matrix.countries[c]?.country ?? "";
+  return [...matrix.countries.keys()]
+    .filter((c) => !wanted || name(c).toLowerCase().includes(wanted) || code(c).toLowerCase() === wanted)
+    .sort((a, b) =>
+      sortBy === "code"
+        ? code(a).localeCompare(code(b))
+        : sortBy === "usable"
+          ? usable(b) - usable(a) || name(a).localeCompare(name(b), "en")
+          : name(a).localeCompare(name(b), "en") || code(a).localeCompare(code(b)),
+    );
+}
 
 interface Position {
   row: number;
@@ -71,6 +69,11 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
       ),
     [matrix],
   );
+  // The columns as shown: sorted (by name by default, as people look countries up) and filtered.
+  // A cell's data-col is its place on screen; `order` maps it to the matrix's column.
+  const [sortBy, setSortBy] = useState<ColumnSort>("name");
+  const [filter, setFilter] = useState("");
+  const order = useMemo(() => visibleColumns(matrix, sortBy, filter), [matrix, sortBy, filter]);
   const [active, setActive] = useState<Position>({ row: 0, col: 0 });
   const [hovered, setHovered] = useState<Position | null>(null);
   const [touched, setTouched] = useState(false);
@@ -89,7 +92,7 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
 
   const productCell = productNameCell(matrix.marketId, matrix.release);
   const lastRow = matrix.products.length - 1;
-  const lastCol = matrix.countries.length - 1;
+  const lastCol = order.length - 1;
   const focusAt = (position: Position) => {
     const target = grid.current?.querySelector<HTMLElement>(`[data-row="${position.row}"][data-col="${position.col}"]`);
     target?.focus();
@@ -132,8 +135,8 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
           page.
         </>
       );
-    const cell = product.cells[col];
-    const country = matrix.countries[col];
+    const cell = product.cells[order[col] ?? -1];
+    const country = matrix.countries[order[col] ?? -1];
     if (!cell || !country) return null;
     const where = (
       <>
@@ -186,8 +189,37 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
           the focus is described here:
         </p>
         <p className="heatmap-details" aria-live="polite" data-testid="heatmap-details">
-          {shown ? describe(shown) : "Hover over or focus a cell for its offering and missing controls."}
+          {shown ? describe(shown) : "Point at, tap or focus a cell for its offering and missing controls."}
         </p>
+        <div className="heatmap-controls inline-form">
+          <label>
+            Order of the countries
+            <select
+              value={sortBy}
+              onChange={(event) => setSortBy(event.target.value as ColumnSort)}
+              data-testid="heatmap-sort"
+            >
+              <option value="name">By name</option>
+              <option value="code">By code</option>
+              <option value="usable">Most products usable first</option>
+            </select>
+          </label>
+          <label>
+            Find a country
+            <input
+              type="search"
+              value={filter}
+              onChange={(event) => setFilter(event.target.value)}
+              placeholder="name or code"
+              data-testid="heatmap-filter"
+            />
+          </label>
+          <p className="hint" data-testid="heatmap-count" aria-live="polite">
+            {order.length === matrix.countries.length
+              ? `All ${order.length} countries; the grid scrolls sideways, the product names stay in view.`
+              : `${order.length} of ${matrix.countries.length} countries shown.`}
+          </p>
+        </div>
         <div className="heatmap-scroll" data-testid="heatmap-scroll">
           <table
             ref={grid}
@@ -205,18 +237,14 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
                 <th scope="col" className="heat-product">
                   Product
                 </th>
-                {matrix.countries.map((country) => (
-                  <th
-                    key={country.country}
-                    scope="col"
-                    className="heat-country"
-                    title={country.name}
-                    aria-label={`${country.name} (${country.country})`}
-                    data-country={country.country}
-                  >
-                    {country.country}
-                  </th>
-                ))}
+                {order.map((c) => {
+                  const country = matrix.countries[c] as Country;
+                  return (
+                    <th key={country.country} scope="col" className="heat-country" data-country={country.country}>
+                      <span className="heat-country-name">{country.name}</span>
+                    </th>
+                  );
+                })}
               </tr>
             </thead>
             <tbody>
@@ -237,8 +265,9 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
                       {product.name}
                     </Link>
                   </th>
-                  {product.cells.map((cell, col) => {
-                    const country = matrix.countries[col] as Country;
+                  {order.map((c, col) => {
+                    const cell = product.cells[c] as Cell;
+                    const country = matrix.countries[c] as Country;
                     const less = keepsLess(product, cell);
                     const state = cell.available ? (less ? "less" : "all") : "unavailable";
                     return (
@@ -258,15 +287,17 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
                           cell.available
                             ? {
                                 background: retainedColour(cell.innovationRetained),
-                                color: cell.innovationRetained >= darkAt ? "#fff" : "var(--fg)",
+                                color: inkOn(retainedColour(cell.innovationRetained)),
                               }
                             : undefined
                         }
-                        aria-label={`${product.name}, ${country.name}: ${
+                        // The name starts with what the cell shows (WCAG 2.5.3), then says it in full.
+                        aria-label={
                           cell.available
-                            ? `keeps ${cell.innovationRetained.toFixed(1)} of ${product.innovation.toFixed(1)}`
-                            : "unavailable"
-                        }`}
+                            ? `${Math.round(cell.innovationRetained)}: ${product.name}, ${country.name}, keeps ${cell.innovationRetained.toFixed(1)} of ${product.innovation.toFixed(1)}`
+                            : `× ${product.name}, ${country.name}: unavailable`
+                        }
+                        // A tap focuses the cell (it has a tabindex), so touch screens get its details too.
                         onFocus={() => onFocus({ row, col })}
                         onMouseEnter={() => onHover({ row, col })}
                       >

@@ -4,7 +4,13 @@
  * bars (the ranking under controls with the published ceiling as a ghost). One table and CSV per
  * view, of what that view draws.
  */
-import { deltaGhostBars, deltaStreaks, type GhostBar, type Streak } from "@/components/charts/chart-data";
+import {
+  deltaGhostBars,
+  deltaStreaks,
+  type GhostBar,
+  type Streak,
+  usableHeadline,
+} from "@/components/charts/chart-data";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { DeltaMap, DeltaMapLegend } from "@/components/charts/delta-map";
 import { signed } from "@/components/charts/geometry";
@@ -19,9 +25,9 @@ const MAP_COLUMNS: Column<Streak>[] = [
   { label: "State", value: (s) => (s.available ? "available" : "unavailable") },
   { label: "Published Control", value: (s) => s.from.x, numeric: true, decimals: 1 },
   { label: "Published Innovation", value: (s) => s.from.y, numeric: true, decimals: 1 },
-  { label: "Under controls Control", value: (s) => s.to.x, numeric: true, decimals: 1 },
-  { label: "Under controls Innovation", value: (s) => s.to.y, numeric: true, decimals: 1 },
-  { label: "Moves", value: (s) => (s.moves ? "yes" : "no") },
+  { label: "Under controls Control", value: (s) => (s.available ? s.to.x : null), numeric: true, decimals: 1 },
+  { label: "Under controls Innovation", value: (s) => (s.available ? s.to.y : null), numeric: true, decimals: 1 },
+  { label: "Moves", value: (s) => (s.available ? (s.moves ? "yes" : "no") : "unavailable") },
 ];
 
 const BAR_COLUMNS: Column<GhostBar>[] = [
@@ -29,7 +35,7 @@ const BAR_COLUMNS: Column<GhostBar>[] = [
   { label: "Product", value: (b) => b.name },
   { label: "Vendor", value: (b) => b.vendor },
   { label: "State", value: (b) => (b.available ? "available" : "unavailable") },
-  { label: "Innovation under controls", value: (b) => b.value, numeric: true, decimals: 1 },
+  { label: "Innovation under controls", value: (b) => (b.available ? b.value : null), numeric: true, decimals: 1 },
   { label: "Published Innovation", value: (b) => b.ceiling, numeric: true, decimals: 1 },
   { label: "Gives up", value: (b) => b.givesUp, numeric: true, decimals: 1 },
 ];
@@ -69,7 +75,7 @@ export function DeltaFigure({
   // The table's product names link to their pages; the CSV keeps them as text.
   const cell = productNameCell(reading.marketId, reading.release);
   const moved = reading.products.filter((p) => p.available && p.distance.magnitude > 0).length;
-  const lost = reading.products.filter((p) => !p.available).length;
+  const headline = usableHeadline(reading.products, reading.country);
   const title = `Delta under ${reading.country}`;
   if (view === "map") {
     const streaks = deltaStreaks(reading);
@@ -77,7 +83,7 @@ export function DeltaFigure({
       <ChartFigure
         id="delta-map"
         title={title}
-        summary={`Innovation against Control for ${reading.products.length} products: each streak runs from the published point to the point under ${reading.country}'s controls; ${moved} move${lost ? `, ${lost} are unavailable there` : ""}.`}
+        summary={`${headline} Innovation against Control: each streak runs from the published point to the point under ${reading.country}'s controls; ${moved} of the usable move. Unavailable products are set apart, at their published point, greyed.`}
         columns={MAP_COLUMNS}
         rows={streaks}
         rowKey={(s) => s.productId}
@@ -91,14 +97,14 @@ export function DeltaFigure({
     );
   }
   const bars = deltaGhostBars(reading);
-  const mostLost = [...bars].sort((a, b) => b.givesUp - a.givesUp)[0];
+  const mostLost = bars.filter((b) => b.givesUp !== null).sort((a, b) => (b.givesUp ?? 0) - (a.givesUp ?? 0))[0];
   return (
     <ChartFigure
       id="delta-bars"
       title={title}
-      summary={`${bars.length} products ranked by Innovation under ${reading.country}'s controls, each in front of its published ceiling${
-        mostLost && mostLost.givesUp > 0 ? `; ${mostLost.name} gives up the most (${signed(-mostLost.givesUp)})` : ""
-      }.`}
+      summary={`${headline} The usable are ranked by Innovation under ${reading.country}'s controls, each in front of its published ceiling${
+        mostLost?.givesUp ? `; of those, ${mostLost.name} gives up the most (${signed(-mostLost.givesUp)})` : ""
+      }; the unavailable follow, unranked, with no bar.`}
       columns={BAR_COLUMNS}
       rows={bars}
       rowKey={(b) => b.productId}

@@ -3,8 +3,8 @@ import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/procedures/root";
 
 type Readings = inferRouterOutputs<AppRouter>["readings"];
-export type CapaIndexReading = Readings["capaindex"];
-export type MaxReading = Readings["servicemax"];
+export type CapaindexReading = Readings["capaindex"];
+export type ServicemaxReading = Readings["servicemax"];
 export type DeltaReading = Readings["delta"];
 export type WhatIfReading = Readings["whatif"];
 export type Geography = inferRouterOutputs<AppRouter>["geographies"]["list"]["geographies"][number];

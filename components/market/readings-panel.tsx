@@ -1,6 +1,8 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
+import { usableCount } from "@/components/charts/chart-data";
 import type { Cutoff } from "@/components/charts/ranked-bars";
 /**
  * The three readings of a market under one country's controls: a country selector (the
@@ -9,12 +11,12 @@ import type { Cutoff } from "@/components/charts/ranked-bars";
  * Data comes from the same tRPC procedures as REST and MCP, as the signed-in person (not metered).
  */
 import { controlsCount } from "@/components/controls-count";
+import { byCountryName } from "@/components/format";
 import { problemText, useTRPC } from "@/components/trpc";
-import { CapabilityIndexFigure } from "./capability-index-figure";
+import { CapaindexFigure } from "./capaindex-figure";
 import { DeltaFigure } from "./delta-figure";
-import { MaxFigure } from "./max-figure";
-import type { DeltaView, Geography } from "./reading-types";
-import { type WeightedAxis, WhatIfPanel } from "./what-if-panel";
+import type { DeltaView, Geography, ServicemaxReading } from "./reading-types";
+import { ServicemaxFigure } from "./servicemax-figure";
 
 interface ReadingsPanelProps {
   marketId: string;
@@ -24,10 +26,6 @@ interface ReadingsPanelProps {
   initialCountry: string;
   initialView: DeltaView;
   innovationCutoffs: readonly Cutoff[];
-  /** Each axis's indicators with their published weights: the what-if sliders. */
-  axes: readonly WeightedAxis[];
-  /** The URL's `whatif` weights, as the page was opened. */
-  initialWeights?: string;
 }
 
 /** Writes the reading's state into the page URL without a navigation (Next keeps it in sync). */
@@ -66,7 +64,7 @@ function ReadingSlot<T>({
   );
 }
 
-function CountrySelector({
+export function CountrySelector({
   geographies,
   country,
   homeCountry,
@@ -77,7 +75,7 @@ function CountrySelector({
   homeCountry: string;
   onChange: (country: string) => void;
 }) {
-  const options = geographies ?? [{ country, name: country, controls: [] }];
+  const options = byCountryName(geographies ?? [{ country, name: country, controls: [] }]);
   return (
     <label className="country-selector">
       Country whose controls are engaged
@@ -122,6 +120,30 @@ function EngagedControls({ geography }: { geography: Geography | undefined }) {
   );
 }
 
+/**
+ * The answer an analyst wants first: how many products can be used at all under the country's
+ * controls, and which ones; every figure below ranks only those.
+ */
+function UsableHeadline({ reading, countryName }: { reading: ServicemaxReading; countryName?: string }) {
+  const { usable, total } = usableCount(reading.products);
+  const names = reading.products.filter((p) => p.available).map((p) => p.name);
+  return (
+    <p className="usable-headline" data-testid="usable-headline" data-usable={usable} data-total={total}>
+      <strong>
+        {usable} of {total}
+      </strong>{" "}
+      product{total === 1 ? "" : "s"} {usable === 1 ? "is" : "are"} usable under {countryName ?? reading.country}'s
+      controls{usable > 0 && usable <= 5 ? `: ${names.join(", ")}` : ""}.
+      {usable < total ? (
+        <span className="hint">
+          {" "}
+          The other {total - usable} have no offering that meets every control: they are set apart, unranked, below.
+        </span>
+      ) : null}
+    </p>
+  );
+}
+
 export function ReadingsPanel({
   marketId,
   release,
@@ -129,8 +151,6 @@ export function ReadingsPanel({
   initialCountry,
   initialView,
   innovationCutoffs,
-  axes,
-  initialWeights,
 }: ReadingsPanelProps) {
   const trpc = useTRPC();
   const [country, setCountry] = useState(initialCountry);
@@ -149,9 +169,15 @@ export function ReadingsPanel({
   );
   const updating = (max.isFetching && max.isPlaceholderData) || (delta.isFetching && delta.isPlaceholderData);
 
+  const router = useRouter();
   const chooseCountry = (next: string) => {
     setCountry(next);
-    rememberInUrl({ country: next, view });
+    // Through the router, not history alone: the URL, the views' tabs and everything the server
+    // renders for the page then follow the country; this panel's state is kept.
+    const url = new URL(window.location.href);
+    url.searchParams.set("country", next);
+    url.searchParams.set("view", view);
+    router.replace(`${url.pathname}${url.search}`, { scroll: false });
   };
   const chooseView = (next: DeltaView) => {
     setView(next);
@@ -176,12 +202,13 @@ export function ReadingsPanel({
           ) : null}
         </div>
         {geographies.error ? <Problem error={geographies.error} what="the countries" /> : null}
+        {max.data ? <UsableHeadline reading={max.data} countryName={geography?.name} /> : null}
         <EngagedControls geography={geography} />
 
         <h3>Capability Index</h3>
         <p className="hint">Every product ranked by its published Innovation; no controls are engaged here.</p>
         <ReadingSlot query={capaindex} what="the Capability Index">
-          {(reading) => <CapabilityIndexFigure reading={reading} cutoffs={innovationCutoffs} />}
+          {(reading) => <CapaindexFigure reading={reading} cutoffs={innovationCutoffs} />}
         </ReadingSlot>
 
         <h3>Max</h3>
@@ -190,7 +217,7 @@ export function ReadingsPanel({
           <em>off</em> is published, <em>on</em> is under the controls.
         </p>
         <ReadingSlot query={max} what="the Max reading">
-          {(reading) => <MaxFigure reading={reading} controlNames={controlNames} />}
+          {(reading) => <ServicemaxFigure reading={reading} controlNames={controlNames} />}
         </ReadingSlot>
 
         <h3>Delta</h3>
@@ -199,14 +226,6 @@ export function ReadingsPanel({
           {(reading) => <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />}
         </ReadingSlot>
       </section>
-      {/* Under the same country as the readings above: it follows the selector. */}
-      <WhatIfPanel
-        marketId={marketId}
-        release={release}
-        country={country}
-        axes={axes}
-        initialWeights={initialWeights}
-      />
     </>
   );
 }

@@ -6,6 +6,7 @@
  */
 import type { inferRouterOutputs } from "@trpc/server";
 import { ProductLink } from "@/components/product/product-link";
+import { TableWrap } from "@/components/table-wrap";
 import { AXES } from "@/server/domain/market-definition";
 import type { AppRouter } from "@/server/procedures/root";
 import {
@@ -22,12 +23,26 @@ import { bandSlug } from "./band";
 export type Comparison = inferRouterOutputs<AppRouter>["readings"]["changes"];
 type ProductChange = Comparison["products"][number];
 
-function AxisCell({ product, axis }: { product: ProductChange; axis: (typeof AXES)[number] }) {
+/** Published scores of the later release, by product: an entered product's numbers. */
+export type ScoresByProduct = ReadonlyMap<string, Record<(typeof AXES)[number], number>>;
+
+function AxisCell({
+  product,
+  axis,
+  published,
+}: {
+  product: ProductChange;
+  axis: (typeof AXES)[number];
+  published?: ScoresByProduct;
+}) {
   const band = bandText(product.bands[axis]);
   const change = product.scores?.[axis];
+  // A product that entered has no change to show, but it has a score: the number, then its band.
+  const entered = product.status === "entered" ? published?.get(product.productId)?.[axis] : undefined;
   if (!change)
     return (
-      <td data-axis={axis} data-label={AXIS_LABELS[axis]}>
+      <td data-axis={axis} data-label={AXIS_LABELS[axis]} data-score={entered}>
+        {entered !== undefined ? `${entered.toFixed(1)} ` : null}
         {band ? <span className={`badge band-${bandSlug(band)}`}>{band}</span> : "—"}
       </td>
     );
@@ -48,8 +63,25 @@ function AxisCell({ product, axis }: { product: ProductChange; axis: (typeof AXE
   );
 }
 
-export function ReleaseChanges({ comparison }: { comparison: Comparison }) {
+/** The largest score change of a product on any axis, in points; entered and left products first. */
+function moveSize(p: ProductChange): number {
+  if (p.status !== "stayed") return Number.POSITIVE_INFINITY;
+  return Math.max(0, ...AXES.map((axis) => Math.abs(p.scores?.[axis]?.change ?? 0)));
+}
+
+const statusOrder = { entered: 0, left: 1, stayed: 2 } as const;
+
+/** Biggest movers first: entered, left, then by the largest change on any axis; ties by name. */
+export function byMoveSize(products: readonly ProductChange[]): ProductChange[] {
+  return [...products].sort(
+    (a, b) =>
+      statusOrder[a.status] - statusOrder[b.status] || moveSize(b) - moveSize(a) || a.name.localeCompare(b.name),
+  );
+}
+
+export function ReleaseChanges({ comparison, published }: { comparison: Comparison; published?: ScoresByProduct }) {
   const { country } = comparison;
+  const products = byMoveSize(comparison.products);
   return (
     <>
       <p data-testid="changes-pair">
@@ -64,11 +96,11 @@ export function ReleaseChanges({ comparison }: { comparison: Comparison }) {
           </li>
         ))}
       </ul>
-      <div className="table-wrap">
+      <TableWrap label="What changed, per product">
         <table data-testid="changes-table">
           <caption className="sr-only">
-            Every product of either release: whether it entered, left or stayed, each score's change and its causes, and
-            its ranks.
+            Every product of either release, biggest movers first: whether it entered, left or stayed, each score's
+            change and its causes, and its ranks.
           </caption>
           <thead>
             <tr>
@@ -85,7 +117,7 @@ export function ReleaseChanges({ comparison }: { comparison: Comparison }) {
             </tr>
           </thead>
           <tbody>
-            {comparison.products.map((p) => (
+            {products.map((p) => (
               <tr key={p.productId} data-product-id={p.productId} data-status={p.status}>
                 <th scope="row">
                   <span data-testid="changes-product-name">
@@ -104,7 +136,7 @@ export function ReleaseChanges({ comparison }: { comparison: Comparison }) {
                   {p.status}
                 </td>
                 {AXES.map((axis) => (
-                  <AxisCell key={axis} product={p} axis={axis} />
+                  <AxisCell key={axis} product={p} axis={axis} published={published} />
                 ))}
                 <td data-testid="changes-capaindex-rank" data-label="Capability Index rank">
                   {rankText(p.capabilityIndexRank)}
@@ -119,7 +151,7 @@ export function ReleaseChanges({ comparison }: { comparison: Comparison }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </>
   );
 }

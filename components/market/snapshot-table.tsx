@@ -2,6 +2,7 @@
 /** The snapshot as a sortable table: product, vendor, three scores with their band, gaps. */
 import { useState } from "react";
 import { ProductLink } from "@/components/product/product-link";
+import { TableWrap } from "@/components/table-wrap";
 import { AXES } from "@/server/domain/market-definition";
 import { bandSlug } from "./band";
 
@@ -85,7 +86,7 @@ export function SnapshotTable({
     );
   };
   return (
-    <div className="table-wrap">
+    <TableWrap label="Snapshot">
       <table data-testid="snapshot-table" className="sortable">
         <caption className="sr-only">Published scores of every product; select a column header to sort.</caption>
         <thead>
@@ -117,6 +118,6 @@ export function SnapshotTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

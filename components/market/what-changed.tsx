@@ -3,7 +3,7 @@
  * the problem's detail when the pair cannot be compared, or that there is only one release.
  */
 import { ComparePicker } from "./compare-picker";
-import { type Comparison, ReleaseChanges } from "./release-changes";
+import { type Comparison, ReleaseChanges, type ScoresByProduct } from "./release-changes";
 import type { ReleaseOption } from "./release-picker";
 
 /** The comparison the page asked for, or what was wrong with the question, in the API's words. */
@@ -28,6 +28,7 @@ export function WhatChanged({
   asked,
   result,
   keep,
+  published,
 }: {
   /** Newest first, as the changelog lists them. */
   releases: readonly ReleaseOption[];
@@ -36,6 +37,8 @@ export function WhatChanged({
   /** Undefined when there is nothing to compare (one release). */
   result: ComparisonResult | undefined;
   keep: Readonly<Record<string, string>>;
+  /** The later release's published scores: the numbers of the products that entered. */
+  published?: ScoresByProduct;
 }) {
   const pair = shownPair(result, asked, releases[0]?.release ?? 1);
   return (
@@ -61,7 +64,7 @@ export function WhatChanged({
               </p>
             </div>
           ) : (
-            <ReleaseChanges comparison={result.comparison} />
+            <ReleaseChanges comparison={result.comparison} published={published} />
           )}
         </>
       )}

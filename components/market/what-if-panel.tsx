@@ -9,6 +9,7 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { TableWrap } from "@/components/table-wrap";
 import { problemText, useTRPC } from "@/components/trpc";
 import { AXIS_LABELS, type Axis } from "@/server/domain/market-definition";
 import { MAX_WEIGHT, parseWeightsParam } from "@/server/scoring/whatif";
@@ -121,57 +122,82 @@ export function WhatIfPanel({
         <strong>Not the published ranking.</strong> Move a weight to see how the Capability Index and the Max under{" "}
         {country} would rank with it. Nothing is stored or published; the link keeps your weights.
       </p>
-      <div className="cards">
-        {axes.map((axis) => (
-          <fieldset key={axis.id} className="card" data-axis={axis.id}>
-            <legend>{AXIS_LABELS[axis.id]} weights</legend>
-            {axis.indicators.map((indicator) => {
-              const value = weights.get(indicator.id) ?? indicator.weight;
-              return (
-                <label key={indicator.id} className="weight">
-                  <span>
-                    {indicator.name} <output data-testid={`weight-${indicator.id}`}>{value}</output>
-                    {value === indicator.weight ? null : <span className="hint"> (published {indicator.weight})</span>}
-                  </span>
-                  <input
-                    type="range"
-                    min={0}
-                    max={sliderMax(indicator.weight)}
-                    step={0.05}
-                    value={value}
-                    data-indicator={indicator.id}
-                    aria-label={`${indicator.name} weight`}
-                    onChange={(event) => setWeight(indicator.id, Number(event.target.value))}
-                  />
-                </label>
-              );
-            })}
-          </fieldset>
-        ))}
-      </div>
-      <p>
-        <button type="button" onClick={() => setWeights(new Map())} disabled={changed === ""}>
-          Back to the published weights
-        </button>
-      </p>
-      {asked === "" ? (
-        <p className="hint">With the published weights the ranking is the published one (above).</p>
-      ) : whatif.error ? (
-        <div className="notice error-notice" role="alert">
+      <div className="whatif-layout">
+        <div className="whatif-sliders">
+          {axes.map((axis) => (
+            <fieldset key={axis.id} className="card" data-axis={axis.id}>
+              <legend>{AXIS_LABELS[axis.id]} weights</legend>
+              <p className="hint" data-testid={`moves-${axis.id}`}>
+                {WHAT_IT_MOVES[axis.id]}
+              </p>
+              {axis.indicators.map((indicator) => {
+                const value = weights.get(indicator.id) ?? indicator.weight;
+                return (
+                  <label key={indicator.id} className="weight">
+                    <span>
+                      {indicator.name} <output data-testid={`weight-${indicator.id}`}>{value}</output>
+                      {value === indicator.weight ? null : (
+                        <span className="hint"> (published {indicator.weight})</span>
+                      )}
+                    </span>
+                    <input
+                      type="range"
+                      min={0}
+                      max={sliderMax(indicator.weight)}
+                      step={0.05}
+                      value={value}
+                      data-indicator={indicator.id}
+                      aria-label={`${indicator.name} weight`}
+                      onChange={(event) => setWeight(indicator.id, Number(event.target.value))}
+                    />
+                  </label>
+                );
+              })}
+            </fieldset>
+          ))}
           <p>
-            <strong>Could not rank with these weights.</strong> {problemText(whatif.error)}
+            <button type="button" onClick={() => setWeights(new Map())} disabled={changed === ""}>
+              Back to the published weights
+            </button>
           </p>
         </div>
-      ) : whatif.data ? (
-        <WhatIfTables reading={whatif.data} />
-      ) : (
-        <p className="hint" aria-busy="true">
-          Ranking with your weights…
-        </p>
-      )}
+        {/* It may scroll on its own beside the sliders: reachable by keyboard (WCAG 2.1.1). */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable */}
+        <section className="whatif-results" tabIndex={0} aria-label="What your weights move">
+          {asked === "" ? (
+            <p className="hint">
+              With the published weights the ranking is the published one. Move an Innovation weight to see the rankings
+              change here.
+            </p>
+          ) : whatif.error ? (
+            <div className="notice error-notice" role="alert">
+              <p>
+                <strong>Could not rank with these weights.</strong> {problemText(whatif.error)}
+              </p>
+            </div>
+          ) : whatif.data ? (
+            <WhatIfTables reading={whatif.data} />
+          ) : (
+            <p className="hint" aria-busy="true">
+              Ranking with your weights…
+            </p>
+          )}
+        </section>
+      </div>
     </section>
   );
 }
+
+/**
+ * What a weight of each axis moves: both rankings order by Innovation, so only Innovation weights
+ * rerank; the others change a score no ranking here orders by, and the sliders say so.
+ */
+const WHAT_IT_MOVES: Record<string, string> = {
+  innovation: "These move both rankings: the Capability Index and the Max order products by Innovation.",
+  control:
+    "These change each product's Control score only. Neither ranking orders by Control, so the tables do not move.",
+  scale: "These change each product's Scale score only. Neither ranking orders by Scale, so the tables do not move.",
+};
 
 /** One ranking with the caller's weights: rank, move, product, the value now and as published. */
 function MoveTable<
@@ -189,7 +215,8 @@ function MoveTable<
   valueLabel: string;
   rows: readonly Row[];
   value: (row: Row) => string;
-  published: (row: Row) => number;
+  /** null: nothing published to compare with (unavailable under the controls). */
+  published: (row: Row) => number | null;
 }) {
   return (
     <table data-testid={testId}>
@@ -210,23 +237,37 @@ function MoveTable<
         </tr>
       </thead>
       <tbody>
-        {rows.map((p) => (
-          <tr key={p.productId} data-product-id={p.productId} data-rank-change={p.rankChange}>
-            <td className="num" data-label="Rank">
-              {p.rank}
-            </td>
-            <td data-label="Move">
-              <RankMove change={p.rankChange} /> <span className="hint">from {p.publishedRank}</span>
-            </td>
-            <th scope="row">{p.name}</th>
-            <td className="num" data-label={valueLabel}>
-              {value(p)}
-            </td>
-            <td className="num" data-label="Published">
-              {published(p).toFixed(1)}
-            </td>
-          </tr>
-        ))}
+        {rows.map((p) => {
+          const usable = !("available" in p) || p.available !== false;
+          return (
+            <tr
+              key={p.productId}
+              data-product-id={p.productId}
+              data-rank-change={usable ? p.rankChange : undefined}
+              className={usable ? undefined : "unavailable"}
+            >
+              <td className="num" data-label="Rank">
+                {usable ? p.rank : "–"}
+              </td>
+              <td data-label="Move">
+                {usable ? (
+                  <>
+                    <RankMove change={p.rankChange} /> <span className="hint">from {p.publishedRank}</span>
+                  </>
+                ) : (
+                  <span className="hint">unranked</span>
+                )}
+              </td>
+              <th scope="row">{p.name}</th>
+              <td className="num" data-label={valueLabel}>
+                {value(p)}
+              </td>
+              <td className="num" data-label="Published">
+                {published(p)?.toFixed(1) ?? "unavailable"}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
@@ -234,7 +275,7 @@ function MoveTable<
 
 function WhatIfTables({ reading }: { reading: WhatIfReading }) {
   return (
-    <div className="table-wrap" aria-live="polite">
+    <TableWrap label="Rankings with your weights" live>
       <MoveTable
         testId="whatif-capaindex"
         caption="Capability Index with your weights (not published)"
@@ -250,9 +291,9 @@ function WhatIfTables({ reading }: { reading: WhatIfReading }) {
           valueLabel="Keeps"
           rows={reading.max.products}
           value={(p) => (p.available ? p.retainedInnovation.toFixed(1) : "unavailable")}
-          published={(p) => p.publishedRetainedInnovation}
+          published={(p) => (p.available ? p.publishedRetainedInnovation : null)}
         />
       ) : null}
-    </div>
+    </TableWrap>
   );
 }

@@ -2,7 +2,7 @@
  * The charts themselves, as SVG: the delta map (Innovation against Control, a streak per product
  * from published to under controls) and ranked bars with a ghost ceiling.
  */
-import type { GhostBar, Streak } from "../charts/chart-data";
+import { type GhostBar, rankLabel, type Streak } from "../charts/chart-data";
 import { svg, tooltip } from "./svg";
 
 const WIDTH = 640;
@@ -111,19 +111,34 @@ export function drawBars(bars: GhostBar[], { ghost }: { ghost: boolean }): SVGSV
       { class: `mark${bar.available ? "" : " unavailable"}`, "data-product": bar.productId, tabindex: 0 },
       [
         tooltip(
-          `${bar.rank}. ${bar.name} (${bar.vendor})\n` +
-            (ghost
-              ? `Keeps Innovation ${bar.value} of ${bar.ceiling}; gives up ${bar.givesUp}${bar.available ? "" : " (unavailable)"}`
-              : `Innovation ${bar.value}`),
+          `${rankLabel(bar)} ${bar.name} (${bar.vendor})\n` +
+            (!bar.available
+              ? "Unavailable under these controls: no offering meets every control."
+              : ghost
+                ? `Keeps Innovation ${bar.value} of ${bar.ceiling}; gives up ${bar.givesUp}`
+                : `Innovation ${bar.value}`),
         ),
-        svg("text", { x: LABEL - 8, y: top + 15, "text-anchor": "end", class: "label" }, [`${bar.rank}. ${bar.name}`]),
-        ...(ghost
-          ? [svg("rect", { x: x(0), y: top + 3, width: x(bar.ceiling) - x(0), height: ROW - 8, class: "ghost" })]
-          : []),
-        svg("rect", { x: x(0), y: top + 3, width: Math.max(x(bar.value) - x(0), 0), height: ROW - 8, class: "bar" }),
-        svg("text", { x: x(Math.max(bar.value, ghost ? bar.ceiling : 0)) + 6, y: top + 15, class: "value" }, [
-          ghost && bar.givesUp > 0 ? `${bar.value} (−${bar.givesUp})` : String(bar.value),
+        svg("text", { x: LABEL - 8, y: top + 15, "text-anchor": "end", class: "label" }, [
+          `${rankLabel(bar)} ${bar.name}`,
         ]),
+        // An unavailable product keeps nothing: no bar, no ghost at its published length.
+        ...(bar.available
+          ? [
+              ...(ghost
+                ? [svg("rect", { x: x(0), y: top + 3, width: x(bar.ceiling) - x(0), height: ROW - 8, class: "ghost" })]
+                : []),
+              svg("rect", {
+                x: x(0),
+                y: top + 3,
+                width: Math.max(x(bar.value) - x(0), 0),
+                height: ROW - 8,
+                class: "bar",
+              }),
+              svg("text", { x: x(Math.max(bar.value, ghost ? bar.ceiling : 0)) + 6, y: top + 15, class: "value" }, [
+                ghost && bar.givesUp !== null && bar.givesUp > 0 ? `${bar.value} (−${bar.givesUp})` : String(bar.value),
+              ]),
+            ]
+          : [svg("text", { x: x(0) + 4, y: top + 15, class: "value" }, ["unavailable under these controls"])]),
       ],
     );
   });

@@ -1,8 +1,10 @@
 /**
- * Picks the country whose controls the product page engages: a plain GET form (no script needed)
- * that keeps the page's release. "None" shows the published breakdown only, the default.
+ * Picks the country whose controls the product page engages: a GET form that keeps the page's
+ * release, applied as soon as the country changes (with a button for browsers without script). "None" shows the published breakdown only, the default.
  */
+import { AutoSubmitSelect } from "@/components/auto-submit-select";
 import { controlsCount } from "@/components/controls-count";
+import { byCountryName } from "@/components/format";
 
 export interface CountryOption {
   country: string;
@@ -23,20 +25,28 @@ export function CountryPicker({
   return (
     <form method="get" className="inline-form product-country" data-testid="product-country-form">
       {release !== undefined ? <input type="hidden" name="release" value={release} /> : null}
-      <label>
+      <label htmlFor="product-country">
         Country whose controls are engaged
-        <select name="country" defaultValue={current ?? ""} data-testid="product-country">
+        <AutoSubmitSelect
+          id="product-country"
+          name="country"
+          defaultValue={current ?? ""}
+          data-testid="product-country"
+        >
           <option value="">None: the published breakdown only</option>
-          {countries.map((g) => (
+          {byCountryName(countries).map((g) => (
             <option key={g.country} value={g.country}>
               {g.name} ({g.country}) — {controlsCount(g.controls.length)}
             </option>
           ))}
-        </select>
+        </AutoSubmitSelect>
       </label>
-      <button type="submit" data-testid="product-country-submit">
-        Show
-      </button>
+      {/* With JavaScript the choice applies at once; without it, this button applies it. */}
+      <noscript>
+        <button type="submit" data-testid="product-country-submit">
+          Show
+        </button>
+      </noscript>
     </form>
   );
 }

@@ -3,6 +3,8 @@
  * controls each satisfies (by name), the values each writes instead of the default's with their
  * evidence, and the scores it earns. Names come from the catalogue and stay text.
  */
+
+import { TableWrap } from "@/components/table-wrap";
 import { EvidenceBlock, valueText } from "./evidence";
 import type { ProductBreakdown } from "./types";
 
@@ -17,7 +19,7 @@ export function OfferingsTable({
     Object.values(product.axes).flatMap((axis) => axis.indicators.map((i) => [i.indicatorId, i] as const)),
   );
   return (
-    <div className="table-wrap">
+    <TableWrap label="Offerings">
       <table data-testid="offerings-table">
         <caption className="sr-only">
           Each offering of {product.name}: the controls it satisfies, the values it overrides and its scores.
@@ -90,6 +92,6 @@ export function OfferingsTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -4,6 +4,7 @@
  * with the distance, and per axis each indicator's change in points, largest loss first.
  */
 import { signed } from "@/components/charts/geometry";
+import { TableWrap } from "@/components/table-wrap";
 import { EvidenceBlock, valueText } from "./evidence";
 import { AXES, AXIS_LABELS, type Axis, type AxisBreakdown, type ProductBreakdown, type UnderControls } from "./types";
 
@@ -41,7 +42,7 @@ export function UnderControlsSummary({
           offering of {product.name} satisfies every control engaged, so it keeps nothing here.
         </p>
       )}
-      <div className="table-wrap">
+      <TableWrap label="Scores under the controls">
         <table data-testid="under-controls-scores">
           <caption className="sr-only">
             Published scores, scores under {countryName}'s controls and the distance, per axis.
@@ -68,10 +69,10 @@ export function UnderControlsSummary({
                   {product.scores[axis].toFixed(1)}
                 </td>
                 <td className="num" data-label={`Under ${under.country}'s controls`}>
-                  {under.underControls[axis].toFixed(1)}
+                  {under.available ? under.underControls[axis].toFixed(1) : "unavailable"}
                 </td>
                 <td className="num" data-label="Distance">
-                  {signed(under.distance[axis])}
+                  {under.available ? signed(under.distance[axis]) : "—"}
                 </td>
               </tr>
             ))}
@@ -80,12 +81,12 @@ export function UnderControlsSummary({
               <td />
               <td />
               <td className="num" data-testid="distance-magnitude" data-label="Distance">
-                {under.distance.magnitude.toFixed(1)}
+                {under.available ? under.distance.magnitude.toFixed(1) : "—"}
               </td>
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </div>
   );
 }
@@ -115,7 +116,7 @@ export function AxisChanges({
         Under {under.country}'s controls: {kept.score.toFixed(1)} (published {published.score.toFixed(1)},{" "}
         {signed(kept.score - published.score)})
       </h4>
-      <div className="table-wrap">
+      <TableWrap label="Indicator changes">
         <table data-testid={`changes-${axis}-table`}>
           <caption className="sr-only">
             Each {AXIS_LABELS[axis]} indicator's contribution published and under {under.country}'s controls, largest
@@ -162,7 +163,7 @@ export function AxisChanges({
             })}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </div>
   );
 }

@@ -9,10 +9,10 @@ import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { catalogueEvents, markets, releases } from "../../db/schema";
-import { loadComparableRelease } from "../catalog/releases";
+import { loadRelease } from "../catalog/releases";
 import type { NotificationContent } from "../domain/notifications";
 import { archiveNotification, releaseNotification } from "../notifications/compose";
-import { compareReleases, type ReleaseComparison } from "../readings/changes";
+import { changes, type ReleaseComparison } from "../readings/changes";
 
 /**
  * Release `from` against `to` of a listed market, under `country` when both releases were scored
@@ -25,14 +25,11 @@ export async function comparisonOf(
   to: number,
   country?: string | null,
 ): Promise<ReleaseComparison | null> {
-  const [a, b] = await Promise.all([
-    loadComparableRelease(db, marketId, from),
-    loadComparableRelease(db, marketId, to),
-  ]);
+  const [a, b] = await Promise.all([loadRelease(db, marketId, from), loadRelease(db, marketId, to)]);
   if (!a || !b) return null;
-  const shared = [...b.release.countries.keys()].filter((c) => a.release.countries.has(c)).sort();
+  const shared = [...b.data.countries.keys()].filter((c) => a.data.countries.has(c)).sort();
   const use = country && shared.includes(country) ? country : shared[0];
-  return use ? compareReleases(a.release, b.release, use) : null;
+  return use ? changes(a.data, b.data, use) : null;
 }
 
 type CatalogueEvent = typeof catalogueEvents.$inferSelect;

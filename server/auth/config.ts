@@ -8,8 +8,8 @@ import type { Provider } from "next-auth/providers";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { authAccounts, authSessions, authVerificationTokens, users } from "../../db/schema";
+import { deliverMail } from "../mail/mail";
 import { getDatabase } from "../startup/database";
-import { deliverMail } from "./mail";
 import { authSecret } from "./secret";
 
 /** Session lifetime: SESSION_MAX_AGE_SECONDS, default 30 days. */

@@ -5,7 +5,7 @@
  */
 import type { Database } from "../../db/client";
 import type { MarketFile } from "../domain/market-definition";
-import type { ComparableRelease } from "../readings/changes";
+import type { ReleaseData } from "../readings/release";
 import {
   archivedRefusal,
   decodeRelease,
@@ -13,16 +13,15 @@ import {
   type PublishOptions,
   readMarketStatus,
   readReleaseById,
-  readScoredInputs,
   releaseRecord,
   scoreForPublishing,
 } from "./store";
 
 export interface ReleasePreview {
   /** The market's latest release, with what it scored; undefined for a new market. */
-  latest: ComparableRelease | undefined;
+  latest: ReleaseData | undefined;
   /** The release publishing the file now would store (not material, no notes). */
-  next: ComparableRelease;
+  next: ReleaseData;
 }
 
 export async function previewMarket(
@@ -35,14 +34,12 @@ export async function previewMarket(
   const status = await readMarketStatus(db, definition.marketId);
   if (status === "archived") throw archivedRefusal(definition.marketId);
   const pointer = status ? await findRelease(db, definition.marketId) : undefined;
-  const latest = pointer
-    ? { ...(await readReleaseById(db, pointer.id)), ...(await readScoredInputs(db, pointer.id)) }
-    : undefined;
+  const latest = pointer ? await readReleaseById(db, pointer.id) : undefined;
   const record = releaseRecord(definition, scoring, (latest?.release ?? 0) + 1, {
     notes: "",
     material: false,
     publishedAt: options.publishedAt,
   });
   const results = scoring.scored.countries.map((result) => ({ country: result.country, result }));
-  return { latest, next: { ...decodeRelease(record, results), definition, geographies: scoring.geographies } };
+  return { latest, next: decodeRelease(record, results) };
 }

@@ -322,6 +322,8 @@ export function decodeRelease(
     products: stored.products,
     controls: stored.controls,
     countries: new Map(results.map((r) => [r.country, r.result])),
+    definition: storedDefinition(stored.definition),
+    geographies: stored.geographies,
     get sensitivity() {
       sensitivity ??= analyseRelease(storedDefinition(stored.definition), stored.geographies, stored.release);
       return sensitivity;
@@ -341,22 +343,6 @@ export async function readReleaseById(db: Reader, id: number): Promise<ReleaseDa
 }
 
 /**
- * What a release scored, for comparisons: its definition and geographies (immutable, like the
- * release). The definition is the checked file as published, evidence included.
- */
-export async function readScoredInputs(
-  db: Reader,
-  id: number,
-): Promise<{ definition: MarketFile; geographies: Geography[] }> {
-  const [stored] = await db
-    .select({ definition: t.releases.definition, geographies: t.releases.geographies })
-    .from(t.releases)
-    .where(eq(t.releases.id, id));
-  if (!stored) throw new Error(`release ${id} does not exist`);
-  return { definition: storedDefinition(stored.definition), geographies: stored.geographies };
-}
-
-/**
  * A stored definition as the current schema types it. Releases stored before evidence existed
  * have no `evidence` on their offerings: they read as none ({}), as a file without evidence parses.
  */
@@ -369,15 +355,6 @@ export function storedDefinition(definition: MarketFile): MarketFile {
       offerings: product.offerings.map((offering) => ({ ...offering, evidence: offering.evidence ?? {} })),
     })),
   };
-}
-
-/**
- * One release of a listed market, decoded for the readings: the latest, or `release` when given.
- * Undefined when the market is unknown, archived, or has no such release.
- */
-export async function readRelease(db: Reader, marketId: string, release?: number): Promise<ReleaseData | undefined> {
-  const pointer = await findRelease(db, marketId, release);
-  return pointer ? readReleaseById(db, pointer.id) : undefined;
 }
 
 /** Every release of a listed market, newest first; undefined when the market is unknown or archived. */

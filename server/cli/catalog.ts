@@ -20,7 +20,7 @@ import {
   marketIssues,
   missingEvidenceIssues,
 } from "../domain/definition-checks";
-import { compareReleases } from "../readings/changes";
+import { changes } from "../readings/changes";
 import { scoreMarket } from "../scoring/engine";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 import { previewCountry, previewLines } from "./preview";
@@ -168,7 +168,7 @@ async function preview(args: string[], ctx: CliContext): Promise<number> {
     return 0;
   }
   const country = previewCountry(values.country, latest.countries, next.countries);
-  const comparison = compareReleases(latest, next, country);
+  const comparison = changes(latest, next, country);
   if (values.json) ctx.io.out(JSON.stringify(comparison));
   else for (const line of previewLines(comparison)) ctx.io.out(line);
   return 0;

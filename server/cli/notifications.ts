@@ -1,6 +1,6 @@
 /** `ops notifications …`: what the weekly summary would send, without sending it. */
 import { summariesToSend, weeklySummaries } from "../accounts/weekly";
-import { composeMail } from "../auth/notification-mail";
+import { composeMail } from "../mail/notification-mail";
 import { latestSlot, slotOfWeek, weeklyScheduleFromEnv } from "../notifications/week";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 

@@ -3,8 +3,9 @@
  * only (as the outbox page), under a CSP that runs nothing and loads nothing, so a hostile name
  * that escaped escaping still could not act. Its links work: that is what it is for.
  */
-import { outboxMail, outboxPageEnabled } from "../auth/mail";
+
 import { isLoopbackPeer } from "../http/peer";
+import { outboxMail, outboxPageEnabled } from "../mail/mail";
 import { getDatabase } from "../startup/database";
 
 const NOT_FOUND = () => new Response("Not found", { status: 404, headers: { "content-type": "text/plain" } });

@@ -5,9 +5,9 @@
  * client's `List-Unsubscribe=One-Click` — turns the list off. Nothing a user named is shown.
  */
 import { updatePreferences } from "../accounts/following";
-import { type MailList, readUnsubscribeToken } from "../auth/unsubscribe";
 import { escapeHtml } from "../http/html";
 import { NOTIFICATION_SETTINGS_PATH } from "../http/paths";
+import { type MailList, readUnsubscribeToken } from "../mail/unsubscribe";
 import { log } from "../observability/logger";
 import { getDatabase } from "../startup/database";
 

@@ -5,8 +5,8 @@
  * download itself is in components/charts/chart-figure.tsx.
  */
 
-/** A cell as a caller hands it over. */
-export type Cell = string | number | boolean;
+/** A cell as a caller hands it over; null: no value (an unavailable product has no score to write). */
+export type Cell = string | number | boolean | null;
 
 /** A column of text: names, bands, states, dates. */
 export interface TextColumn<Row> {
@@ -23,7 +23,8 @@ export interface TextColumn<Row> {
 export interface NumberColumn<Row> {
   /** Header of the table and the CSV. */
   label: string;
-  value: (row: Row) => number;
+  /** null: no value here (the table shows a dash, the CSV an empty field), never a stand-in number. */
+  value: (row: Row) => number | null;
   numeric: true;
   /** Digits after the point, as `toFixed` writes them; without it, the number as JavaScript writes it. */
   decimals?: number;
@@ -38,8 +39,13 @@ function numberText(value: number, decimals: number | undefined): string {
 
 /** What a cell of `column` reads for `row`, as the table shows it: the CSV's field before quoting. */
 export function cellText<Row>(column: Column<Row>, row: Row): string {
-  return column.numeric ? numberText(column.value(row), column.decimals) : String(column.value(row));
+  if (!column.numeric) return String(column.value(row));
+  const value = column.value(row);
+  return value === null ? NO_VALUE : numberText(value, column.decimals);
 }
+
+/** What a table shows where a number has no value. */
+export const NO_VALUE = "—";
 
 /**
  * Whether a spreadsheet could read this text as a formula (OWASP, CSV Injection): it starts with
@@ -64,6 +70,7 @@ export function neutralised(text: string): string {
  * quoted when it was neutralised or holds a comma, quote, CR or LF, its quotes doubled (RFC 4180).
  */
 export function csvField(value: Cell, decimals?: number): string {
+  if (value === null) return "";
   if (typeof value === "number") return numberText(value, decimals);
   if (typeof value === "boolean") return String(value);
   const text = neutralised(value);

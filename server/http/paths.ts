@@ -10,3 +10,4 @@ export const MCP_PATH = "/mcp";
 export const GEOGRAPHIES_PATH = "/geographies";
 export const NOTIFICATIONS_PATH = "/notifications";
 export const NOTIFICATION_SETTINGS_PATH = "/notifications/settings";
+export const API_DOCS_PATH = "/docs/api";

@@ -1,5 +1,5 @@
 /**
- * Who is at the other end of the connection, as our HTTP server (server/startup/http-server.ts)
+ * Who is at the other end of the connection, as our HTTP server (server/http-server/http-server.ts)
  * saw it, for what must know: the dev outbox and /metrics, served to this machine only, and the
  * abuse throttles, which count per client address.
  *

@@ -33,6 +33,11 @@ export const THROTTLES = {
    * documents, each fetched once per cache period; more is someone making us fetch for them.
    */
   metadataDocumentsPerHost: { name: "cimd-host", points: 30, durationSeconds: 60 },
+  /**
+   * The landing page's sample reading for visitors, per client address: free, so bounded. A person
+   * reloading is far below it; a scraper reading it in a loop is not.
+   */
+  sampleReadingPerClient: { name: "sample-client", points: 30, durationSeconds: 60 },
 } as const satisfies Record<string, ThrottleRule>;
 
 export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };

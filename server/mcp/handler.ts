@@ -12,7 +12,7 @@ import type { z } from "zod";
 import type { Database } from "../../db/client";
 import { bearerAuthenticator, presentsToken } from "../auth/bearer";
 import { bearerToken, type Caller } from "../auth/caller";
-import { MARKET_READ_SCOPE, OPERATIONS, priceSentence } from "../domain/operations";
+import { MARKET_READ_SCOPE, priceSentence } from "../domain/operations";
 import { bearerChallenge, unauthorized } from "../errors/api-error";
 import type { ErrorCode } from "../errors/codes";
 import { describeError, type ErrorDescription } from "../errors/describe";
@@ -24,13 +24,14 @@ import { withApiSecurityHeaders } from "../http/security-headers";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { serviceMetrics } from "../observability/metrics";
 import { type ApiContext, createApiContext, reachDatabase } from "../procedures/context";
+import { snapshot } from "../procedures/operations";
+import { SNAPSHOT_RESOURCE_TEMPLATE } from "../procedures/operations/snapshot-html";
 import { createCaller } from "../procedures/root";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
 import { boundedBody, type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
 import { SERVER_INFO } from "./identity";
-import { SNAPSHOT_RESOURCE_TEMPLATE } from "./snapshot-html";
 import { convertedOnce, markValidated } from "./tool-schemas";
-import { type EmbeddedResource, TOOLS, type ToolDefinition } from "./tools";
+import { type EmbeddedResource, TOOLS, type ToolDefinition, toolOfDeclaration } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
 
 /**
@@ -202,13 +203,12 @@ const mcpHandler = createMcpHandler(
       new ResourceTemplate(SNAPSHOT_RESOURCE_TEMPLATE, { list: undefined }),
       {
         title: "Market snapshot (HTML)",
-        description: `The snapshot of one market as a readable HTML table with bands and methodology. ${priceSentence(OPERATIONS.snapshot.credits)}`,
+        description: `The snapshot of one market as a readable HTML table with bands and methodology. ${priceSentence(snapshot.credits)}`,
         mimeType: "text/html",
       },
       async (uri, variables, ctx) => {
-        const snapshot = TOOLS.find((t) => t.name === "service_market_get_snapshot") as ToolDefinition;
         const result = await runTool(
-          snapshot,
+          toolOfDeclaration(snapshot),
           { marketId: String(variables.marketId) },
           ctx.http?.authInfo?.extra as unknown as McpCall,
         );

@@ -1,44 +1,18 @@
 /**
- * The MCP tools: the six the published interface names (docs/fixed-names.json) and ours beyond it
- * (service_market_get_changes, _get_product, _get_availability). Each calls the same tRPC procedure as its REST
- * path, through a server-side caller, so scopes, credits, errors and payloads are the REST ones.
+ * The MCP tools, derived from the operations' declarations (server/procedures/operations/): every
+ * declaration with a `tool` is one tool, named, described, priced and shaped by it. Each calls the
+ * same tRPC procedure as its REST path, through a server-side caller, so scopes, credits, errors
+ * and payloads are the REST ones.
  */
 import { z } from "zod";
-import { describeOperation, OPERATIONS, type Operation } from "../domain/operations";
+import { describeOperation, type Operation } from "../domain/operations";
+import { type AnyDeclaration, type EmbeddedResource, operationOf } from "../procedures/declaration";
+import { DECLARATIONS } from "../procedures/operations";
 import type { createCaller } from "../procedures/root";
-import {
-  availabilitySchema,
-  capaIndexSchema,
-  changesInput,
-  changesSchema,
-  deltaInput,
-  deltaSchema,
-  geographiesSchema,
-  marketsSchema,
-  maxSchema,
-  productInput,
-  productSchema,
-  releaseInput,
-  servicemaxInput,
-  snapshotSchema,
-  whatifInput,
-  whatifSchema,
-} from "../procedures/schemas";
-import {
-  renderAvailability,
-  renderCapabilityIndex,
-  renderChanges,
-  renderDelta,
-  renderGeographies,
-  renderMarkets,
-  renderMax,
-  renderProduct,
-  renderSnapshot,
-  renderWhatIf,
-} from "./render";
-import { snapshotHtml, snapshotResourceUri } from "./snapshot-html";
 
 type Caller = ReturnType<typeof createCaller>;
+
+export type { EmbeddedResource };
 
 export interface ToolDefinition {
   name: string;
@@ -48,7 +22,7 @@ export interface ToolDefinition {
   description: string;
   input: z.ZodObject;
   output: z.ZodType;
-  call(caller: Caller, input: never): Promise<unknown>;
+  call(caller: Caller, input: unknown): Promise<unknown>;
   render(payload: never): string;
   /** Resources embedded in the result besides the text (the snapshot's HTML). */
   embed?(payload: never): EmbeddedResource[];
@@ -56,143 +30,47 @@ export interface ToolDefinition {
   chart?: boolean;
 }
 
-export interface EmbeddedResource {
-  type: "resource";
-  resource: { uri: string; mimeType: string; text: string };
-}
-
-const tool = <I extends z.ZodObject, O extends z.ZodType>(definition: {
-  name: string;
-  operation: Operation;
-  title: string;
-  description: string;
-  input: I;
-  output: O;
-  call(caller: Caller, input: z.output<I>): Promise<z.output<O>>;
-  render(payload: z.output<O>): string;
-  embed?(payload: z.output<O>): EmbeddedResource[];
-  chart?: boolean;
-}) => definition as unknown as ToolDefinition;
-
-const emptyInput = releaseInput.pick({}).strict();
-
 /**
  * The same schema without its OpenAPI component id: MCP wants an output schema whose root is the
  * object itself, not a `$ref` into `$defs`.
  */
-const rootObject = <S extends z.ZodObject>(schema: S) => z.object(schema.shape) as unknown as S;
+const rootObject = (schema: z.ZodType) =>
+  schema instanceof z.ZodObject ? (z.object(schema.shape) as z.ZodType) : schema;
 
-export const TOOLS: ToolDefinition[] = [
-  tool({
-    name: "service_geographies_list",
-    operation: OPERATIONS.geographiesList,
-    title: OPERATIONS.geographiesList.summary,
-    description: describeOperation(OPERATIONS.geographiesList),
-    input: emptyInput,
-    output: rootObject(geographiesSchema),
-    call: (caller) => caller.geographies.list({}),
-    render: renderGeographies,
-  }),
-  tool({
-    name: "service_markets_list",
-    operation: OPERATIONS.marketsList,
-    title: OPERATIONS.marketsList.summary,
-    description: describeOperation(OPERATIONS.marketsList),
-    input: emptyInput,
-    output: rootObject(marketsSchema),
-    call: (caller) => caller.markets.list({}),
-    render: renderMarkets,
-  }),
-  tool({
-    name: "service_market_get_snapshot",
-    operation: OPERATIONS.snapshot,
-    title: OPERATIONS.snapshot.summary,
-    description: describeOperation(
-      OPERATIONS.snapshot,
-      "Also returns the snapshot as a readable HTML table (resource ui://service/snapshot/{marketId}).",
-    ),
-    input: releaseInput,
-    output: rootObject(snapshotSchema),
-    call: (caller, input) => caller.readings.snapshot(input),
-    render: renderSnapshot,
-    embed: (snapshot) => [
-      {
-        type: "resource",
-        resource: { uri: snapshotResourceUri(snapshot.marketId), mimeType: "text/html", text: snapshotHtml(snapshot) },
-      },
-    ],
-  }),
-  tool({
-    name: "service_market_get_delta",
-    operation: OPERATIONS.delta,
-    title: "Delta under a country's controls",
-    description: describeOperation(OPERATIONS.delta),
-    input: deltaInput,
-    output: rootObject(deltaSchema),
-    call: (caller, input) => caller.readings.delta(input),
-    chart: true,
-    render: renderDelta,
-  }),
-  tool({
-    name: "service_market_get_servicemax",
-    operation: OPERATIONS.servicemax,
-    title: "Max reading under a country's controls",
-    description: describeOperation(OPERATIONS.servicemax),
-    input: servicemaxInput,
-    output: rootObject(maxSchema),
-    call: (caller, input) => caller.readings.servicemax(input),
-    chart: true,
-    render: renderMax,
-  }),
-  tool({
-    name: "service_market_get_capaindex",
-    operation: OPERATIONS.capaindex,
-    title: OPERATIONS.capaindex.summary,
-    description: describeOperation(OPERATIONS.capaindex),
-    input: releaseInput,
-    output: rootObject(capaIndexSchema),
-    call: (caller, input) => caller.readings.capaindex(input),
-    chart: true,
-    render: renderCapabilityIndex,
-  }),
-  tool({
-    name: "service_market_get_changes",
-    operation: OPERATIONS.changes,
-    title: OPERATIONS.changes.summary,
-    description: describeOperation(OPERATIONS.changes),
-    input: changesInput,
-    output: rootObject(changesSchema),
-    call: (caller, input) => caller.readings.changes(input),
-    render: renderChanges,
-  }),
-  tool({
-    name: "service_market_get_product",
-    operation: OPERATIONS.product,
-    title: OPERATIONS.product.summary,
-    description: describeOperation(OPERATIONS.product),
-    input: productInput,
-    output: rootObject(productSchema),
-    call: (caller, input) => caller.readings.product(input),
-    render: renderProduct,
-  }),
-  tool({
-    name: "service_market_get_availability",
-    operation: OPERATIONS.availability,
-    title: OPERATIONS.availability.summary,
-    description: describeOperation(OPERATIONS.availability),
-    input: releaseInput,
-    output: rootObject(availabilitySchema),
-    call: (caller, input) => caller.readings.availability(input),
-    render: renderAvailability,
-  }),
-  tool({
-    name: "service_market_whatif",
-    operation: OPERATIONS.whatif,
-    title: OPERATIONS.whatif.summary,
-    description: describeOperation(OPERATIONS.whatif),
-    input: whatifInput,
-    output: rootObject(whatifSchema),
-    call: (caller, input) => caller.readings.whatif(input),
-    render: renderWhatIf,
-  }),
-];
+/** A tool takes no argument it does not know when it takes none at all (REST ignores unknown query parameters). */
+const toolInput = (input: z.ZodObject) => (Object.keys(input.shape).length === 0 ? input.strict() : input);
+
+/** The procedure of a declaration on a server-side caller: `caller.<group>.<name>`. */
+const procedureCall = (declaration: AnyDeclaration) => (caller: Caller, input: unknown) => {
+  const group = caller[declaration.group] as unknown as Record<string, unknown>;
+  return (group[declaration.name] as (input: unknown) => Promise<unknown>)(input);
+};
+
+function toolOf(declaration: AnyDeclaration): ToolDefinition[] {
+  const tool = declaration.tool;
+  if (!tool) return [];
+  const operation = operationOf(declaration);
+  return [
+    {
+      name: tool.name,
+      operation,
+      title: tool.title ?? operation.summary,
+      description: describeOperation(operation, tool.addendum),
+      input: toolInput(declaration.input),
+      output: rootObject(declaration.output),
+      call: procedureCall(declaration),
+      render: tool.text as (payload: never) => string,
+      ...(tool.embed ? { embed: tool.embed as (payload: never) => EmbeddedResource[] } : {}),
+      ...(tool.chart ? { chart: true } : {}),
+    },
+  ];
+}
+
+export const TOOLS: ToolDefinition[] = DECLARATIONS.flatMap(toolOf);
+
+/** The tool of a declaration (for the resources that run one, as the snapshot's HTML does). */
+export const toolOfDeclaration = (declaration: AnyDeclaration): ToolDefinition => {
+  const found = TOOLS.find((tool) => tool.name === declaration.tool?.name);
+  if (!found) throw new Error(`${declaration.group}.${declaration.name} declares no tool`);
+  return found;
+};

@@ -37,7 +37,7 @@ export function headerText(text: string, max = 120): string {
 
 export const marketPath = (marketId: string) => `/markets/${encodeURIComponent(marketId)}`;
 export const changesPath = (marketId: string, from: number, to: number) =>
-  `${marketPath(marketId)}?from=${from}&to=${to}#changes`;
+  `${marketPath(marketId)}/changes?from=${from}&to=${to}#changes`;
 
 const AVAILABILITY_WORDS: Record<AvailabilityMove, string> = {
   became_available: "became available",

@@ -64,6 +64,11 @@ export function log(): Logger {
   return shared.__mpsLogger;
 }
 
+/** Makes `logger` this process's log from now on (the tests keep its lines: tests/helpers/setup-logs.ts). */
+export function replaceLog(logger: Logger): void {
+  shared.__mpsLogger = logger;
+}
+
 /**
  * How a failure's error is logged: an unexpected one (internal_error) whole, with its stack and
  * its causes'; a database that cannot be reached (unavailable) by its message alone. A deliberate

@@ -1,9 +1,9 @@
 import type { Database } from "../../db/client";
 import type { Authenticate, Caller, HeaderReader } from "../auth/caller";
 import { serviceUnavailable } from "../errors/api-error";
+import type { RateLimitDecision } from "../limits/rate-limiter";
 import { requestLimits } from "../limits/request-limits";
 import { errorMessage, log } from "../observability/logger";
-import type { RateLimitDecision } from "../rate-limit/limiter";
 
 /**
  * What a call tells its surface besides its data, as typed facts: each surface says them in its

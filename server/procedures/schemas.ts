@@ -193,7 +193,7 @@ export const snapshotSchema = z
     description: "Every product's published scores, the dimensions with their bands, and the methodology.",
   });
 
-export const capaIndexSchema = z
+export const capaindexSchema = z
   .object({
     ...readingHeader,
     products: z.array(
@@ -232,7 +232,7 @@ const underControlsProduct = {
     .meta({ description: "Control ids no offering satisfies (unavailable products)." }),
 };
 
-export const maxSchema = z
+export const servicemaxSchema = z
   .object({
     ...countryHeader,
     products: z.array(

@@ -21,10 +21,10 @@ import {
 import { describeError, isDatabaseUnavailable } from "../errors/describe";
 import { ONBOARDING_PATH } from "../http/paths";
 import { organizationBulkhead } from "../limits/organization-bulkhead";
+import { rateLimitHeaders } from "../limits/rate-limiter";
 import { requestLimits } from "../limits/request-limits";
+import { defaultRateLimit, sharedRateLimiter } from "../limits/shared-rate-limit";
 import { serviceMetrics } from "../observability/metrics";
-import { rateLimitHeaders } from "../rate-limit/limiter";
-import { defaultRateLimit, sharedRateLimiter } from "../rate-limit/shared";
 import type { ApiContext } from "./context";
 
 // Optional only for trpc-to-openapi's router type; apiProcedure refuses to run without it.
@@ -63,7 +63,7 @@ export const createCallerFactory = t.createCallerFactory;
 
 /**
  * Every procedure, whoever calls it: a database fault it meets is noted for the HTTP server, which
- * then answers a page that failed because of it as 503 (server/startup/health.ts).
+ * then answers a page that failed because of it as 503 (server/http-server/health.ts).
  */
 const procedure = t.procedure.use(async ({ next }) => {
   const result = await next();

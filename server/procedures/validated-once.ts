@@ -6,7 +6,10 @@
  * validation of an object is kept (by identity, in a WeakMap) with its JSON text on the validated
  * copy, under a symbol the REST adapter reads (patches/trpc-to-openapi+3.3.0.patch).
  *
- * Only for procedures whose payloads are never mutated after they are returned: the readings.
+ * Only for answers kept and served as the same object: procedures built from a declaration apply
+ * it exactly to the readings declared `caching: "release"` (server/procedures/procedure.ts), whose
+ * payloads, and the validated copies made of them, are frozen, so a mutation throws instead of
+ * corrupting what every later caller is sent.
  */
 import type { z } from "zod";
 
@@ -28,11 +31,21 @@ export function validatedOnce<S extends z.ZodType>(schema: S): S {
     if (value === null || typeof value !== "object") return parseAsync(value, params);
     if (validated.has(value)) return validated.get(value);
     const output = await parseAsync(value, params);
-    if (output !== null && typeof output === "object")
+    if (output !== null && typeof output === "object") {
       Object.defineProperty(output, SERIALIZED_JSON, { value: JSON.stringify(output), enumerable: false });
+      deepFreeze(output);
+    }
     validated.set(value, output);
     return output;
   };
   Object.assign(schema, { parseAsync: remembering });
   return schema;
+}
+
+/** Freezes a payload and everything it holds: a kept answer must never change under its callers. */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
 }

@@ -37,7 +37,7 @@ export interface AvailabilityMatrix {
   }[];
 }
 
-export function availabilityMatrix(release: ReleaseData, geographies: readonly Pick<Geography, "country" | "name">[]) {
+export function availability(release: ReleaseData, geographies: readonly Pick<Geography, "country" | "name">[]) {
   const names = new Map(geographies.map((g) => [g.country, g.name]));
   const controlNames = new Map(release.controls.map((c) => [c.id, c.name]));
   const columns = [...release.countries.values()].sort((a, b) =>

@@ -13,25 +13,12 @@
  * time, to the part its rounding moved furthest from its exact value, ties in the order above. The
  * parts shown therefore always add up to the change shown.
  */
-import {
-  AXES,
-  type Axis,
-  type Geography,
-  type Indicator,
-  type MarketFile,
-  type Offering,
-} from "../domain/market-definition";
+import { AXES, type Axis, type Indicator, type Offering } from "../domain/market-definition";
 import type { Band, Scores } from "../domain/scores";
 import { defaultOffering, exactAxisScores, fieldOf } from "../scoring/engine";
 import { partsAddingUp, round1 } from "../scoring/round";
-import { capabilityIndex, maxReading } from "./readings";
+import { capaindex, servicemax } from "./readings";
 import type { ReleaseData } from "./release";
-
-/** A stored release with what was scored: the definition and the geographies. */
-export interface ComparableRelease extends ReleaseData {
-  definition: MarketFile;
-  geographies: Geography[];
-}
 
 export interface Attribution {
   /** The product's own values changed. */
@@ -108,7 +95,7 @@ export function roundedParts(exact: Attribution, change: number): Attribution {
  * in both releases, both methods, and the three fields (the later one also under the earlier
  * method, so that only the bounds move in step 2).
  */
-function attributionInputs(from: ComparableRelease, to: ComparableRelease) {
+function attributionInputs(from: ReleaseData, to: ReleaseData) {
   const defaultsFrom = from.definition.products.map(defaultOffering);
   const defaultsTo = to.definition.products.map(defaultOffering);
   const methodFrom = from.definition.indicators;
@@ -170,14 +157,13 @@ const sameBands = (a: readonly Band[], b: readonly Band[]) =>
   a.length === b.length &&
   a.every((band, i) => band.name === b[i]?.name && band.from === b[i]?.from && band.to === b[i]?.to);
 
-function marketChange(from: ComparableRelease, to: ComparableRelease): MarketChange {
+function marketChange(from: ReleaseData, to: ReleaseData): MarketChange {
   const indicatorsFrom = new Map(from.definition.indicators.map((i) => [i.id, i]));
   const indicatorsTo = new Map(to.definition.indicators.map((i) => [i.id, i]));
   const both = [...indicatorsTo.keys()].filter((id) => indicatorsFrom.has(id)).sort(byText);
   const productsFrom = new Set(from.products.map((p) => p.productId));
   const productsTo = new Set(to.products.map((p) => p.productId));
-  const bandsOf = (release: ComparableRelease, axis: Axis) =>
-    release.dimensions.find((d) => d.id === axis)?.bands ?? [];
+  const bandsOf = (release: ReleaseData, axis: Axis) => release.dimensions.find((d) => d.id === axis)?.bands ?? [];
   return {
     methodologyChanged: from.methodology !== to.methodology || from.methodologyVersion !== to.methodologyVersion,
     material: to.material,
@@ -221,11 +207,11 @@ function availabilityChange(
  * The comparison of `from` with `to` (later) for `country`. Throws UnknownCountryError when
  * either release was not scored for the country.
  */
-export function compareReleases(from: ComparableRelease, to: ComparableRelease, country: string): ReleaseComparison {
-  const capaFrom = new Map(capabilityIndex(from).products.map((p) => [p.productId, p.rank]));
-  const capaTo = new Map(capabilityIndex(to).products.map((p) => [p.productId, p.rank]));
-  const maxFrom = new Map(maxReading(from, country).products.map((p) => [p.productId, p]));
-  const maxTo = maxReading(to, country);
+export function changes(from: ReleaseData, to: ReleaseData, country: string): ReleaseComparison {
+  const capaFrom = new Map(capaindex(from).products.map((p) => [p.productId, p.rank]));
+  const capaTo = new Map(capaindex(to).products.map((p) => [p.productId, p.rank]));
+  const maxFrom = new Map(servicemax(from, country).products.map((p) => [p.productId, p]));
+  const maxTo = servicemax(to, country);
   const maxToById = new Map(maxTo.products.map((p) => [p.productId, p]));
   const publishedFrom = new Map(from.products.map((p) => [p.productId, p]));
   const publishedTo = new Map(to.products.map((p) => [p.productId, p]));

@@ -46,7 +46,7 @@ export function snapshot(release: ReleaseData) {
   };
 }
 
-export function capabilityIndex(release: ReleaseData) {
+export function capaindex(release: ReleaseData) {
   const ranked = rankBy(release.products, (p) => p.scores.innovation);
   const sensitivity = release.sensitivity;
   return {
@@ -117,7 +117,7 @@ function underControls(release: ReleaseData, country: string) {
 }
 
 /** Max: ranked by the Innovation each product retains with every control engaged. */
-export function maxReading(release: ReleaseData, country: string) {
+export function servicemax(release: ReleaseData, country: string) {
   const { header, products } = underControls(release, country);
   const ranks = release.sensitivity.max[header.country];
   return {

@@ -1,9 +1,12 @@
-import type { Control } from "../domain/market-definition";
+import type { Control, Geography, MarketFile } from "../domain/market-definition";
 import type { CountryResult, ProductScore } from "../domain/scores";
 import type { Dimension } from "../scoring/engine";
 import type { MarketSensitivity } from "../scoring/sensitivity";
 
-/** Everything the readings need of one stored release; decoded once, read many times. */
+/**
+ * One stored release, the one type every reading, comparison and preview takes: what it published
+ * and what it scored. Decoded once (server/catalog/releases.ts loads it), read many times.
+ */
 export interface ReleaseData {
   marketId: string;
   name: string;
@@ -20,6 +23,10 @@ export interface ReleaseData {
   /** The controls catalogue as it was when the release was scored. */
   controls: Control[];
   countries: ReadonlyMap<string, CountryResult>;
+  /** The market file as published (evidence included): what was scored. */
+  definition: MarketFile;
+  /** The geographies (countries and their controls) the release was scored for. */
+  geographies: Geography[];
   /**
    * How sure each score and rank is: analysed at publish time (or, for a release stored before the
    * analysis existed, once, when first read: a getter, so a release can be copied without it).

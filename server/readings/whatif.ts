@@ -6,8 +6,8 @@
 import type { Axis } from "../domain/market-definition";
 import type { ProductUnderControls } from "../domain/scores";
 import { rescoreWithWeights } from "../scoring/whatif";
-import type { ComparableRelease } from "./changes";
 import { rankBy } from "./rank";
+import type { ReleaseData } from "./release";
 import { UnknownCountryError } from "./release";
 
 /** Rank → each product's rank, by productId. */
@@ -33,11 +33,7 @@ function moved<T extends { rank: number; productId: string; name: string; vendor
   };
 }
 
-export function whatIfReading(
-  release: ComparableRelease,
-  weights: ReadonlyMap<string, number>,
-  country: string | null,
-) {
+export function whatif(release: ReleaseData, weights: ReadonlyMap<string, number>, country: string | null) {
   // Only the country asked for is scored again (none without one): a what-if is computed per call,
   // and a market's every geography would be most of its cost.
   const rescored = rescoreWithWeights(
@@ -71,7 +67,7 @@ export function whatIfReading(
 
 /** The Max reading under the country's controls with the caller's weights, beside the published one. */
 function maxUnder(
-  release: ComparableRelease,
+  release: ReleaseData,
   countries: readonly { country: string; controls: string[]; products: ProductUnderControls[] }[],
   country: string,
 ) {

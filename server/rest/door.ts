@@ -15,10 +15,10 @@ import { describeError } from "../errors/describe";
 import { publicOriginFrom } from "../http/origin";
 import { problemHeaders, problemOf } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
+import type { ImmediateAnswer } from "../http-server/http-server";
 import { requestLimits } from "../limits/request-limits";
 import { recordApiCall } from "../observability/calls";
 import { bulkheadRefusal } from "../procedures/trpc";
-import type { ImmediateAnswer } from "../startup/http-server";
 import { failureHeaders } from "./handler";
 import { API_PREFIX, operationAtPath } from "./routes";
 

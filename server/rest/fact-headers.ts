@@ -1,6 +1,7 @@
 /** A call's facts (server/procedures/context.ts) said as REST headers. */
+
+import { rateLimitHeaders } from "../limits/rate-limiter";
 import type { CallFacts } from "../procedures/context";
-import { rateLimitHeaders } from "../rate-limit/limiter";
 
 /** The facts every answer carries (rate limit), and those of a success (ETag, caching, credits). */
 export function factHeaders(facts: CallFacts, succeeded: boolean): Record<string, string> {

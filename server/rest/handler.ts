@@ -99,7 +99,7 @@ const nodeHeaders = (incoming: IncomingMessage): HeaderReader => ({
 
 /**
  * /v1 straight from Node's request to Node's response: no Fetch `Request`, `Headers` or
- * `Response` is built for a call (server/startup/http-server.ts routes /v1 here in production).
+ * `Response` is built for a call (server/http-server/http-server.ts routes /v1 here in production).
  */
 export async function serveRestRequest(
   incoming: IncomingMessage,

@@ -6,7 +6,10 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { ERROR_CODES, ERRORS_DOC_PATH, type ErrorCode } from "../errors/codes";
 import { PROBLEM_CONTENT_TYPE } from "../http/problem";
-import { appRouter, procedureMetas } from "../procedures/root";
+import { type AnyDeclaration, hasEtag, operationOf } from "../procedures/declaration";
+import { DECLARATIONS } from "../procedures/operations";
+import { GROUP_TAGS } from "../procedures/procedure";
+import { appRouter } from "../procedures/root";
 
 type Json = Record<string, unknown>;
 
@@ -20,15 +23,33 @@ const COMMON_ERRORS: ErrorCode[] = [
   "rate_limited",
   "internal_error",
   "unavailable",
-  // Answered by the HTTP server itself (server/startup/http-server.ts), whatever the path.
+  // Answered by the HTTP server itself (server/http-server/http-server.ts), whatever the path.
   "request_timeout",
   "request_header_too_large",
 ];
-const errorsOf = (metered: boolean, hasInput: boolean): ErrorCode[] => [
+const errorsOf = (declaration: AnyDeclaration, hasInput: boolean): ErrorCode[] => [
   ...(hasInput ? (["invalid_request"] as const) : []),
   ...COMMON_ERRORS,
-  ...(metered ? (["insufficient_credits", "insufficient_scope", "too_many_concurrent"] as const) : []),
+  ...(declaration.credits > 0 ? (["insufficient_credits", "too_many_concurrent"] as const) : []),
+  ...(declaration.scope ? (["insufficient_scope"] as const) : []),
 ];
+
+/** "snapshot 5, capaindex 2, …": every priced operation's price, in the declarations' order. */
+const priceList = () =>
+  DECLARATIONS.filter((d) => d.credits > 0)
+    .map((d) => `${d.name} ${d.credits}`)
+    .join(", ");
+
+/** The operations of a group, by summary: "Market snapshot, Capability Index, …". */
+const summariesOf = (group: AnyDeclaration["group"]) =>
+  DECLARATIONS.filter((d) => d.group === group)
+    .map((d) => d.summary)
+    .join(", ");
+
+const freeness = (group: AnyDeclaration["group"]) => {
+  const prices = DECLARATIONS.filter((d) => d.group === group).map((d) => d.credits);
+  return prices.every((p) => p === 0) ? "Free." : prices.some((p) => p === 0) ? "Metered, some free." : "Metered.";
+};
 
 const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
   invalid_request: {
@@ -130,6 +151,23 @@ function errorResponse(code: ErrorCode, origin: string): Json {
   };
 }
 
+/** HEAD of an operation: answered, checked and metered as GET, without a body. */
+function headOf(get: Json & { responses: Json; operationId?: string }): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses).map(([status, response]) => {
+      const { content: _content, ...rest } = response as Json;
+      return [status, { ...rest, description: `${(response as Json).description as string} (HEAD: no body.)` }];
+    }),
+  );
+  return {
+    ...get,
+    operationId: `${get.operationId ?? "operation"}Head`,
+    summary: `${get.summary as string} (headers only)`,
+    description: `As GET, without the body: the same checks, headers and price. ${get.description as string}`,
+    responses,
+  };
+}
+
 export function buildOpenApiDocument(origin: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: "Market Positioning Service API",
@@ -139,7 +177,7 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
       "",
       "A reading engages one country's sovereign controls and shows what each product keeps and loses: the Capability Index (rank by Innovation), the Max reading (rank by what is retained under controls) and the Delta (published vs under controls).",
       "",
-      `Authenticate with \`Authorization: Bearer <token>\`. Readings cost credits (snapshot 5, servicemax 3, delta 3, capaindex 2; the rest is free), debited once per successful call; failed calls and 304 responses cost nothing. Every error is \`application/problem+json\` with a stable \`code\`, documented at ${origin}${ERRORS_DOC_PATH}.`,
+      `Authenticate with \`Authorization: Bearer <token>\`. Credits per call: ${priceList()}; every other operation is free. Each operation states its price (and \`x-credits\`); credits are debited once per successful call; failed calls and 304 responses cost nothing. \`HEAD\` is answered and metered like \`GET\`, without the body. Every error is \`application/problem+json\` with a stable \`code\`, documented at ${origin}${ERRORS_DOC_PATH}.`,
     ].join("\n"),
     baseUrl: `${origin}/v1`,
     securitySchemes: {
@@ -149,16 +187,15 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
         description: "An API token created in the dashboard (Settings → API tokens).",
       },
     },
-    tags: ["Markets", "Readings", "Geographies"],
+    tags: Object.values(GROUP_TAGS),
   }) as OpenAPIObject & Json;
 
   document.info.contact = { name: "Market Positioning Service", url: `${origin}/docs/api` };
   document.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" };
-  document.tags = [
-    { name: "Markets", description: "The listed markets, one market, and its changelog. Free." },
-    { name: "Readings", description: "Snapshot, Capability Index, Max and Delta of a market release. Metered." },
-    { name: "Geographies", description: "Countries and the sovereign controls each engages. Free." },
-  ];
+  document.tags = (Object.keys(GROUP_TAGS) as AnyDeclaration["group"][]).map((group) => ({
+    name: GROUP_TAGS[group],
+    description: `${summariesOf(group)}. ${freeness(group)}`,
+  }));
   document.components ??= {};
   const components = document.components as Json & { schemas: Json };
   components.schemas ??= {};
@@ -178,26 +215,28 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
     RateLimitReset: header("Seconds until the window resets.", "42"),
   };
 
-  const byPath = new Map(procedureMetas.map((meta) => [meta.openapi?.path, meta]));
+  const byPath = new Map(DECLARATIONS.map((declaration) => [declaration.path as string, declaration]));
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const operation = (item as Json).get as Json & { responses: Json; parameters?: Json[] };
-    const access = byPath.get(path as `/${string}`)?.operation;
-    const metered = (access?.credits ?? 0) > 0;
+    const operation = (item as Json).get as Json & { responses: Json; parameters?: Json[]; operationId?: string };
+    const declaration = byPath.get(path);
+    if (!declaration) throw new Error(`${path} is served but not declared`);
+    const access = operationOf(declaration);
+    const etag = hasEtag(declaration.caching);
     operation.security = [{ [SECURITY_SCHEME]: [] }];
-    operation["x-credits"] = access?.credits ?? 0;
-    operation["x-scope"] = access?.scope ?? null;
+    operation["x-credits"] = access.credits;
+    operation["x-scope"] = access.scope;
     const ok = operation.responses["200"] as Json;
     ok.description = "The reading or resource.";
     ok.headers = {
       "X-Request-Id": { $ref: "#/components/headers/RequestId" },
-      "Cache-Control": { $ref: "#/components/headers/CacheControl" },
+      ...(declaration.caching === "none" ? {} : { "Cache-Control": { $ref: "#/components/headers/CacheControl" } }),
       "X-Credits-Cost": { $ref: "#/components/headers/CreditsCost" },
       "X-Credits-Remaining": { $ref: "#/components/headers/CreditsRemaining" },
       ...RATE_LIMIT_HEADERS,
-      ...(metered ? { ETag: { $ref: "#/components/headers/ETag" } } : {}),
+      ...(etag ? { ETag: { $ref: "#/components/headers/ETag" } } : {}),
     };
     const responses: Json = { "200": ok };
-    if (metered) {
+    if (etag) {
       operation.parameters = [
         ...(operation.parameters ?? []),
         {
@@ -218,7 +257,7 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
       };
     }
     const hasInput = (operation.parameters ?? []).some((p) => p.in === "path" || p.in === "query");
-    for (const code of errorsOf(metered, hasInput)) {
+    for (const code of errorsOf(declaration, hasInput)) {
       const status = String(ERROR_CODES[code].status);
       const existing = responses[status] as Json | undefined;
       // Two codes share 403: describe both on one response.
@@ -227,6 +266,7 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
         : errorResponse(code, origin);
     }
     operation.responses = responses;
+    (item as Json).head = headOf(operation);
   }
   return document;
 }

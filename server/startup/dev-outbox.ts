@@ -1,7 +1,7 @@
 /**
  * Whether the dev outbox may be on, decided once at start from the operator's environment.
  *
- * Without SMTP_URL, sign-in links go to the log and to /dev/outbox, which lists every user's link:
+ * Without SMTP_URL, sign-in links go only to /dev/outbox (never to the log), which lists every user's link:
  * whoever opens it can sign in as anyone. So:
  * - with SMTP_URL, the outbox is off;
  * - in production without SMTP_URL, the server refuses to start unless the operator opts in with
@@ -45,7 +45,7 @@ export function decideOutbox(env: NodeJS.ProcessEnv): OutboxDecision {
       outbox: false,
       refusal: [
         `No SMTP_URL in production (${env.NODE_ENV === "production" ? "NODE_ENV=production" : `APP_URL=${env.APP_URL}`}):`,
-        "sign-in links would have no way to reach people but the log and the dev outbox.",
+        "sign-in links would have no way to reach people but the dev outbox.",
         "Set SMTP_URL (smtp://user:pass@host:587) to send sign-in mail, or DEV_OUTBOX=1 to accept the",
         "dev outbox (sign-in links at /dev/outbox, for loopback clients only) knowingly.",
       ].join("\n"),

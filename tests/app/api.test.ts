@@ -52,6 +52,39 @@ beforeAll(async () => {
   validate = responseValidator(document);
 });
 
+describe("products", () => {
+  it("lists a release's products free, in the file's order, each with its offerings (the default first)", async () => {
+    const response = await api("/markets/foundation-model-apis/products");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-credits-cost")).toBe("0");
+    expect(response.headers.get("etag")).toMatch(/^"/);
+    type FileOffering = { id: string; name: string; default?: boolean; satisfies?: string[] };
+    type FileProduct = { productId: string; name: string; vendor: string; offerings: FileOffering[] };
+    expect(response.body.release).toBe(3);
+    expect(response.body.products).toEqual(
+      fmr3.products.map((p: FileProduct) => ({
+        productId: p.productId,
+        name: p.name,
+        vendor: p.vendor,
+        offerings: [...p.offerings.filter((o) => o.default), ...p.offerings.filter((o) => !o.default)].map((o) => ({
+          id: o.id,
+          name: o.name,
+          default: o.default === true,
+          satisfies: o.satisfies ?? [],
+        })),
+      })),
+    );
+  });
+
+  it("names every product the breakdown takes, and answers 404 for a market it does not know", async () => {
+    const listed = await api("/markets/foundation-model-apis/products?release=1");
+    expect(listed.status).toBe(200);
+    for (const { productId } of listed.body.products.slice(0, 3))
+      expect((await api(`/markets/foundation-model-apis/products/${productId}?release=1`)).status).toBe(200);
+    expectProblem(await api("/markets/no-such-market/products"), 404, "not_found");
+  });
+});
+
 describe("markets", () => {
   it("lists the listed demo markets with their latest release, without the archived one", async () => {
     const response = await api("/markets");
@@ -396,6 +429,7 @@ describe("OpenAPI document and reference", () => {
       "/markets/{marketId}/changelog",
       "/markets/{marketId}/changes",
       "/markets/{marketId}/delta",
+      "/markets/{marketId}/products",
       "/markets/{marketId}/products/{productId}",
       "/markets/{marketId}/servicemax",
       "/markets/{marketId}/snapshot",

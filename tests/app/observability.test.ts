@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { createOrganization } from "@/server/accounts/organizations";
 import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
-import { OPERATIONS } from "@/server/domain/operations";
+import { OPERATIONS } from "@/server/procedures/operations";
 import { demoCatalogueWithOrganization, type FixtureOrganization } from "../helpers/accounts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { apiCallLines, apiLineProblems, type LogLine, secretsIn } from "../helpers/logs";

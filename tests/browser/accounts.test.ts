@@ -72,7 +72,7 @@ describe("sign-in to first API call, in Chromium", () => {
     const debits = page.locator('[data-testid="ledger-row"][data-kind="debit"]');
     await expect.poll(() => debits.count()).toBe(2);
     expect(await debits.last().textContent()).toContain("readings.snapshot");
-    expect(await debits.last().textContent()).toContain("-5");
+    expect(await debits.last().textContent()).toContain("−5");
     await expect.poll(() => page.locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
     await page.screenshot({ path: path.join(SCREENSHOTS, "credits-desktop.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
@@ -90,10 +90,20 @@ describe("sign-in to first API call, in Chromium", () => {
     for (const config of configs) expect(config).toContain(`${base}/mcp`);
 
     await page.goto(`${base}/tokens`);
+    // Revoking asks first: dismissed, nothing happens; accepted, the token is revoked.
+    page.once("dialog", (dialog) => dialog.dismiss());
+    await page.getByRole("button", { name: /^Revoke/ }).click();
+    expect(await page.getByTestId("token-row").first().textContent()).not.toContain("Revoked");
+    page.once("dialog", (dialog) => {
+      expect(dialog.message()).toMatch(/^Revoke the token "/);
+      return dialog.accept();
+    });
     await page.getByRole("button", { name: /^Revoke/ }).click();
     await expect.poll(() => page.getByTestId("token-row").first().textContent()).toContain("Revoked");
     expect((await fetch(SNAPSHOT, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(401);
 
+    // Sign out sits in the account menu of the header.
+    await page.locator(".site-header .user-menu summary").click();
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/signin/);
     await page.goto(`${base}/credits`);

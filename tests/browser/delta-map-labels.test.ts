@@ -13,7 +13,7 @@ import { type ReaderSession, readerSignedUpAt } from "../helpers/browser";
 
 const base = inject("appUrl");
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/screenshots");
-const MAP = `${base}/markets/foundation-model-apis?country=FR`;
+const MAP = `${base}/markets/foundation-model-apis/readings?country=FR`;
 
 interface Rect {
   left: number;

@@ -16,6 +16,9 @@ const accounts = inject("accounts");
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/screenshots");
 const MARKET = "foundation-model-apis";
 const MARKET_PAGE = `${base}/markets/${MARKET}`;
+/** The market page's views, each at its own URL. */
+const READINGS = `${MARKET_PAGE}/readings`;
+const METHODOLOGY = `${MARKET_PAGE}/methodology`;
 const HOME = "FR"; // has controls in the demo catalogue
 const NO_CONTROLS = "IE"; // engages none
 /** Published for this suite only (tests/fixtures/formula-names.yaml): names that start like formulas. */
@@ -59,6 +62,7 @@ async function marks(page: Page, figure: string, kind: "bar" | "streak") {
       ceiling: e.getAttribute("data-ceiling"),
       moves: e.getAttribute("data-moves"),
       ghosts: e.querySelectorAll("rect.ghost").length,
+      kept: e.querySelectorAll("rect.kept").length,
     })),
   );
 }
@@ -155,7 +159,12 @@ describe("market pages, in Chromium", () => {
     expect(await order()).toEqual(byScale.map((p) => p.productId));
     expect(await page.locator('th[aria-sort="descending"]').textContent()).toContain("Scale");
 
-    // Band cutoffs of each dimension, and the methodology as a quotation, paragraph for paragraph.
+    // Band cutoffs of each dimension, and the methodology as a quotation, paragraph for paragraph:
+    // the Methodology view, one tab away.
+    expect(await page.getByTestId("release-line").textContent()).toContain(`Release ${snapshot.release} (latest)`);
+    await page.getByTestId("market-views").getByRole("link", { name: "Methodology and releases" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith("/methodology"));
+    await expect.poll(() => page.getByTestId("methodology").count()).toBe(1);
     for (const dimension of snapshot.dimensions) {
       const cells = await page.getByTestId(`bands-${dimension.id}`).locator("tbody tr").allTextContents();
       expect(cells).toEqual(dimension.bands.map((b) => `${b.name}${b.from}${b.to}`));
@@ -172,10 +181,11 @@ describe("market pages, in Chromium", () => {
     );
     const material = releases.filter((r) => r.material).map((r) => r.release);
     expect(material.length).toBeGreaterThan(0);
-    await page.goto(`${MARKET_PAGE}?country=${NO_CONTROLS}&view=bars`);
+    await page.goto(`${METHODOLOGY}?country=${NO_CONTROLS}`);
+    expect(await page.locator('[data-testid="changelog"] .material').count()).toBe(material.length);
+    await page.goto(`${READINGS}?country=${NO_CONTROLS}&view=bars`);
     const options = await page.getByTestId("release-picker").locator("option").allTextContents();
     expect(options.filter((o) => o.includes("material methodology change")).length).toBe(material.length);
-    expect(await page.locator('[data-testid="changelog"] .material').count()).toBe(material.length);
     await page.getByTestId("release-picker").selectOption("1");
     await page.waitForURL((url) => url.searchParams.get("release") === "1");
     const url = new URL(page.url());
@@ -192,7 +202,7 @@ describe("market pages, in Chromium", () => {
   });
 
   it("reads under the home country by default, moves under controls and not without them", async () => {
-    await page.goto(MARKET_PAGE);
+    await page.goto(READINGS);
     expect(await page.getByTestId("country-selector").inputValue()).toBe(HOME);
     const home = await api<{ controls: { id: string }[]; products: DeltaProduct[] }>(
       `/markets/${MARKET}/delta?country=${HOME}`,
@@ -210,20 +220,48 @@ describe("market pages, in Chromium", () => {
     expect(home.products.some(moving)).toBe(true);
 
     const max = await api<{
-      products: { productId: string; available: boolean; on: Scores; off: Scores; missingControls: string[] }[];
+      products: {
+        productId: string;
+        name: string;
+        available: boolean;
+        on: Scores;
+        off: Scores;
+        missingControls: string[];
+      }[];
     }>(`/markets/${MARKET}/servicemax?country=${HOME}`);
     const maxBars = await marks(page, "servicemax", "bar");
-    expect(maxBars.map((b) => b.productId)).toEqual(max.products.map((p) => p.productId));
-    expect(maxBars.map((b) => [Number(b.value), Number(b.ceiling)])).toEqual(
-      max.products.map((p) => [p.on.innovation, p.off.innovation]),
-    );
-    expect(maxBars.every((b) => b.ghosts === 1)).toBe(true);
+    // The usable in the reading's rank order, then the unavailable by name: set apart, never tied.
+    const usable = max.products.filter((p) => p.available);
     const unavailable = max.products.filter((p) => !p.available);
+    const byName = [...unavailable].sort((a, b) => a.name.localeCompare(b.name));
+    expect(maxBars.map((b) => b.productId)).toEqual([...usable, ...byName].map((p) => p.productId));
+    expect(maxBars.slice(0, usable.length).map((b) => [Number(b.value), Number(b.ceiling)])).toEqual(
+      usable.map((p) => [p.on.innovation, p.off.innovation]),
+    );
+    // A usable product is a bar in front of its ghost; an unavailable one is neither, never a bar
+    // at its published length.
+    expect(maxBars.map((b) => [b.ghosts, b.kept])).toEqual([
+      ...usable.map(() => [1, 1]),
+      ...unavailable.map(() => [0, 0]),
+    ]);
     expect(unavailable.length).toBeGreaterThan(0);
+    const names = await page
+      .locator('[data-testid="servicemax"] svg [data-mark="bar"] .bar-name')
+      .evaluateAll((texts) => texts.map((t) => t.textContent ?? ""));
+    for (const [i, name] of names.slice(usable.length).entries()) {
+      expect(name, "an unavailable product has no rank").toMatch(/^– /);
+      expect(name).toContain(byName[i]?.name.slice(0, 8));
+    }
     for (const product of unavailable) {
       const state = page.locator(`[data-testid="max-states"] li[data-product-id="${product.productId}"]`);
       expect(await state.textContent()).toContain("unavailable");
+      expect(await state.textContent()).toMatch(/^– /);
     }
+    // The headline first: how many can be used at all.
+    const headline = page.getByTestId("usable-headline");
+    expect(await headline.getAttribute("data-usable")).toBe(String(usable.length));
+    expect(await headline.getAttribute("data-total")).toBe(String(max.products.length));
+    expect(await headline.textContent()).toContain(`${usable.length} of ${max.products.length}`);
 
     // A country with no controls: the page says so, and nothing moves anywhere.
     await chooseCountry(page, NO_CONTROLS);
@@ -245,13 +283,15 @@ describe("market pages, in Chromium", () => {
 
   it("switches the delta between map and bars, keeping the URL in step", async () => {
     const delta = await api<{ products: DeltaProduct[] }>(`/markets/${MARKET}/delta?country=${HOME}`);
-    await page.goto(`${MARKET_PAGE}?country=${HOME}`);
+    await page.goto(`${READINGS}?country=${HOME}`);
     await marks(page, "delta-map", "streak");
     await page.getByText("Bars", { exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get("view") === "bars");
     const bars = await marks(page, "delta-bars", "bar");
     expect(bars).toHaveLength(delta.products.length);
-    expect(bars.every((b) => b.ghosts === 1 && b.inSvg)).toBe(true);
+    // A ghost behind every usable product; none for an unavailable one (no bar at its published length).
+    const usableIds = new Set(delta.products.filter((p) => p.available).map((p) => p.productId));
+    expect(bars.every((b) => b.inSvg && b.ghosts === (usableIds.has(b.productId ?? "") ? 1 : 0))).toBe(true);
     const ceilings = new Map(delta.products.map((p) => [p.productId, p.published.innovation]));
     for (const bar of bars) expect(Number(bar.ceiling)).toBe(ceilings.get(bar.productId ?? ""));
     expect(await page.getByTestId("delta-map").count()).toBe(0);
@@ -262,7 +302,7 @@ describe("market pages, in Chromium", () => {
     expect(await marks(page, "delta-map", "streak")).toHaveLength(delta.products.length);
 
     // Opened directly on bars.
-    await page.goto(`${MARKET_PAGE}?view=bars`);
+    await page.goto(`${READINGS}?view=bars`);
     expect(await marks(page, "delta-bars", "bar")).toHaveLength(delta.products.length);
     expect(await page.getByTestId("delta-view-bars").isChecked()).toBe(true);
   });
@@ -280,7 +320,7 @@ describe("market pages, in Chromium", () => {
         rankInterval: { best: number; worst: number };
       }[];
     }>(`/markets/${MARKET}/capaindex`);
-    await page.goto(`${MARKET_PAGE}?country=${HOME}&view=bars`);
+    await page.goto(`${READINGS}?country=${HOME}&view=bars`);
     await marks(page, "delta-bars", "bar");
 
     const [header, ...rows] = await downloadCsv(page, "capaindex-csv");
@@ -328,11 +368,19 @@ describe("market pages, in Chromium", () => {
     // Ranked by Innovation under controls, highest first; "gives up" is published minus kept.
     const byName = new Map(delta.products.map((p) => [p.name, p]));
     let previous = Number.POSITIVE_INFINITY;
-    for (const [, name, , , kept, published, givesUp] of barRows) {
+    let unranked = 0;
+    for (const [rank, name, , state, kept, published, givesUp] of barRows) {
       const product = byName.get(name ?? "");
       expect(product).toBeDefined();
-      expect(Number(kept)).toBe(product?.underControls.innovation);
       expect(Number(published)).toBe(product?.published.innovation);
+      if (!product?.available) {
+        // Unavailable: no rank, nothing kept, nothing "given up" — empty fields, never a number.
+        expect([rank, state, kept, givesUp]).toEqual(["", "unavailable", "", ""]);
+        unranked++;
+        continue;
+      }
+      expect(unranked, "the unavailable come after every usable product").toBe(0);
+      expect(Number(kept)).toBe(product?.underControls.innovation);
       expect(Number(givesUp)).toBeCloseTo(Number(published) - Number(kept), 5);
       expect(Number(kept)).toBeLessThanOrEqual(previous);
       previous = Number(kept);
@@ -359,7 +407,7 @@ describe("market pages, in Chromium", () => {
     const expectedPairs = products.map((p) => JSON.stringify([inFile(p.name), inFile(p.vendor)])).sort();
     expect(expectedPairs.filter((pair) => pair.includes('"quoted":false'))).toHaveLength(1);
 
-    await page.goto(`${base}/markets/${FORMULA_MARKET}?country=${RESIDENCY_ONLY}&view=map`);
+    await page.goto(`${base}/markets/${FORMULA_MARKET}/readings?country=${RESIDENCY_ONLY}&view=map`);
     await marks(page, "delta-map", "streak");
     const files = new Map<string, string>();
     for (const testId of ["capaindex-csv", "servicemax-csv", "delta-map-csv"])
@@ -388,16 +436,20 @@ describe("market pages, in Chromium", () => {
       expect(rows.map((row) => JSON.stringify([row[at("Product")], row[at("Vendor")]])).sort(), testId).toEqual(
         expectedPairs,
       );
-      for (const row of rows)
+      for (const row of rows) {
+        const unavailable = at("State") >= 0 && row[at("State")]?.text === "unavailable";
         row.forEach((field, i) => {
           const label = labels[i] ?? "";
           if (label === "Product" || label === "Vendor") return;
-          // Every other cell holds nothing a spreadsheet could run; numbers are bare numbers.
+          // Every other cell holds nothing a spreadsheet could run; numbers are bare numbers, and an
+          // unavailable product's missing numbers are empty fields, never a stand-in number.
           expect(field.quoted, `${testId} ${label}`).toBe(false);
           if (TEXT.has(label)) expect(field.text, `${testId} ${label}`).not.toMatch(formula);
+          else if (unavailable && field.text === "") return;
           else expect(field.text, `${testId} ${label}`).toMatch(/^-?\d+(\.\d)?$/);
           if (field.text.startsWith("-")) negatives += 1;
         });
+      }
     }
     // Under controls the products give Innovation up: negative distances, written as numbers.
     expect(negatives).toBeGreaterThan(0);
@@ -408,8 +460,12 @@ describe("market pages, in Chromium", () => {
   });
 
   it("moves through countries with the keyboard alone", async () => {
-    const { geographies } = await api<{ geographies: { country: string }[] }>("/geographies");
-    await page.goto(`${MARKET_PAGE}?country=${HOME}`);
+    const listed = await api<{ geographies: { country: string; name: string }[] }>("/geographies");
+    // The picker lists countries by name, as people look them up (Australia before Austria).
+    const geographies = [...listed.geographies].sort(
+      (a, b) => a.name.localeCompare(b.name, "en") || a.country.localeCompare(b.country),
+    );
+    await page.goto(`${READINGS}?country=${HOME}`);
     const selector = page.getByTestId("country-selector");
     await expect.poll(() => selector.isEnabled()).toBe(true);
     // Tab from the top of the page until the selector has focus.
@@ -435,7 +491,7 @@ describe("market pages, in Chromium", () => {
   });
 
   it("says in words what went wrong, from the problem's detail", async () => {
-    await page.goto(`${MARKET_PAGE}?country=ZZ`);
+    await page.goto(`${READINGS}?country=ZZ`);
     const alert = page.getByRole("alert").first();
     await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toContain('Unknown country "ZZ"');
     await page.goto(`${base}/markets/no-such-market`);
@@ -458,7 +514,7 @@ describe("market pages, in Chromium", () => {
   });
 
   it("fits a phone, takes screenshots, and never spends credits", async () => {
-    await page.goto(`${MARKET_PAGE}?country=${HOME}`);
+    await page.goto(`${READINGS}?country=${HOME}`);
     await marks(page, "delta-map", "streak");
     await page.screenshot({ path: path.join(SCREENSHOTS, "market-desktop.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });

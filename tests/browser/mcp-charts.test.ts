@@ -92,7 +92,13 @@ describe("MCP Apps chart view", () => {
     await view.getByRole("button", { name: "Bars" }).click();
     const bars = view.locator('svg[data-chart="bars"] g.mark');
     await expect.poll(() => bars.count()).toBe(productCount(result));
-    expect(await view.locator("svg[data-chart=bars] rect.ghost").count()).toBe(productCount(result));
+    // A ghost behind every usable product; an unavailable one is no bar at all, only its words.
+    const unavailable = (result as { products: { available: boolean }[] }).products.filter((p) => !p.available).length;
+    expect(await view.locator("svg[data-chart=bars] rect.ghost").count()).toBe(productCount(result) - unavailable);
+    expect(await view.locator("svg[data-chart=bars] g.mark.unavailable rect").count()).toBe(0);
+    expect(await view.locator("svg[data-chart=bars] g.mark.unavailable text.label").allTextContents()).toEqual(
+      Array.from({ length: unavailable }, () => expect.stringMatching(/^– /)),
+    );
     await page.screenshot({ path: path.join(SCREENSHOTS, "mcp-delta-bars.png") });
     await view.getByRole("button", { name: "Map" }).click();
     await expect.poll(() => view.locator('svg[data-chart="map"]').count()).toBe(1);

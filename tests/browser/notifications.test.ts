@@ -50,7 +50,7 @@ describe("following a market", () => {
     expect(await item.getAttribute("data-read")).toBe("false");
 
     await item.getByRole("link", { name: "What changed" }).click();
-    await page.waitForURL(/\/markets\/formula-names\?from=1&to=2#changes$/);
+    await page.waitForURL(/\/markets\/formula-names\/changes\?from=1&to=2#changes$/);
     await expect.poll(() => page.locator("#changes").isVisible()).toBe(true);
 
     await page.goto(`${base}/notifications`);
@@ -78,7 +78,8 @@ describe("following a market", () => {
     const email = (await page.locator(".site-header .who").textContent())?.trim() as string;
     await page.goto(`${base}/dev/outbox`);
     const parts = page.locator(`[data-recipient="${email}"] [data-testid="outbox-html"]`);
-    await expect.poll(() => parts.count()).toBe(2); // the release e-mail and the weekly note
+    // The release e-mail and the weekly note, both sent by background jobs.
+    await expect.poll(() => parts.count(), { timeout: 20_000 }).toBe(2);
     const mails = await parts.evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
     const seen: string[] = [];
     const unsubscribeLinks: string[] = [];

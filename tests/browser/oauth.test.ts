@@ -91,6 +91,7 @@ describe("connecting an MCP client, in Chromium", () => {
     expect(await row.textContent()).toContain("Browser MCP client");
     expect(await row.textContent()).toContain("Market data");
     await page.screenshot({ path: path.join(SCREENSHOTS, "connect-connections.png"), fullPage: true });
+    page.once("dialog", (dialog) => dialog.accept());
     await row.getByRole("button", { name: /^Revoke/ }).click();
     await expect.poll(() => row.count()).toBe(0);
     expect(await toolsList(tokens.body.access_token)).toBe(401);

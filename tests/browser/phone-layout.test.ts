@@ -198,26 +198,41 @@ describe(`every dashboard page at ${WIDTH} × ${HEIGHT}, in Chromium`, () => {
     }
   });
 
-  it("fits a market page: snapshot, the three readings in both delta views, what changed, bands", async () => {
-    await page.goto(`${base}/markets/${MARKET}?country=FR`);
+  it("fits every view of a market page: overview, the readings in both delta views, what if, what changed, availability, methodology", async () => {
+    const market = `${base}/markets/${MARKET}`;
+    await page.goto(`${market}?country=FR`);
+    await expect.poll(() => page.getByTestId("snapshot-table").count()).toBe(1);
+    await expectFits(page, "market-overview");
+    // Sorting stays within reach on a phone: the headers' sort buttons.
+    await page.getByRole("button", { name: "Scale" }).click();
+    expect(await page.locator('th[aria-sort="descending"]').textContent()).toContain("Scale");
+    // Follow it, for the settings page below.
+    await page.getByTestId("follow-button").click();
+    await expect.poll(() => page.getByTestId("follow-button").getAttribute("aria-pressed")).toBe("true");
+
+    await page.goto(`${market}/readings?country=FR`);
     await readingsDrawn(page);
     await expect
       .poll(() => page.locator('[data-testid="delta-map"] svg [data-mark="streak"]').count(), { timeout: 20_000 })
       .toBeGreaterThan(0);
-    await expect.poll(() => page.getByTestId("changes-table").count()).toBe(1);
     await expectFits(page, "market-map");
-    // Sorting stays within reach on a phone: the headers' sort buttons.
-    await page.getByRole("button", { name: "Scale" }).click();
-    expect(await page.locator('th[aria-sort="descending"]').textContent()).toContain("Scale");
     await page.getByTestId("delta-view-bars").check();
     await page.waitForURL((url) => url.searchParams.get("view") === "bars");
     await expect
       .poll(() => page.locator('[data-testid="delta-bars"] svg [data-mark="bar"]').count(), { timeout: 20_000 })
       .toBeGreaterThan(0);
     await expectFits(page, "market-bars");
-    // Follow it, for the settings page below.
-    await page.getByTestId("follow-button").click();
-    await expect.poll(() => page.getByTestId("follow-button").getAttribute("aria-pressed")).toBe("true");
+
+    for (const [view, ready] of [
+      ["whatif", "whatif"],
+      ["changes", "changes-table"],
+      ["availability", "heatmap"],
+      ["methodology", "methodology"],
+    ] as const) {
+      await page.goto(`${market}/${view}?country=FR`);
+      await expect.poll(() => page.getByTestId(ready).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+      await expectFits(page, `market-${view}`);
+    }
   });
 
   it("fits a product page, published and under France's controls", async () => {

@@ -151,7 +151,7 @@ describe("the product page and the availability heat map, in Chromium", () => {
     );
     const product = snapshot.products[0] as { productId: string; name: string };
     await page.goto(MARKET_PAGE);
-    await shown(page, "heatmap");
+    await shown(page, "snapshot-table");
     const link = page.locator(`[data-testid="snapshot-table"] tr[data-product-id="${product.productId}"] th a`);
     expect(await link.textContent()).toBe(product.name);
     expect(await link.getAttribute("href")).toBe(
@@ -242,8 +242,8 @@ describe("the product page and the availability heat map, in Chromium", () => {
       await page.goto(`${base}/markets/${MARKET}/products/${product.productId}?release=${matrix.release}`);
       await shown(page, "product-name");
       expect(await page.getByTestId("under-controls").count()).toBe(0);
+      // The choice applies at once, as on the market page: no button to press.
       await page.getByTestId("product-country").selectOption(COUNTRY);
-      await page.getByTestId("product-country-submit").click();
       await page.waitForURL((url) => url.searchParams.get("country") === COUNTRY);
       await shown(page, "under-controls");
       expect(new URL(page.url()).searchParams.get("release")).toBe(String(matrix.release));
@@ -256,7 +256,16 @@ describe("the product page and the availability heat map, in Chromium", () => {
           under.missingControls.map((id) => names.get(id) ?? id).join("; "),
         );
       }
-      expect(await section.getByTestId("distance-magnitude").textContent()).toBe(one(under.distance.magnitude));
+      // Unavailable: no distance and no score under the controls, said in words, never a number.
+      expect(await section.getByTestId("distance-magnitude").textContent()).toBe(
+        under.available ? one(under.distance.magnitude) : "—",
+      );
+      if (!under.available)
+        expect(
+          await section
+            .locator('[data-testid="under-controls-scores"] tbody tr[data-axis] td:nth-of-type(2)')
+            .allTextContents(),
+        ).toEqual(["unavailable", "unavailable", "unavailable", ""]);
       // Each indicator's change, largest loss first, as the API computes it.
       for (const axis of AXES) {
         const changes = await page
@@ -269,19 +278,12 @@ describe("the product page and the availability heat map, in Chromium", () => {
       }
     }
     await page.getByTestId("product-country").selectOption("");
-    await page.getByTestId("product-country-submit").click();
     await page.waitForURL((url) => !url.searchParams.get("country"));
     await shown(page, "product-name");
     expect(await page.getByTestId("under-controls").count()).toBe(0);
   });
 
   it("links every product name on the market page to its page; the CSVs keep names as text", async () => {
-    await page.goto(`${MARKET_PAGE}?country=${COUNTRY}`);
-    await shown(page, "heatmap");
-    expect(await page.locator('nav.toc a[href="#availability"]').textContent()).toBe("Availability");
-    await expect
-      .poll(() => page.locator('[data-testid="delta-map"] svg [data-mark="streak"]').count(), { timeout: 20_000 })
-      .toBe(matrix.products.length);
     const hrefs = (scope: string) =>
       page
         .locator(`[data-testid="${scope}"] tbody a[data-testid="product-link"]`)
@@ -289,21 +291,35 @@ describe("the product page and the availability heat map, in Chromium", () => {
     const expected = matrix.products
       .map((p) => [p.productId, `/markets/${MARKET}/products/${p.productId}?release=${matrix.release}`])
       .sort();
-    for (const scope of ["snapshot-table", "capaindex-table", "servicemax-table", "delta-map-table", "heatmap"])
-      expect((await hrefs(scope)).sort(), scope).toEqual(expected);
+    // Each view of the market page links every product name it shows.
+    await page.goto(`${MARKET_PAGE}?country=${COUNTRY}`);
+    await shown(page, "snapshot-table");
+    expect((await hrefs("snapshot-table")).sort(), "snapshot-table").toEqual(expected);
+    await page.goto(`${MARKET_PAGE}/availability?country=${COUNTRY}`);
+    await shown(page, "heatmap");
+    expect(await page.getByTestId("market-views").locator('a[aria-current="page"]').textContent()).toBe("Availability");
+    expect((await hrefs("heatmap")).sort(), "heatmap").toEqual(expected);
+    await page.goto(`${MARKET_PAGE}/changes?country=${COUNTRY}`);
+    await shown(page, "changes-table");
     expect((await hrefs("changes-table")).length).toBeGreaterThan(0);
+    await page.goto(`${MARKET_PAGE}/readings?country=${COUNTRY}`);
+    await expect
+      .poll(() => page.locator('[data-testid="delta-map"] svg [data-mark="streak"]').count(), { timeout: 20_000 })
+      .toBe(matrix.products.length);
+    for (const scope of ["capaindex-table", "servicemax-table", "delta-map-table"])
+      expect((await hrefs(scope)).sort(), scope).toEqual(expected);
     const [, ...rows] = readCsv(await downloadText(page, "capaindex-csv"));
     expect(rows.map((r) => r[1]).sort()).toEqual(matrix.products.map((p) => p.name).sort());
   });
 
   it("drives the heat map by keyboard: one tab stop, arrow keys, the focused cell's missing controls shown", async () => {
     const names = controlNames(matrix);
-    await page.goto(MARKET_PAGE);
+    await page.goto(`${MARKET_PAGE}/availability`);
     await shown(page, "heatmap");
     const grid = page.getByTestId("heatmap");
     expect(await grid.locator('[tabindex="0"]').count()).toBe(1);
-    // The control before the grid in tab order is the figure's CSV button; one Tab lands in the grid.
-    await page.getByTestId("availability-map-csv").focus();
+    // The control before the grid in tab order is the country finder; one Tab lands in the grid.
+    await page.getByTestId("heatmap-filter").focus();
     await page.keyboard.press("Tab");
     expect(await focused(page)).toEqual({ row: 0, col: 0 });
     await page.keyboard.press("ArrowRight");
@@ -327,12 +343,27 @@ describe("the product page and the availability heat map, in Chromium", () => {
     expect(await focused(page)).toEqual({ row: 0, col: -1 });
     await page.keyboard.press("ArrowRight");
 
+    // The columns are the countries by name (Australia before Austria); `shownAt` is where the
+    // matrix's column c stands on screen.
+    const byName = [...matrix.countries.keys()].sort(
+      (a, b) =>
+        (matrix.countries[a]?.name ?? "").localeCompare(matrix.countries[b]?.name ?? "", "en") ||
+        (matrix.countries[a]?.country ?? "").localeCompare(matrix.countries[b]?.country ?? ""),
+    );
+    const shownAt = (c: number) => byName.indexOf(c);
+    expect(
+      await grid
+        .locator("thead th.heat-country")
+        .evaluateAll((ths) => ths.map((th) => th.getAttribute("data-country"))),
+    ).toEqual(byName.map((c) => matrix.countries[c]?.country));
+
     // To an unavailable cell by arrows alone: marked (hatched, ×), its missing controls written out.
     const row = matrix.products.findIndex((p) => p.cells.some((c) => !c.available));
     expect(row).toBeGreaterThanOrEqual(0);
     const product = matrix.products[row] as Matrix["products"][number];
-    const col = product.cells.findIndex((c) => !c.available);
-    const cell = product.cells[col] as Matrix["products"][number]["cells"][number];
+    const apiCol = product.cells.findIndex((c) => !c.available);
+    const col = shownAt(apiCol);
+    const cell = product.cells[apiCol] as Matrix["products"][number]["cells"][number];
     for (let r = 0; r < row; r += 1) await page.keyboard.press("ArrowDown");
     for (let c = 0; c < col; c += 1) await page.keyboard.press("ArrowRight");
     expect(await focused(page)).toEqual({ row, col });
@@ -345,7 +376,7 @@ describe("the product page and the availability heat map, in Chromium", () => {
     expect(await details.getByTestId("heatmap-missing").textContent()).toBe(
       cell.missingControls.map((id) => names.get(id) ?? id).join("; "),
     );
-    expect(await details.textContent()).toContain((matrix.countries[col] as Matrix["countries"][number]).name);
+    expect(await details.textContent()).toContain((matrix.countries[apiCol] as Matrix["countries"][number]).name);
 
     // An available cell that keeps less than published: marked apart, its offering shown on hover.
     const lessRow = matrix.products.findIndex((p) =>
@@ -354,16 +385,37 @@ describe("the product page and the availability heat map, in Chromium", () => {
     expect(lessRow).toBeGreaterThanOrEqual(0);
     const lessProduct = matrix.products[lessRow] as Matrix["products"][number];
     const lessCol = lessProduct.cells.findIndex((c) => c.available && c.innovationRetained < lessProduct.innovation);
-    const lessCell = grid.locator(`[data-row="${lessRow}"][data-col="${lessCol}"]`);
+    const lessCell = grid.locator(`[data-row="${lessRow}"][data-col="${shownAt(lessCol)}"]`);
     expect(await lessCell.getAttribute("data-state")).toBe("less");
     await lessCell.hover();
     expect(await details.getByTestId("heatmap-offering").textContent()).toBe(lessProduct.cells[lessCol]?.offeringId);
+
+    // Sorted by code, then narrowed to one country by its name: the grid follows, the count says so.
+    await page.getByTestId("heatmap-sort").selectOption("code");
+    await expect
+      .poll(() =>
+        grid.locator("thead th.heat-country").evaluateAll((ths) => ths.map((th) => th.getAttribute("data-country"))),
+      )
+      .toEqual(matrix.countries.map((c) => c.country));
+    const someone = matrix.countries[apiCol] as Matrix["countries"][number];
+    await page.getByTestId("heatmap-filter").fill(someone.name);
+    await expect.poll(() => grid.locator("thead th.heat-country").count()).toBe(1);
+    expect(await page.getByTestId("heatmap-count").textContent()).toBe(
+      `1 of ${matrix.countries.length} countries shown.`,
+    );
+    expect(await grid.locator(`[data-row="${row}"][data-col="0"]`).getAttribute("data-state")).toBe("unavailable");
+    // A tap (a click, here) on a cell writes out its details, as focus and hover do.
+    await grid.locator(`[data-row="${row}"][data-col="0"]`).click();
+    expect(await details.getByTestId("heatmap-missing").textContent()).toBe(
+      cell.missingControls.map((id) => names.get(id) ?? id).join("; "),
+    );
+    await page.getByTestId("heatmap-filter").fill("");
     await page.getByTestId("availability").screenshot({ path: path.join(SCREENSHOTS, "availability-desktop.png") });
   });
 
   it("downloads the heat map as one CSV row per product and country, equal to the API's matrix", async () => {
     const names = controlNames(matrix);
-    await page.goto(MARKET_PAGE);
+    await page.goto(`${MARKET_PAGE}/availability`);
     await shown(page, "heatmap");
     const [header, ...rows] = readCsv(await downloadText(page, "availability-map-csv"));
     expect(header).toEqual([
@@ -389,15 +441,22 @@ describe("the product page and the availability heat map, in Chromium", () => {
         ]),
       ),
     );
-    // The grid itself: every cell present, its state as the matrix has it.
+    // The grid itself: every cell present, its state as the matrix has it, the countries by name.
+    const countryName = new Map(matrix.countries.map((c) => [c.country, c.name]));
+    const byName = (a: { country: string }, b: { country: string }) =>
+      (countryName.get(a.country) ?? "").localeCompare(countryName.get(b.country) ?? "", "en") ||
+      a.country.localeCompare(b.country);
     const states = await page
       .locator('[data-testid="heatmap"] [data-testid="heat-cell"]')
       .evaluateAll((tds) => tds.map((td) => `${td.getAttribute("data-country")}:${td.getAttribute("data-state")}`));
     expect(states).toEqual(
       matrix.products.flatMap((p) =>
-        p.cells.map(
-          (c) => `${c.country}:${c.available ? (c.innovationRetained < p.innovation ? "less" : "all") : "unavailable"}`,
-        ),
+        [...p.cells]
+          .sort(byName)
+          .map(
+            (c) =>
+              `${c.country}:${c.available ? (c.innovationRetained < p.innovation ? "less" : "all") : "unavailable"}`,
+          ),
       ),
     );
   });
@@ -423,7 +482,7 @@ describe("the product page and the availability heat map, in Chromium", () => {
     expect(await pageWidth(page), (await widest(page)).join("\n")).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: path.join(SCREENSHOTS, "product-page-phone.png"), fullPage: true });
 
-    await page.goto(MARKET_PAGE);
+    await page.goto(`${MARKET_PAGE}/availability`);
     await shown(page, "heatmap");
     const frame = page.getByTestId("heatmap-scroll");
     expect(await pageWidth(page), (await widest(page)).join("\n")).toBeLessThanOrEqual(PHONE.width);
@@ -435,7 +494,7 @@ describe("the product page and the availability heat map, in Chromium", () => {
     expect(box.right).toBeLessThanOrEqual(PHONE.width);
     expect(box.scrollWidth).toBeGreaterThan(box.clientWidth);
     // The last column reached by keyboard scrolls the frame, not the page.
-    await page.getByTestId("availability-map-csv").focus();
+    await page.getByTestId("heatmap-filter").focus();
     await page.keyboard.press("Tab");
     await page.keyboard.press("End");
     expect(await focused(page)).toEqual({ row: 0, col: matrix.countries.length - 1 });

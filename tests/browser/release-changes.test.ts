@@ -16,6 +16,8 @@ const base = inject("appUrl");
 const accounts = inject("accounts");
 const MARKET = "foundation-model-apis";
 const MARKET_PAGE = `${base}/markets/${MARKET}`;
+/** The market page's What changed view. */
+const CHANGES = `${MARKET_PAGE}/changes`;
 const ONE_RELEASE = "managed-kubernetes";
 const HOME = "DE";
 const AXES = ["innovation", "control", "scale"] as const;
@@ -72,8 +74,18 @@ const line = async (page: Page, id: string) => (await section(page).getByTestId(
 /** Every product row of the table against the API's comparison: status, name, each axis's change and causes. */
 async function expectRowsOf(page: Page, changes: Changes) {
   const rows = section(page).locator('[data-testid="changes-table"] tbody tr');
+  // Biggest movers first: entered, then left, then by the largest change on any axis, ties by name.
+  const statusRank: Record<string, number> = { entered: 0, left: 1, stayed: 2 };
+  const largest = (p: Changes["products"][number]) =>
+    p.status === "stayed" ? Math.max(0, ...Object.values(p.scores ?? {}).map((c) => Math.abs(c.change))) : 0;
+  const expected = [...changes.products].sort(
+    (a, b) =>
+      (statusRank[a.status] ?? 3) - (statusRank[b.status] ?? 3) ||
+      largest(b) - largest(a) ||
+      a.name.localeCompare(b.name),
+  );
   expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-product-id")))).toEqual(
-    changes.products.map((p) => p.productId),
+    expected.map((p) => p.productId),
   );
   for (const product of changes.products) {
     const row = section(page).locator(`tr[data-product-id="${product.productId}"]`);
@@ -119,7 +131,10 @@ describe("What changed, in Chromium", () => {
     const changes = await api<Changes>(`/markets/${MARKET}/changes?country=${HOME}`);
 
     await page.goto(MARKET_PAGE);
-    expect(await page.locator('nav.toc a[href="#changes"]').textContent()).toBe("What changed");
+    // What changed is a view of its own, one tab away from the overview.
+    await page.getByTestId("market-views").getByRole("link", { name: "What changed" }).click();
+    await page.waitForURL((url) => url.pathname === `/markets/${MARKET}/changes`);
+    expect(await page.getByTestId("market-views").locator('a[aria-current="page"]').textContent()).toBe("What changed");
     expect(await section(page).getByRole("heading", { level: 2 }).textContent()).toBe("What changed");
     expect(await section(page).getByTestId("changes-from").inputValue()).toBe(String(latest - 1));
     expect(await section(page).getByTestId("changes-to").inputValue()).toBe(String(latest));
@@ -138,9 +153,37 @@ describe("What changed, in Chromium", () => {
     expect(await newcomer.getByTestId("changes-status").textContent()).toBe("entered");
     const rank = changes.products.find((p) => p.productId === entered[0]?.productId)?.capabilityIndexRank;
     expect(await newcomer.getByTestId("changes-capaindex-rank").textContent()).toBe(`new at ${rank?.to}`);
+    // A product that entered shows its published numbers, not only its bands.
+    const latestSnapshot = await api<{
+      products: { productId: string; scores: Record<(typeof AXES)[number], number> }[];
+    }>(`/markets/${MARKET}/snapshot`);
+    const scores = latestSnapshot.products.find((p) => p.productId === entered[0]?.productId)?.scores;
+    for (const axis of AXES) {
+      const cell = newcomer.locator(`td[data-axis="${axis}"]`);
+      expect(await cell.getAttribute("data-score")).toBe(String(scores?.[axis]));
+      expect(await cell.textContent()).toMatch(new RegExp(`^${scores?.[axis].toFixed(1)} `));
+    }
     expect(changes).toMatchObject({ from: { release: latest - 1 }, to: { release: latest }, country: HOME });
     await expectRowsOf(page, changes);
     await section(page).screenshot({ path: path.join(SCREENSHOTS, "market-changes-desktop.png") });
+  });
+
+  it("follows the readings' country picker: the Max ranks and availability move to the new country", async () => {
+    await page.goto(CHANGES);
+    await expect.poll(() => line(page, "pair")).toContain(`under ${HOME}`);
+    await page.goto(`${MARKET_PAGE}/readings`);
+    await page.getByTestId("country-selector").selectOption("US");
+    await page.waitForURL((url) => url.searchParams.get("country") === "US");
+    // The views' tabs carry the country: What changed opens under it.
+    await page.getByTestId("market-views").getByRole("link", { name: "What changed" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith("/changes") && url.searchParams.get("country") === "US");
+    await expect.poll(() => line(page, "pair"), { timeout: 20_000 }).toContain("under US");
+    expect(await line(page, "pair")).not.toContain(`under ${HOME}`);
+    await expectRowsOf(page, await api<Changes>(`/markets/${MARKET}/changes?country=US`));
+    const availability = await section(page)
+      .getByTestId("changes-availability")
+      .evaluateAll((cells) => cells.map((c) => c.getAttribute("data-label")));
+    expect(availability.every((label) => label === "Availability under US")).toBe(true);
   });
 
   it("compares the pair chosen with the pickers, keeping the page's country and view", async () => {
@@ -152,7 +195,7 @@ describe("What changed, in Chromium", () => {
     expect(added).toEqual(["eu-legal-immunity"]);
     expect(reweighted.length).toBeGreaterThan(0);
 
-    await page.goto(`${MARKET_PAGE}?country=FR&view=bars`);
+    await page.goto(`${CHANGES}?country=FR&view=bars`);
     await section(page).getByTestId("changes-from").selectOption("1");
     await section(page).getByTestId("changes-to").selectOption("3");
     await section(page).getByTestId("changes-compare").click();
@@ -176,7 +219,7 @@ describe("What changed, in Chromium", () => {
   });
 
   it("submits as a plain GET form too, the page's query in hidden fields, as without JavaScript", async () => {
-    await page.goto(`${MARKET_PAGE}?release=2&country=FR&view=bars`);
+    await page.goto(`${CHANGES}?release=2&country=FR&view=bars`);
     await section(page).getByTestId("changes-from").selectOption("1");
     await section(page).getByTestId("changes-to").selectOption("2");
     // form.submit() skips the submit handler: the browser builds the URL from the fields alone.
@@ -198,7 +241,7 @@ describe("What changed, in Chromium", () => {
 
   it("links every release of the changelog but the first to what it changed", async () => {
     const { releases } = await api<{ releases: { release: number }[] }>(`/markets/${MARKET}/changelog`);
-    await page.goto(MARKET_PAGE);
+    await page.goto(`${MARKET_PAGE}/methodology`);
     const links = page.locator('[data-testid="changelog"] a[data-testid^="changelog-changes-"]');
     expect(await links.count()).toBe(releases.length - 1);
     expect(await page.getByTestId("changelog-changes-1").count()).toBe(0);
@@ -222,23 +265,24 @@ describe("What changed, in Chromium", () => {
       ["to=9", 404],
     ] as const) {
       const problem = await api<{ detail: string }>(`/markets/${MARKET}/changes?${query}&country=${HOME}`, status);
-      await page.goto(`${MARKET_PAGE}?${query}`);
+      await page.goto(`${CHANGES}?${query}`);
       const alert = section(page).getByTestId("changes-problem");
       expect(await alert.getAttribute("role")).toBe("alert");
       expect(await alert.textContent()).toContain(problem.detail);
       expect(await section(page).getByTestId("changes-table").count()).toBe(0);
-      // The pickers stay, to choose again; the snapshot is there as ever.
+      // The pickers stay, to choose again; the views' tabs are there as ever.
       expect(await section(page).getByTestId("changes-form").count()).toBe(1);
-      expect(await page.locator('[data-testid="snapshot-table"] tbody tr').count()).toBeGreaterThan(0);
+      expect(await page.getByTestId("market-views").locator("a").count()).toBeGreaterThan(4);
     }
   });
 
   it("says a market with one release has nothing to compare", async () => {
     const { releases } = await api<{ releases: unknown[] }>(`/markets/${ONE_RELEASE}/changelog`);
     expect(releases).toHaveLength(1);
-    await page.goto(`${base}/markets/${ONE_RELEASE}`);
+    await page.goto(`${base}/markets/${ONE_RELEASE}/changes`);
     expect(await section(page).getByTestId("changes-one-release").textContent()).toContain("one release");
     expect(await section(page).getByTestId("changes-form").count()).toBe(0);
+    await page.goto(`${base}/markets/${ONE_RELEASE}/methodology`);
     expect(await page.locator('[data-testid="changelog"] a[data-testid^="changelog-changes-"]').count()).toBe(0);
   });
 });

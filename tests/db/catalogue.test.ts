@@ -9,13 +9,13 @@ import {
   publishGeographies,
   publishMarket,
   readGeographies,
-  readRelease,
   restoreMarket,
 } from "@/server/catalog/store";
 import { delta } from "@/server/readings/readings";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
+import { readRelease } from "../helpers/releases";
 
 const EU_27 = "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split(" ");
 const at = (iso: string) => new Date(iso);

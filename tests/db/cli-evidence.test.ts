@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import * as t from "@/db/schema";
 import { loadDefinitionFile } from "@/server/catalog/load";
-import { findRelease, readScoredInputs } from "@/server/catalog/store";
+import { findRelease, readReleaseById } from "@/server/catalog/store";
 import { canonicalJson, sha256 } from "@/server/domain/canonical";
 import { evidenceDateIssues, missingEvidence } from "@/server/domain/definition-checks";
 import type { MarketFile } from "@/server/domain/market-definition";
@@ -155,7 +155,7 @@ describe("evidence is stored with the release, exactly", () => {
     published = definition;
 
     const pointer = await findRelease(database.db, "hand-computed");
-    const stored = await readScoredInputs(database.db, (pointer as { id: number }).id);
+    const stored = await readReleaseById(database.db, (pointer as { id: number }).id);
     for (const [p, product] of published.products.entries())
       for (const [o, offering] of product.offerings.entries())
         expect(canonicalJson(stored.definition.products[p]?.offerings[o]?.evidence)).toBe(
@@ -197,7 +197,7 @@ describe("evidence is stored with the release, exactly", () => {
       .where(eq(t.releaseCountryResults.releaseId, id));
     await database.db.insert(t.releaseCountryResults).values(results.map((r) => ({ ...r, releaseId: legacyId })));
 
-    const stored = await readScoredInputs(database.db, legacyId);
+    const stored = await readReleaseById(database.db, legacyId);
     for (const product of stored.definition.products)
       for (const offering of product.offerings) expect(offering.evidence).toEqual({});
 

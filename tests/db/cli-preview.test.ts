@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadComparableRelease } from "@/server/catalog/releases";
-import { compareReleases } from "@/server/readings/changes";
+import { loadRelease } from "@/server/catalog/releases";
+import { changes } from "@/server/readings/changes";
 import { marketVariant, runOps, type Yaml } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { FIXTURES } from "../helpers/fixtures";
@@ -269,11 +269,11 @@ describe("ops catalog preview against release 1", () => {
     const predicted = JSON.parse((await preview(file, "--country", "XB", "--json")).stdout);
     expect((await ops("catalog", "publish", file, "--notes", "Charlie's new benchmark")).code).toBe(0);
     const [earlier, later] = await Promise.all([
-      loadComparableRelease(database.db, "hand-computed", 1),
-      loadComparableRelease(database.db, "hand-computed", 2),
+      loadRelease(database.db, "hand-computed", 1),
+      loadRelease(database.db, "hand-computed", 2),
     ]);
     if (!earlier || !later) throw new Error("releases 1 and 2 should be stored");
-    expect(predicted).toEqual(JSON.parse(JSON.stringify(compareReleases(earlier.release, later.release, "XB"))));
+    expect(predicted).toEqual(JSON.parse(JSON.stringify(changes(earlier.data, later.data, "XB"))));
     // The next preview is of release 3, against the release just published.
     expect((await preview(MARKET)).stdout).toMatch(
       /^Preview of hand-computed release 3 against release 2 \(country XA\)$/m,

@@ -10,10 +10,10 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { openDatabase } from "@/db/client";
-import { readRelease } from "@/server/catalog/store";
 import { marketVariant, runOps, type Yaml } from "../helpers/cli";
 import { createTestDatabase, dumpCatalogue, type TestDatabase } from "../helpers/database";
 import { FIXTURES } from "../helpers/fixtures";
+import { readRelease } from "../helpers/releases";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const GEOGRAPHIES = path.join(FIXTURES, "geographies.yaml");

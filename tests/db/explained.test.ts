@@ -6,17 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
-import { readReleaseById, readScoredInputs } from "@/server/catalog/store";
+import { readReleaseById } from "@/server/catalog/store";
 import { AXES } from "@/server/domain/market-definition";
-import { availabilityMatrix } from "@/server/readings/availability";
-import type { ComparableRelease } from "@/server/readings/changes";
-import { productDetail, scoringFrame } from "@/server/readings/product-detail";
+import { availability } from "@/server/readings/availability";
+import { product as productBreakdown, scoringFrame } from "@/server/readings/product";
 import { delta } from "@/server/readings/readings";
+import type { ReleaseData } from "@/server/readings/release";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 
 let database: TestDatabase;
-const releases: ComparableRelease[] = [];
+const releases: ReleaseData[] = [];
 
 /** Sums in tenths, so float noise cannot hide or fake a mismatch. */
 const tenths = (values: number[]) => values.reduce((sum, value) => sum + Math.round(value * 10), 0);
@@ -26,8 +26,7 @@ beforeAll(async () => {
   await seedDemoCatalogue(database.db);
   // Archived markets included: their releases stay readable by number.
   const stored = await database.db.select({ id: schema.releases.id }).from(schema.releases);
-  for (const { id } of stored)
-    releases.push({ ...(await readReleaseById(database.db, id)), ...(await readScoredInputs(database.db, id)) });
+  for (const { id } of stored) releases.push(await readReleaseById(database.db, id));
 }, 120_000);
 
 afterAll(() => database?.drop());
@@ -45,7 +44,7 @@ describe("the product breakdown", () => {
     for (const release of releases) {
       const frame = scoringFrame(release.definition);
       for (const product of release.products) {
-        const detail = productDetail(release, product.productId, null, frame);
+        const detail = productBreakdown(release, product.productId, null, frame);
         expect(detail.scores).toEqual(product.scores);
         for (const axis of AXES) {
           const label = `${release.marketId}#${release.release} ${product.productId} ${axis}`;
@@ -71,7 +70,7 @@ describe("the product breakdown", () => {
       const frame = scoringFrame(release.definition);
       for (const [country, result] of release.countries) {
         for (const moved of result.products) {
-          const detail = productDetail(release, moved.productId, country, frame);
+          const detail = productBreakdown(release, moved.productId, country, frame);
           const under = detail.underControls;
           const label = `${release.marketId}#${release.release} ${moved.productId} ${country}`;
           expect(under?.available, label).toBe(moved.available);
@@ -99,7 +98,7 @@ describe("the availability matrix", () => {
   it("equals the Delta reading for every country, every product, every demo release", () => {
     let cells = 0;
     for (const release of releases) {
-      const matrix = availabilityMatrix(release, release.geographies);
+      const matrix = availability(release, release.geographies);
       expect(matrix.countries.map((c) => c.country)).toEqual([...release.countries.keys()].sort());
       expect(matrix.products.map((p) => p.productId)).toEqual(release.products.map((p) => p.productId));
       matrix.countries.forEach((column, c) => {

@@ -18,10 +18,10 @@ import { markAllRead, markRead, notificationsOf, unreadCount } from "@/server/ac
 import { comparisonOf, fanOutPendingEvents } from "@/server/accounts/notify";
 import { createOrganization } from "@/server/accounts/organizations";
 import { queueWeeklySummaries, summariesToSend, weeklySummaries } from "@/server/accounts/weekly";
-import { readUnsubscribeToken } from "@/server/auth/unsubscribe";
 import { AXES } from "@/server/domain/market-definition";
 import type { NotificationContent, WeeklyContent } from "@/server/domain/notifications";
 import { sendDelivery } from "@/server/jobs/notifications";
+import { readUnsubscribeToken } from "@/server/mail/unsubscribe";
 import { slotOfWeek } from "@/server/notifications/week";
 import { runOps } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
@@ -188,7 +188,7 @@ describe("a release of a followed market", () => {
     const [mail] = mails as [(typeof mails)[number]];
     expect(mail.subject).toBe("Hand-computed market: release 2");
     expect(mail.body).toContain("Release 2 of Hand-computed market was published.");
-    expect(mail.html).toContain("/markets/hand-computed?from=1&amp;to=2#changes");
+    expect(mail.html).toContain("/markets/hand-computed/changes?from=1&amp;to=2#changes");
     expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
     const link = /^<(.+)>$/.exec(mail.headers["List-Unsubscribe"] ?? "")?.[1] as string;
     const token = new URL(link).searchParams.get("token") as string;

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditBalance } from "@/server/accounts/credits";
 import { createOrganization } from "@/server/accounts/organizations";
 import type { Caller } from "@/server/auth/caller";
-import { OPERATIONS } from "@/server/domain/operations";
 import { unauthorized } from "@/server/errors/api-error";
 import { describeError } from "@/server/errors/describe";
 import { type ApiContext, createApiContext } from "@/server/procedures/context";
+import { OPERATIONS } from "@/server/procedures/operations";
 import { createCaller } from "@/server/procedures/root";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
@@ -160,5 +160,28 @@ describe("error mapping", () => {
     const problem = describeError(new TypeError("secret internals at /srv/app"));
     expect(problem.code).toBe("internal_error");
     expect(problem.detail).not.toContain("secret");
+  });
+});
+
+describe("answers kept and served as the same object (caching: release)", () => {
+  it("are frozen: a caller mutating one throws instead of changing what every later caller gets", async () => {
+    const org = await organization(1000);
+    const first = await call(tokenCaller(org)).api.readings.capaindex({ marketId: "foundation-model-apis" });
+    const second = await call(tokenCaller(org)).api.readings.capaindex({ marketId: "foundation-model-apis" });
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first.products[0])).toBe(true);
+    expect(() => {
+      (first.products as unknown[]).pop();
+    }).toThrow(TypeError);
+    expect(second.products).toHaveLength(first.products.length);
+  });
+
+  it("are not shared where the answer is the caller's own (what-if weights)", async () => {
+    const org = await organization(1000);
+    const input = { marketId: "foundation-model-apis", weights: "reasoning-benchmark:2" };
+    const first = await call(tokenCaller(org)).api.readings.whatif(input);
+    const second = await call(tokenCaller(org)).api.readings.whatif(input);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
   });
 });

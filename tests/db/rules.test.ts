@@ -4,11 +4,12 @@
  * published Innovation Apex 100; Nova (nova-one), Nova (nova-two), Orbit, eon 86.7; Zephyr 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishGeographies, publishMarket, readRelease } from "@/server/catalog/store";
-import { capabilityIndex, delta, maxReading } from "@/server/readings/readings";
+import { publishGeographies, publishMarket } from "@/server/catalog/store";
+import { capaindex, delta, servicemax } from "@/server/readings/readings";
 import type { ReleaseData } from "@/server/readings/release";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { fixtureMarket, rulesGeographies } from "../helpers/fixtures";
+import { readRelease } from "../helpers/releases";
 
 describe("rankings and ties in a published release", () => {
   let database: TestDatabase;
@@ -30,7 +31,7 @@ describe("rankings and ties in a published release", () => {
   it("Capability Index: a four-way tie in published Innovation, listed by name then id", () => {
     // Competition ranking: the four at 86.7 share rank 2, the next is 6th in the list.
     // "Nova" < "Orbit" < "eon" (capitals first); the two Novas by id, nova-one < nova-two.
-    expect(capabilityIndex(release).products.map((p) => [p.rank, p.productId, p.innovation, p.band])).toEqual([
+    expect(capaindex(release).products.map((p) => [p.rank, p.productId, p.innovation, p.band])).toEqual([
       [1, "apex", 100, "Frontier"],
       [2, "nova-one", 86.7, "Established"],
       [2, "nova-two", 86.7, "Established"],
@@ -43,7 +44,7 @@ describe("rankings and ties in a published release", () => {
   it("Max: an unavailable product ranks with its 0, tied with an available product that retains 0", () => {
     // XA retained Innovation: Apex (eu-a) 100, Nova nova-two (eu) 86.7, Orbit (sovereign) 53.3,
     // Zephyr (plus) 33.3, eon (b-eu, clamped) 0, Nova nova-one unavailable 0.
-    expect(maxReading(release, "XA").products.map((p) => [p.rank, p.productId, p.on.innovation, p.available])).toEqual([
+    expect(servicemax(release, "XA").products.map((p) => [p.rank, p.productId, p.on.innovation, p.available])).toEqual([
       [1, "apex", 100, true],
       [2, "nova-two", 86.7, true],
       [3, "orbit", 53.3, true],
@@ -52,7 +53,7 @@ describe("rankings and ties in a published release", () => {
       [5, "eon", 0, true],
     ]);
     // XB: only Zephyr (plus, 33.3) and eon (b-eu, 0) qualify; the rest are unavailable at 0.
-    expect(maxReading(release, "XB").products.map((p) => [p.rank, p.productId, p.available])).toEqual([
+    expect(servicemax(release, "XB").products.map((p) => [p.rank, p.productId, p.available])).toEqual([
       [1, "zephyr", true],
       [2, "apex", false],
       [2, "nova-one", false],

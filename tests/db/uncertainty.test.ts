@@ -7,9 +7,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
-import { decodeRelease, readReleaseById, readScoredInputs, sensitivitySeed } from "@/server/catalog/store";
+import { decodeRelease, readReleaseById, sensitivitySeed } from "@/server/catalog/store";
 import { AXES } from "@/server/domain/market-definition";
-import { capabilityIndex, maxReading } from "@/server/readings/readings";
+import { capaindex, servicemax } from "@/server/readings/readings";
 import { analyseSensitivity } from "@/server/scoring/sensitivity";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
@@ -38,7 +38,7 @@ describe("the stored sensitivity analysis", () => {
       const row = await storedRow(id);
       expect(row.sensitivity, `release ${id}`).not.toBeNull();
       expect(row.sensitivity?.seed).toBe(sensitivitySeed(row.marketId, row.release));
-      const { definition, geographies } = await readScoredInputs(database.db, id);
+      const { definition, geographies } = await readReleaseById(database.db, id);
       expect(row.sensitivity).toEqual(
         analyseSensitivity(definition, geographies, { seed: `${row.marketId}#${row.release}` }),
       );
@@ -71,12 +71,12 @@ describe("the stored sensitivity analysis", () => {
           ).toBeLessThanOrEqual(product.scores[axis]);
           expect(interval.p95).toBeGreaterThanOrEqual(product.scores[axis]);
         }
-      for (const p of capabilityIndex(release).products) {
+      for (const p of capaindex(release).products) {
         expect(p.rankInterval.best).toBeLessThanOrEqual(p.rank);
         expect(p.rankInterval.worst).toBeGreaterThanOrEqual(p.rank);
       }
       for (const country of release.countries.keys())
-        for (const p of maxReading(release, country).products) {
+        for (const p of servicemax(release, country).products) {
           expect(p.rankInterval.best, `${release.marketId} ${country} ${p.productId}`).toBeLessThanOrEqual(p.rank);
           expect(p.rankInterval.worst).toBeGreaterThanOrEqual(p.rank);
         }

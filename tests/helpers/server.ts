@@ -4,6 +4,7 @@ import { appendFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { networkInterfaces } from "node:os";
 import path from "node:path";
+import { keepLog } from "./captured-logs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -53,9 +54,11 @@ async function spawnStart(env: Record<string, string>, logFile?: string) {
   });
   let log = "";
   // Everything the app prints, also to a file when asked (suites read it: secrets never logged).
+  // Not to the test output: printed for a failing test, or as it comes with TEST_SHOW_LOGS=1.
   const record = (chunk: Buffer) => {
     log += chunk;
     if (logFile) appendFileSync(logFile, chunk);
+    keepLog(`the app on port ${port}`, chunk.toString("utf8"));
   };
   child.stdout?.on("data", record);
   child.stderr?.on("data", record);

@@ -13,7 +13,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
-import { OPERATIONS } from "@/server/domain/operations";
+import { OPERATIONS } from "@/server/procedures/operations";
 import {
   creditBooks,
   demoCatalogueWithOrganization,

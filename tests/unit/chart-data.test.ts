@@ -6,6 +6,8 @@ import {
   deltaGhostBars,
   deltaStreaks,
   maxGhostBars,
+  rankLabel,
+  usableHeadline,
 } from "@/components/charts/chart-data";
 
 const s = (innovation: number, control: number, scale: number) => ({ innovation, control, scale });
@@ -78,11 +80,35 @@ describe("delta streaks", () => {
 });
 
 describe("ghost bars", () => {
-  it("rank the delta by Innovation kept, ghosting the published Innovation, ties sharing a rank", () => {
+  it("rank the delta's usable products by Innovation kept, ghosting the published Innovation, ties sharing a rank", () => {
     expect(deltaGhostBars(delta).map((b) => [b.productId, b.rank, b.value, b.ceiling, b.givesUp])).toEqual([
       ["a", 1, 62.1, 80.4, 18.3], // 80.4 − 62.1 = 18.3 exactly at one decimal, no float noise
       ["c", 1, 62.1, 62.1, 0],
-      ["b", 3, 0, 90, 90],
+      // Unavailable: no rank (never a tie with the usable) and nothing "given up" to headline.
+      ["b", null, 0, 90, null],
+    ]);
+  });
+
+  it("set every unavailable product after the usable ones, by name, unranked", () => {
+    const unusable = (productId: string, name: string) => ({
+      productId,
+      name,
+      vendor: "v",
+      available: false,
+      published: s(50, 50, 50),
+      underControls: s(0, 0, 0),
+      distance: { ...s(-50, -50, -50), magnitude: 86.6 },
+    });
+    const bars = deltaGhostBars({
+      ...delta,
+      products: [unusable("z", "Zulu"), ...delta.products, unusable("d", "Delta")],
+    });
+    expect(bars.map((b) => [b.productId, b.rank])).toEqual([
+      ["a", 1],
+      ["c", 1],
+      ["b", null],
+      ["d", null],
+      ["z", null],
     ]);
   });
 
@@ -115,7 +141,7 @@ describe("ghost bars", () => {
     });
     expect(bars.map((b) => [b.productId, b.rank, b.value, b.ceiling, b.givesUp, b.available])).toEqual([
       ["x", 1, 65.5, 70, 4.5, true],
-      ["y", 2, 0, 95.2, 95.2, false],
+      ["y", null, 0, 95.2, null, false],
     ]);
   });
 
@@ -128,5 +154,20 @@ describe("ghost bars", () => {
     ).toEqual([
       { rank: 1, productId: "p", name: "P", vendor: "v", available: true, value: 44.4, ceiling: 44.4, givesUp: 0 },
     ]);
+  });
+});
+
+describe("the usable headline", () => {
+  it("says how many of the products can be used under the country's controls, in agreement", () => {
+    const of = (...available: boolean[]) => available.map((a) => ({ available: a }));
+    expect(usableHeadline(of(true, false, false), "FR")).toBe("1 of 3 products is usable under FR's controls.");
+    expect(usableHeadline(of(true, true, false), "DE")).toBe("2 of 3 products are usable under DE's controls.");
+    expect(usableHeadline(of(false, false), "US")).toBe("0 of 2 products are usable under US's controls.");
+    expect(usableHeadline(of(true), "FR")).toBe("1 of 1 product is usable under FR's controls.");
+  });
+
+  it("labels an unranked bar with a dash, never a number", () => {
+    expect(rankLabel({ rank: null })).toBe("–");
+    expect(rankLabel({ rank: 3 })).toBe("3.");
   });
 });

@@ -31,6 +31,20 @@ describe("CSV of a chart's table (RFC 4180)", () => {
     );
   });
 
+  it("writes no number where there is none: an empty field in the CSV, a dash in the table", () => {
+    const kept: Column<{ name: string; kept: number | null }>[] = [
+      { label: "Name", value: (r) => r.name },
+      { label: "Kept", value: (r) => r.kept, numeric: true, decimals: 1 },
+    ];
+    const rows = [
+      { name: "Usable", kept: 0 },
+      { name: "Unavailable", kept: null },
+    ];
+    expect(toCsv(kept, rows)).toBe("Name,Kept\r\nUsable,0.0\r\nUnavailable,\r\n");
+    expect(cellText(kept[1] as Column<(typeof rows)[number]>, rows[1] as (typeof rows)[number])).toBe("—");
+    expect(cellText(kept[1] as Column<(typeof rows)[number]>, rows[0] as (typeof rows)[number])).toBe("0.0");
+  });
+
   it("writes only the header for an empty chart", () => {
     expect(toCsv(columns, [])).toBe("Name,Score\r\n");
   });

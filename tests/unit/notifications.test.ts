@@ -115,7 +115,7 @@ describe("notification e-mails", () => {
       "Quillmere Atlas: -3.1 Innovation (62.4 → 59.3), of which -0.2 from its own values, -2.9 because the field moved.",
     );
     expect(mail.text).toContain(
-      "What changed: https://app.example.com/markets/foundation-model-apis?from=2&to=3#changes",
+      "What changed: https://app.example.com/markets/foundation-model-apis/changes?from=2&to=3#changes",
     );
     expect(mail.text).toContain("Unsubscribe: https://app.example.com/unsubscribe?token=a&b");
   });

@@ -6,7 +6,7 @@ import {
   type RateLimiter,
   rateLimiterConfigFromEnv,
   rateLimitHeaders,
-} from "@/server/rate-limit/limiter";
+} from "@/server/limits/rate-limiter";
 
 const open: RateLimiter[] = [];
 const limiter = (windowSeconds: number) => {

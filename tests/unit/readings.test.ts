@@ -1,7 +1,8 @@
 /** Readings over a hand-made release: ranking, ties, order, and the Max/Delta payloads. */
 import { describe, expect, it } from "vitest";
+import type { MarketFile } from "@/server/domain/market-definition";
 import type { ProductScore, ProductUnderControls } from "@/server/domain/scores";
-import { capabilityIndex, delta, maxReading, snapshot } from "@/server/readings/readings";
+import { capaindex, delta, servicemax, snapshot } from "@/server/readings/readings";
 import { type ReleaseData, UnknownCountryError } from "@/server/readings/release";
 import type { AxisSensitivity, MarketSensitivity } from "@/server/scoring/sensitivity";
 
@@ -104,11 +105,14 @@ const release: ReleaseData = {
     ],
   ]),
   sensitivity,
+  // The readings tested here read what was published, never the file or geographies scored.
+  definition: { products: [] } as unknown as MarketFile,
+  geographies: [],
 };
 
 describe("capability index", () => {
   it("ranks by innovation with competition ranking and name tie-break", () => {
-    expect(capabilityIndex(release).products.map((p) => [p.rank, p.productId, p.innovation, p.band])).toEqual([
+    expect(capaindex(release).products.map((p) => [p.rank, p.productId, p.innovation, p.band])).toEqual([
       [1, "echo", 90, "Frontier"],
       [2, "alpha", 80, "Frontier"],
       [2, "delta-ai", 80, "Frontier"],
@@ -118,7 +122,7 @@ describe("capability index", () => {
   it("gives each product its own rank interval and whether its Innovation band is settled", () => {
     // The hand-made analysis above: by name Alpha (0), Delta AI (1), Echo (2), Zulu (3); even ones settled.
     expect(
-      capabilityIndex(release).products.map((p) => [p.productId, p.rankInterval, p.innovationInterval, p.bandSettled]),
+      capaindex(release).products.map((p) => [p.productId, p.rankInterval, p.innovationInterval, p.bandSettled]),
     ).toEqual([
       ["echo", { best: 1, worst: 1 }, { p5: 88, p95: 92 }, true],
       ["alpha", { best: 2, worst: 3 }, { p5: 80, p95: 80 }, true],
@@ -127,7 +131,7 @@ describe("capability index", () => {
     ]);
   });
   it("carries the release header", () => {
-    expect(capabilityIndex(release)).toMatchObject({
+    expect(capaindex(release)).toMatchObject({
       marketId: "sample",
       release: 2,
       lastUpdated: release.lastUpdated,
@@ -137,7 +141,7 @@ describe("capability index", () => {
 
 describe("max reading", () => {
   it("ranks by retained innovation, ties by name, unavailable products last with zeros", () => {
-    const reading = maxReading(release, "fr");
+    const reading = servicemax(release, "fr");
     expect(reading.country).toBe("FR");
     expect(reading.controls).toEqual([{ id: "eu-data-residency", name: "EU data residency" }]);
     expect(reading.products.map((p) => [p.rank, p.productId, p.on.innovation, p.available])).toEqual([
@@ -150,7 +154,7 @@ describe("max reading", () => {
     expect(echo).toMatchObject({ offering: null, missingControls: ["eu-data-residency"], off: { innovation: 90 } });
   });
   it("gives each product its rank interval under the country's controls", () => {
-    expect(maxReading(release, "FR").products.map((p) => [p.productId, p.rankInterval, p.retainedInterval])).toEqual([
+    expect(servicemax(release, "FR").products.map((p) => [p.productId, p.rankInterval, p.retainedInterval])).toEqual([
       ["delta-ai", { best: 1, worst: 2 }, { p5: 10, p95: 20 }],
       ["zulu", { best: 1, worst: 3 }, { p5: 10, p95: 30 }],
       ["alpha", { best: 3, worst: 3 }, { p5: 30, p95: 30 }],
@@ -158,7 +162,7 @@ describe("max reading", () => {
     ]);
   });
   it("refuses a country the release was not scored for", () => {
-    expect(() => maxReading(release, "XX")).toThrow(UnknownCountryError);
+    expect(() => servicemax(release, "XX")).toThrow(UnknownCountryError);
   });
 });
 

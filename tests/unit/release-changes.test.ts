@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Geography, MarketFile } from "@/server/domain/market-definition";
-import { type ComparableRelease, compareReleases, roundedParts } from "@/server/readings/changes";
+import { changes, roundedParts } from "@/server/readings/changes";
+import type { ReleaseData } from "@/server/readings/release";
 import { UnknownCountryError } from "@/server/readings/release";
 import { scoreMarket } from "@/server/scoring/engine";
 import { analyseSensitivity } from "@/server/scoring/sensitivity";
@@ -63,7 +64,7 @@ function market(products: Spec, options: { benchWeight?: number; innovationBands
   } as MarketFile;
 }
 
-function release(number: number, definition: MarketFile): ComparableRelease {
+function release(number: number, definition: MarketFile): ReleaseData {
   const scored = scoreMarket(definition, GEOGRAPHIES);
   return {
     marketId: definition.marketId,
@@ -93,14 +94,14 @@ const FIRST: Spec = {
   c: { bench: 0, mm: false, res: false, regions: 0 },
 };
 const first = release(1, market(FIRST));
-const product = (comparison: ReturnType<typeof compareReleases>, id: string) =>
+const product = (comparison: ReturnType<typeof changes>, id: string) =>
   comparison.products.find((p) => p.productId === id) as (typeof comparison.products)[number];
 
-describe("compareReleases: attribution", () => {
+describe("changes: attribution", () => {
   it("puts a change of the product's own values on its own values", () => {
     // B's bench 50 → 75, the field's bounds stay [0, 100]: 100 × 0.75 / 2 = 37.5, +12.5.
     const second = release(2, market({ ...FIRST, b: { ...(FIRST.b as Values), bench: 75 } }));
-    const b = product(compareReleases(first, second, "XC"), "b");
+    const b = product(changes(first, second, "XC"), "b");
     expect(b.scores?.innovation).toEqual({
       from: 25,
       to: 37.5,
@@ -114,7 +115,7 @@ describe("compareReleases: attribution", () => {
     // C's bench 0 → 25 moves the field's minimum to 25. B: (50 − 25)/(100 − 25) = 1/3 → 16.7 (−8.3).
     // C itself: its own values +12.5 (25 on [0, 100]), the field −12.5 (25 is the new minimum): 0.
     const second = release(2, market({ ...FIRST, c: { ...(FIRST.c as Values), bench: 25 } }));
-    const comparison = compareReleases(first, second, "XC");
+    const comparison = changes(first, second, "XC");
     expect(product(comparison, "b").scores?.innovation).toEqual({
       from: 25,
       to: 16.7,
@@ -133,7 +134,7 @@ describe("compareReleases: attribution", () => {
   it("puts a change of weights on the method, and reports it at market level", () => {
     // bench weight 1 → 3: B = 100 × (3 × 0.5) / 4 = 37.5 (+12.5); A stays 100; C stays 0.
     const second = release(2, market(FIRST, { benchWeight: 3 }));
-    const comparison = compareReleases(first, second, "XC");
+    const comparison = changes(first, second, "XC");
     expect(product(comparison, "b").scores?.innovation).toEqual({
       from: 25,
       to: 37.5,
@@ -162,7 +163,7 @@ describe("compareReleases: attribution", () => {
         { benchWeight: 3 },
       ),
     );
-    const b = product(compareReleases(first, second, "XC"), "b");
+    const b = product(changes(first, second, "XC"), "b");
     expect(b.scores?.innovation).toEqual({
       from: 25,
       to: 37.5,
@@ -172,11 +173,11 @@ describe("compareReleases: attribution", () => {
   });
 });
 
-describe("compareReleases: the field and the readings", () => {
+describe("changes: the field and the readings", () => {
   it("names products entering and leaving, without scores to attribute", () => {
     const { c: _left, ...rest } = FIRST;
     const second = release(2, market({ ...rest, d: { bench: 20, mm: true, res: false, regions: 1 } }));
-    const comparison = compareReleases(first, second, "XC");
+    const comparison = changes(first, second, "XC");
     expect(comparison.market.productsAdded).toEqual(["d"]);
     expect(comparison.market.productsRemoved).toEqual(["c"]);
     expect(product(comparison, "d")).toMatchObject({ status: "entered", scores: null });
@@ -191,7 +192,7 @@ describe("compareReleases: the field and the readings", () => {
   it("reports band and rank changes", () => {
     // Innovation bands from [0, 40, 80] to [0, 20, 30]: B's 25 moves from Foundation to Established.
     const second = release(2, market(FIRST, { innovationBands: [0, 20, 30] }));
-    const comparison = compareReleases(first, second, "XC");
+    const comparison = changes(first, second, "XC");
     expect(product(comparison, "b").bands.innovation).toEqual({ from: "Foundation", to: "Established", changed: true });
     expect(comparison.market.bandsChanged.map((b) => b.axis)).toEqual(["innovation"]);
     // The same bands with their keys in another order (as jsonb hands a stored release back) are no change.
@@ -202,10 +203,10 @@ describe("compareReleases: the field and the readings", () => {
         bands: d.bands.map(({ to, from, name }) => ({ to, from, name })),
       })),
     };
-    expect(compareReleases(reordered, release(2, market(FIRST)), "XC").market.bandsChanged).toEqual([]);
+    expect(changes(reordered, release(2, market(FIRST)), "XC").market.bandsChanged).toEqual([]);
     // A loses bench and multimodality: A → 0; the field becomes [0, 50], so B → (1 + 0)/2 → 50 and leads.
     const third = release(3, market({ ...FIRST, a: { ...(FIRST.a as Values), bench: 0, mm: false } }));
-    const ranks = compareReleases(first, third, "XC");
+    const ranks = changes(first, third, "XC");
     expect(product(ranks, "a").capabilityIndexRank).toEqual({ from: 1, to: 2, change: 1 });
     expect(product(ranks, "b").capabilityIndexRank).toEqual({ from: 2, to: 1, change: -1 });
   });
@@ -214,7 +215,7 @@ describe("compareReleases: the field and the readings", () => {
     // A's sovereign offering is withdrawn: under XA it becomes unavailable; B (resident by default) stays.
     const { sovereign: _gone, ...aPublic } = FIRST.a as Values & { sovereign?: Partial<Values> };
     const second = release(2, market({ ...FIRST, a: aPublic }));
-    const comparison = compareReleases(first, second, "xa");
+    const comparison = changes(first, second, "xa");
     expect(comparison.country).toBe("XA");
     expect(product(comparison, "a").max).toMatchObject({
       available: { from: true, to: false },
@@ -223,7 +224,7 @@ describe("compareReleases: the field and the readings", () => {
     });
     expect(product(comparison, "b").max.availability).toBe("unchanged");
     expect(product(comparison, "c").max.availability).toBe("unchanged");
-    expect(() => compareReleases(first, second, "ZZ")).toThrow(UnknownCountryError);
+    expect(() => changes(first, second, "ZZ")).toThrow(UnknownCountryError);
   });
 });
 

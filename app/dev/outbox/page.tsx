@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { outboxPageEnabled, recentOutbox } from "@/server/auth/mail";
 import { OUTBOX_PATH } from "@/server/http/paths";
 import { isLoopbackPeer } from "@/server/http/peer";
+import { outboxPageEnabled, recentOutbox } from "@/server/mail/mail";
 import { getDatabase } from "@/server/startup/database";
 
 export const metadata: Metadata = { title: "Dev outbox" };
@@ -22,7 +22,8 @@ export default async function OutboxPage() {
     <main>
       <h1>Dev outbox</h1>
       <p className="note">
-        No SMTP server is configured (<code>SMTP_URL</code>), so mail lands here and in the server log. Newest first.
+        No SMTP server is configured (<code>SMTP_URL</code>), so mail is kept here instead of being sent. The server log
+        notes each one&apos;s recipient and subject, never its link. Newest first.
       </p>
       {mails.length === 0 ? <p>No mail yet.</p> : null}
       <ul className="outbox">

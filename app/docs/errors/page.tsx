@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { InlineCode } from "@/components/inline-code";
+import { TableWrap } from "@/components/table-wrap";
 import { ERROR_CODE_LIST, ERROR_CODES } from "@/server/errors/codes";
 
 export const metadata: Metadata = { title: "API errors" };
@@ -15,7 +17,7 @@ export default function ErrorsPage() {
         <code>issues</code>, each with the <code>path</code> of the parameter and a <code>message</code>. A failed call
         costs no credits. Match on <code>code</code>, never on <code>detail</code> or <code>title</code>.
       </p>
-      <div className="table-wrap">
+      <TableWrap label="Error codes">
         <table>
           <thead>
             <tr>
@@ -39,16 +41,16 @@ export default function ErrorsPage() {
                   {ERROR_CODES[code].status}
                 </td>
                 <td data-label="Meaning" className="long">
-                  {ERROR_CODES[code].description}
+                  <InlineCode text={ERROR_CODES[code].description} />
                 </td>
                 <td data-label="What to do" className="long">
-                  {ERROR_CODES[code].action}
+                  <InlineCode text={ERROR_CODES[code].action} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <p>
         The full interface is described in the <a href="/docs/api">API reference</a> (OpenAPI document:{" "}
         <a href="/v1/openapi.json">/v1/openapi.json</a>).

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { outboxPageEnabled } from "@/server/auth/mail";
 import { OUTBOX_PATH } from "@/server/http/paths";
+import { outboxPageEnabled } from "@/server/mail/mail";
 
 export const metadata: Metadata = { title: "Check your e-mail" };
 export const dynamic = "force-dynamic";
@@ -19,8 +19,8 @@ export default function CheckEmailPage() {
       <p>We sent you a sign-in link. It works once, for 15 minutes.</p>
       {outboxPageEnabled() ? (
         <p className="note">
-          No mail server is configured here: the link is in the server log and in the{" "}
-          <Link href={OUTBOX_PATH}>dev outbox</Link>.
+          No mail server is configured here: the link is in the <Link href={OUTBOX_PATH}>dev outbox</Link> (never in the
+          server log).
         </p>
       ) : null}
     </main>

@@ -1,15 +1,21 @@
 /** The active organization's credits: balance and prices, the ledger page by page, daily usage. */
 import { z } from "zod";
 import { creditBalance, ledgerPage, usageByDay } from "../../accounts/credits";
-import { OPERATIONS } from "../../domain/operations";
-import { defaultRateLimit } from "../../rate-limit/shared";
+import { rateLimiterConfigFromEnv } from "../../limits/rate-limiter";
+import { defaultRateLimit } from "../../limits/shared-rate-limit";
+import { operationOf } from "../declaration";
+import { DECLARATIONS } from "../operations";
 import { createRouter, organizationProcedure } from "../trpc";
 
 export const creditsRouter = createRouter({
   summary: organizationProcedure.query(async ({ ctx }) => ({
     balance: await creditBalance(ctx.db, ctx.organization.id),
     rateLimit: ctx.organization.rateLimit ?? defaultRateLimit(),
-    prices: Object.values(OPERATIONS).map(({ name, credits, scope }) => ({ operation: name, credits, scope })),
+    rateLimitWindowSeconds: rateLimiterConfigFromEnv().windowSeconds,
+    prices: DECLARATIONS.map((declaration) => {
+      const { name, credits, scope, path } = operationOf(declaration);
+      return { operation: name, credits, scope, path: `/v1${path}`, tool: declaration.tool?.name ?? null };
+    }),
   })),
 
   ledger: organizationProcedure

@@ -3,9 +3,9 @@
  * that render UI resources: `ui://service/snapshot/{marketId}`.
  */
 import type { z } from "zod";
-import { AXES } from "../domain/market-definition";
-import { escapeHtml } from "../http/html";
-import type { snapshotSchema } from "../procedures/schemas";
+import { AXES } from "../../domain/market-definition";
+import { escapeHtml } from "../../http/html";
+import type { snapshotSchema } from "../schemas";
 
 type Snapshot = z.output<typeof snapshotSchema>;
 

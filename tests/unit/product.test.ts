@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Geography, MarketFile } from "@/server/domain/market-definition";
-import type { ComparableRelease } from "@/server/readings/changes";
-import { productDetail, UnknownProductError } from "@/server/readings/product-detail";
+import { product, UnknownProductError } from "@/server/readings/product";
+import type { ReleaseData } from "@/server/readings/release";
 import { UnknownCountryError } from "@/server/readings/release";
 import { scoreMarket } from "@/server/scoring/engine";
 import { partsAddingUp } from "@/server/scoring/round";
@@ -104,7 +104,7 @@ const MARKET = {
   ],
 } as unknown as MarketFile;
 
-function release(): ComparableRelease {
+function release(): ReleaseData {
   const scored = scoreMarket(MARKET, GEOGRAPHIES);
   return {
     marketId: "sample",
@@ -137,9 +137,9 @@ describe("partsAddingUp", () => {
   });
 });
 
-describe("productDetail", () => {
+describe("product", () => {
   it("breaks Alpha's Innovation 100 into three contributions that add up: 33.4 + 33.3 + 33.3", () => {
-    const detail = productDetail(release(), "alpha", null);
+    const detail = product(release(), "alpha", null);
     expect(detail.scores.innovation).toBe(100);
     expect(detail.axes.innovation.weightTotal).toBe(3);
     expect(detail.axes.innovation.indicators.map((i) => [i.indicatorId, i.normalized, i.contribution])).toEqual([
@@ -150,7 +150,7 @@ describe("productDetail", () => {
   });
 
   it("scales a number against the field's min and max: Bravo's bench 20 in [10, 40] is 0.3333 and 11.1 points", () => {
-    const detail = productDetail(release(), "bravo", null);
+    const detail = product(release(), "bravo", null);
     const bench = detail.axes.innovation.indicators.find((i) => i.indicatorId === "bench");
     expect(bench).toMatchObject({ value: 20, unit: "pts", direction: "higher", field: { min: 10, max: 40 } });
     expect(bench?.normalized).toBe(0.3333);
@@ -160,7 +160,7 @@ describe("productDetail", () => {
   });
 
   it("marks a gap, which contributes nothing, and leaves a level's or yes/no's field null", () => {
-    const detail = productDetail(release(), "bravo", null);
+    const detail = product(release(), "bravo", null);
     expect(detail.gaps).toEqual(["regions"]);
     expect(detail.axes.scale.indicators[0]).toMatchObject({
       indicatorId: "regions",
@@ -172,7 +172,7 @@ describe("productDetail", () => {
   });
 
   it("carries each value's evidence, and lists what each offering overrides with its own evidence", () => {
-    const detail = productDetail(release(), "alpha", null);
+    const detail = product(release(), "alpha", null);
     expect(detail.axes.innovation.indicators.find((i) => i.indicatorId === "bench")?.evidence).toEqual({
       ...EVIDENCE,
       confidence: "vendor-claimed",
@@ -195,7 +195,7 @@ describe("productDetail", () => {
   });
 
   it("shows what a country keeps, indicator by indicator: Alpha under XA loses b (−33.3) and gains residency", () => {
-    const detail = productDetail(release(), "alpha", "XA");
+    const detail = product(release(), "alpha", "XA");
     const under = detail.underControls;
     expect(under).toMatchObject({ country: "XA", available: true, offering: { id: "sovereign", name: "Sovereign" } });
     expect(under?.controls).toEqual([{ id: "residency", name: "Residency" }]);
@@ -215,7 +215,7 @@ describe("productDetail", () => {
   });
 
   it("keeps nothing where the product is unavailable, naming the missing controls", () => {
-    const under = productDetail(release(), "alpha", "XB").underControls;
+    const under = product(release(), "alpha", "XB").underControls;
     expect(under).toMatchObject({ available: false, offering: null, missingControls: ["vetting"] });
     for (const axis of ["innovation", "control", "scale"] as const)
       for (const i of under?.axes[axis].indicators ?? []) expect(i).toMatchObject({ value: null, contribution: 0 });
@@ -223,7 +223,7 @@ describe("productDetail", () => {
   });
 
   it("refuses an unknown product and an unknown country", () => {
-    expect(() => productDetail(release(), "zulu", null)).toThrow(UnknownProductError);
-    expect(() => productDetail(release(), "alpha", "ZZ")).toThrow(UnknownCountryError);
+    expect(() => product(release(), "zulu", null)).toThrow(UnknownProductError);
+    expect(() => product(release(), "alpha", "ZZ")).toThrow(UnknownCountryError);
   });
 });

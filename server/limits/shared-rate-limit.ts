@@ -1,5 +1,5 @@
 /** The process's one rate limiter (Redis when REDIS_URL is set, else memory) and the default limit. */
-import { createRateLimiter, type RateLimiter, rateLimiterConfigFromEnv } from "./limiter";
+import { createRateLimiter, type RateLimiter, rateLimiterConfigFromEnv } from "./rate-limiter";
 
 const state = globalThis as typeof globalThis & { __mpsRateLimiter?: RateLimiter };
 

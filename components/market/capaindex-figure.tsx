@@ -5,9 +5,9 @@ import { ChartFigure } from "@/components/charts/chart-figure";
 import { type Cutoff, RankedBars } from "@/components/charts/ranked-bars";
 import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
-import type { CapaIndexReading } from "./reading-types";
+import type { CapaindexReading } from "./reading-types";
 
-type Row = CapaIndexReading["products"][number];
+type Row = CapaindexReading["products"][number];
 
 const COLUMNS: Column<Row>[] = [
   { label: "Rank", value: (p) => p.rank, numeric: true },
@@ -22,7 +22,7 @@ const COLUMNS: Column<Row>[] = [
   { label: "Rank worst (p95)", value: (p) => p.rankInterval.worst, numeric: true },
 ];
 
-export function CapabilityIndexFigure({ reading, cutoffs }: { reading: CapaIndexReading; cutoffs: readonly Cutoff[] }) {
+export function CapaindexFigure({ reading, cutoffs }: { reading: CapaindexReading; cutoffs: readonly Cutoff[] }) {
   const leader = reading.products[0];
   return (
     <ChartFigure

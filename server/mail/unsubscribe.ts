@@ -6,7 +6,7 @@
  */
 import { hkdfSync } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
-import { authSecret } from "./secret";
+import { authSecret } from "../auth/secret";
 
 export const MAIL_LISTS = ["release", "weekly"] as const;
 export type MailList = (typeof MAIL_LISTS)[number];

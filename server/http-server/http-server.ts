@@ -10,7 +10,7 @@
  *   (server/http/client-error.ts) instead of Node's bare status line;
  * - the API's paths (/v1, /mcp) may be answered straight from Node, skipping Next's request
  *   pipeline, which cost more than the calls themselves: /v1 on Node's request and response
- *   themselves, /mcp by its Fetch handler (server/startup/fetch-bridge.ts). Pages, OAuth and
+ *   themselves, /mcp by its Fetch handler (server/http-server/fetch-bridge.ts). Pages, OAuth and
  *   everything else go through Next.
  */
 import { randomUUID } from "node:crypto";
@@ -31,6 +31,12 @@ export interface ServeOptions {
   /** Listened on at every interface, as `next start` does. */
   port: number;
   dev?: boolean;
+  /**
+   * Whether the operator declared production (server/startup/dev-outbox.ts, isProduction), decided
+   * before NODE_ENV is defaulted: outside development Next always runs the optimised build with
+   * NODE_ENV=production, which alone does not make a deployment production. Only the start line uses it.
+   */
+  production?: boolean;
   /** Runs once in-flight requests are answered, before Next closes (e.g. stopping job workers). */
   onClose?: () => Promise<void>;
   /** Paths answered by a Fetch handler straight from Node, before Next sees them (first match wins). */
@@ -172,7 +178,14 @@ const NOT_PAGES = /^\/(v1|mcp|api|oauth|\.well-known|_next|metrics|docs\/api|fav
 export const isDashboardPage = (url: string | undefined) =>
   !NOT_PAGES.test(url ?? "/") || /^\/oauth\/interaction\/[^/?]+(\?|$)/.test(url ?? "");
 
-export async function serve({ dir, port, dev = false, onClose, direct = [] }: ServeOptions): Promise<Server> {
+export async function serve({
+  dir,
+  port,
+  dev = false,
+  production = false,
+  onClose,
+  direct = [],
+}: ServeOptions): Promise<Server> {
   const server = createServer();
   // hostname "localhost" is what Next's own server assumes when none is given (request URLs).
   const app = next({ dev, dir, hostname: "localhost", port, httpServer: server });
@@ -254,6 +267,12 @@ export async function serve({ dir, port, dev = false, onClose, direct = [] }: Se
   process.on("SIGTERM", () => close("SIGTERM"));
 
   await new Promise<void>((resolve) => server.listen(port, resolve));
-  console.log(`[server] listening on http://localhost:${port} (${dev ? "development" : process.env.NODE_ENV})`);
+  console.log(`[server] listening on http://localhost:${port} (${startMode(dev, production)})`);
   return server;
+}
+
+/** What the start line calls the server: "production" only when the operator declared it. */
+function startMode(dev: boolean, production: boolean): string {
+  if (dev) return "development";
+  return production ? "production" : "optimised build, not production";
 }

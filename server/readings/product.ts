@@ -24,7 +24,7 @@ import type { Distance, ProductScore, Scores } from "../domain/scores";
 import { defaultOffering, exactAxisScores, fieldOf } from "../scoring/engine";
 import { type FieldBounds, normalize } from "../scoring/normalize";
 import { partsAddingUp, round1 } from "../scoring/round";
-import type { ComparableRelease } from "./changes";
+import type { ReleaseData } from "./release";
 import { UnknownCountryError } from "./release";
 
 export interface IndicatorContribution {
@@ -153,8 +153,8 @@ function scoresOf(frame: ScoringFrame, values: Record<string, IndicatorValue>): 
   return { innovation: round1(exact.innovation), control: round1(exact.control), scale: round1(exact.scale) };
 }
 
-export function productDetail(
-  release: ComparableRelease,
+export function product(
+  release: ReleaseData,
   productId: string,
   country: string | null,
   frame: ScoringFrame = scoringFrame(release.definition),
@@ -234,7 +234,7 @@ function axisBreakdown(frame: ScoringFrame, axis: Axis, base: Offering, publishe
 
 function underCountry(
   frame: ScoringFrame,
-  release: ComparableRelease,
+  release: ReleaseData,
   product: MarketFile["products"][number],
   published: Record<Axis, AxisBreakdown>,
   country: string,

@@ -1,7 +1,7 @@
 /**
  * Outgoing mail. With SMTP_URL set, nodemailer sends it. Without (the default), nothing leaves
- * the machine: the message goes to the server log and to the dev outbox table, where tests and
- * the /dev/outbox page read sign-in links.
+ * the machine: the message goes to the dev outbox table, where tests and the /dev/outbox page
+ * read sign-in links, and the server log notes its recipient and subject, never the link.
  */
 import { desc, eq } from "drizzle-orm";
 import { createTransport, type Transporter } from "nodemailer";

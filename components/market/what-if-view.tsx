@@ -1,0 +1,57 @@
+"use client";
+/**
+ * The What if view: the country whose Max reading the weights also rerank (kept in the URL, as on
+ * the readings view), then the sliders and what they move.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useTRPC } from "@/components/trpc";
+import { CountrySelector } from "./readings-panel";
+import { type WeightedAxis, WhatIfPanel } from "./what-if-panel";
+
+export function WhatIfView({
+  marketId,
+  release,
+  homeCountry,
+  initialCountry,
+  axes,
+  initialWeights,
+}: {
+  marketId: string;
+  release?: number;
+  homeCountry: string;
+  initialCountry: string;
+  axes: readonly WeightedAxis[];
+  initialWeights?: string;
+}) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [country, setCountry] = useState(initialCountry);
+  const geographies = useQuery(trpc.geographies.list.queryOptions({}, { staleTime: 5 * 60_000 }));
+  const choose = (next: string) => {
+    setCountry(next);
+    const url = new URL(window.location.href);
+    url.searchParams.set("country", next);
+    router.replace(`${url.pathname}${url.search}`, { scroll: false });
+  };
+  return (
+    <>
+      <div className="reading-controls">
+        <CountrySelector
+          geographies={geographies.data?.geographies}
+          country={country}
+          homeCountry={homeCountry}
+          onChange={choose}
+        />
+      </div>
+      <WhatIfPanel
+        marketId={marketId}
+        release={release}
+        country={country}
+        axes={axes}
+        initialWeights={initialWeights}
+      />
+    </>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * One declaration per operation: everything REST, MCP, the OpenAPI document, the docs tables, the
+ * credits page and the tests know of an operation is derived from it (server/procedures/operations/).
+ * A declaration says what the operation is called, who may call it and what it costs, what it takes
+ * and answers, how its answer may be cached, how it is computed and how an MCP tool shows it. The
+ * procedure built from it (./procedure.ts) is the one implementation of the rules.
+ */
+import type { z } from "zod";
+import { MARKET_READ_SCOPE, type Operation } from "../domain/operations";
+import type { ApiContext } from "./context";
+import type { ReadingScope } from "./reading-scope";
+
+/**
+ * How an answer may be cached, which decides the ETag, conditional requests and validate-once:
+ * - `live`: follows the catalogue (lists, changelog): revalidated every time, no ETag.
+ * - `release`: fully named by its release(s) and resolved inputs, so it carries a strong ETag and
+ *   answers `If-None-Match` with 304; computed once per release and inputs, kept in memory and
+ *   served as the same frozen object, so its output is validated and serialised once.
+ * - `per-call`: named like `release` (ETag, 304) but computed on each call (it touches one item).
+ * - `none`: the caller's own computation (what-if weights): no ETag, nothing kept.
+ */
+export type Caching = "live" | "release" | "per-call" | "none";
+
+/** Whether the answer carries an ETag and answers If-None-Match: derived, never declared apart. */
+export const hasEtag = (caching: Caching) => caching === "release" || caching === "per-call";
+
+/** Which router, ledger prefix and OpenAPI tag an operation belongs to. */
+export type Group = "markets" | "geographies" | "readings";
+
+export interface EmbeddedResource {
+  type: "resource";
+  resource: { uri: string; mimeType: string; text: string };
+}
+
+/** How an MCP tool shows the operation's answer. */
+export interface ToolDeclaration<Payload> {
+  /** The tool's name (the published interface fixes some: docs/fixed-names.json). */
+  name: string;
+  /** The tool's title, when it should say more than the operation's summary. */
+  title?: string;
+  /** Words only the tool adds to the operation's description (before the price). */
+  addendum?: string;
+  /** A short plain-text rendering for the result's `content`. Payload text is hostile: no markup. */
+  text(payload: Payload): string;
+  /** Resources embedded in the result besides the text. */
+  embed?(payload: Payload): EmbeddedResource[];
+  /** Draws in the MCP Apps chart view, for hosts that render MCP Apps. */
+  chart?: boolean;
+}
+
+interface Common<I extends z.ZodObject, O extends z.ZodType> {
+  group: Group;
+  /** The one name: the procedure, the second half of the ledger name (`readings.<name>`). */
+  name: string;
+  /** Scope the token must carry; null: any valid token. */
+  scope: typeof MARKET_READ_SCOPE | null;
+  /** Credits debited once per successful call. */
+  credits: number;
+  /** REST path under /v1 (GET and HEAD). */
+  path: `/${string}`;
+  /** A few words: the OpenAPI summary and the MCP tool's title. */
+  summary: string;
+  /** What it answers, in sentences, without its price (the price sentence is derived). */
+  description: string;
+  input: I;
+  output: O;
+  /** A valid call against the demo catalogue: checked by a test, shown in examples. */
+  example: z.input<I>;
+  /** The MCP tool serving it; none: REST only (the market and its changelog). */
+  tool?: ToolDeclaration<z.output<O>>;
+}
+
+/** An operation answered from the live catalogue (lists, one market, the changelog, geographies). */
+export interface LiveDeclaration<I extends z.ZodObject, O extends z.ZodType> extends Common<I, O> {
+  caching: "live";
+  answer(ctx: ApiContext, input: z.output<I>): Promise<z.output<O>>;
+}
+
+/**
+ * A reading of a release. The procedure resolves the release (`release`, or the pair `from`/`to`)
+ * and the country before `compute` runs, and names the answer for its ETag and cache from every
+ * resolved input except those in `sameBytes`: an input cannot be left out of the ETag by mistake.
+ */
+export interface ReadingDeclaration<I extends z.ZodObject, O extends z.ZodType> extends Common<I, O> {
+  caching: Exclude<Caching, "live">;
+  /** One release (`release`), or a pair (`from`, `to`: compared). */
+  releases: "one" | "pair";
+  /**
+   * What an omitted `country` means: the organization's home country, or no country at all.
+   * Only for inputs that have a `country`.
+   */
+  country?: "home" | "optional";
+  /** Inputs that change how a client shows the answer, not its bytes: left out of its name. */
+  sameBytes?: readonly (keyof z.output<I> & string)[];
+  compute(scope: ReadingScope, input: z.output<I>): z.output<O>;
+}
+
+export type Declaration<I extends z.ZodObject, O extends z.ZodType> = LiveDeclaration<I, O> | ReadingDeclaration<I, O>;
+
+/** Any declaration, whatever its schemas (lists of declarations). */
+// biome-ignore lint/suspicious/noExplicitAny: a list holds declarations of many input and output types
+export type AnyDeclaration = LiveDeclaration<any, any> | ReadingDeclaration<any, any>;
+
+/** A live operation's declaration, its name and types kept (the router's procedures are typed from it). */
+export const declareLive = <const G extends Group, const N extends string, I extends z.ZodObject, O extends z.ZodType>(
+  declaration: LiveDeclaration<I, O> & { group: G; name: N },
+) => declaration;
+
+/** A reading's declaration, its name and types kept. */
+export const declareReading = <
+  const G extends Group,
+  const N extends string,
+  I extends z.ZodObject,
+  O extends z.ZodType,
+>(
+  declaration: ReadingDeclaration<I, O> & { group: G; name: N },
+) => declaration;
+
+/** The declaration as the operation table's row: what the access middleware enforces and bills. */
+export const operationOf = (declaration: AnyDeclaration): Operation => ({
+  name: `${declaration.group}.${declaration.name}`,
+  scope: declaration.scope,
+  credits: declaration.credits,
+  path: declaration.path,
+  summary: declaration.summary,
+  description: declaration.description,
+});
+
+export { MARKET_READ_SCOPE };

@@ -1,0 +1,37 @@
+import { delta as deltaOf } from "../../readings/readings";
+import { declareReading, MARKET_READ_SCOPE } from "../declaration";
+import { deltaInput, deltaSchema } from "../schemas";
+import { controlsLine, releaseHeader, scoresText } from "./text";
+
+export const delta = declareReading({
+  group: "readings",
+  name: "delta",
+  scope: MARKET_READ_SCOPE,
+  credits: 3,
+  path: "/markets/{marketId}/delta",
+  summary: "Delta reading",
+  description:
+    "For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `country` defaults to the organization's home country; `view` (map or bars) only picks which chart a client opens first: the body is the same.",
+  input: deltaInput,
+  output: deltaSchema,
+  example: { marketId: "foundation-model-apis", country: "FR", view: "bars" },
+  caching: "release",
+  releases: "one",
+  country: "home",
+  // map and bars are the same bytes: one ETag, one cached answer.
+  sameBytes: ["view"],
+  compute: ({ release, country }) => deltaOf(release, country as string),
+  tool: {
+    name: "service_market_get_delta",
+    title: "Delta under a country's controls",
+    chart: true,
+    text: (payload) =>
+      [
+        `Delta, ${releaseHeader(payload)}. ${controlsLine(payload)}`,
+        ...payload.products.map(
+          (p) =>
+            `- ${p.name} (${p.vendor}): ${scoresText(p.published)} → ${p.available ? scoresText(p.underControls) : "unavailable"} (distance ${p.distance.magnitude})`,
+        ),
+      ].join("\n"),
+  },
+});

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { readControls, readGeographies } from "../../catalog/store";
+import { declareLive } from "../declaration";
+import { geographiesSchema } from "../schemas";
+
+export const geographiesList = declareLive({
+  group: "geographies",
+  name: "list",
+  scope: null,
+  credits: 0,
+  path: "/geographies",
+  summary: "List geographies",
+  description:
+    "Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings.",
+  input: z.object({}),
+  output: geographiesSchema,
+  example: {},
+  caching: "live",
+  answer: async (ctx) => {
+    const [geographies, controls] = await Promise.all([readGeographies(ctx.db), readControls(ctx.db)]);
+    const byId = new Map(controls.map((c) => [c.id, c]));
+    return {
+      geographies: geographies.map((g) => ({
+        country: g.country,
+        name: g.name,
+        controls: g.controls.flatMap((id) => {
+          const control = byId.get(id);
+          return control ? [control] : [];
+        }),
+      })),
+    };
+  },
+  tool: {
+    name: "service_geographies_list",
+    text: (payload) =>
+      [
+        `${payload.geographies.length} geographies:`,
+        ...payload.geographies.map(
+          (g) =>
+            `- ${g.country} ${g.name}: ${g.controls.map((c) => c.name).join(", ") || "no controls (nothing moves)"}`,
+        ),
+      ].join("\n"),
+  },
+});

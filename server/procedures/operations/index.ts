@@ -1,0 +1,62 @@
+/**
+ * Every operation the API offers, each declared once in this folder; this list is their order
+ * everywhere (the OpenAPI document, the tools, the docs tables, the credits page). A declaration
+ * file left out of it fails tests/unit/declarations.test.ts.
+ */
+import type { Operation } from "../../domain/operations";
+import { type AnyDeclaration, operationOf } from "../declaration";
+import { availability } from "./availability";
+import { capaindex } from "./capaindex";
+import { changes } from "./changes";
+import { delta } from "./delta";
+import { geographiesList } from "./geographies-list";
+import { marketChangelog } from "./market-changelog";
+import { marketGet } from "./market-get";
+import { marketsList } from "./markets-list";
+import { product } from "./product";
+import { products } from "./products";
+import { servicemax } from "./servicemax";
+import { snapshot } from "./snapshot";
+import { whatif } from "./whatif";
+
+/** Each declaration by the name code uses for it; their order is the order everywhere. */
+export const DECLARED = {
+  marketsList,
+  marketGet,
+  marketChangelog,
+  geographiesList,
+  snapshot,
+  capaindex,
+  servicemax,
+  delta,
+  changes,
+  products,
+  product,
+  availability,
+  whatif,
+} as const satisfies Record<string, AnyDeclaration>;
+
+type Declared = (typeof DECLARED)[keyof typeof DECLARED];
+
+export const DECLARATIONS: readonly Declared[] = Object.values(DECLARED);
+
+/** Each operation's row (ledger name, scope, price, path, words), derived from its declaration. */
+export const OPERATIONS = Object.fromEntries(
+  Object.entries(DECLARED).map(([key, declaration]) => [key, operationOf(declaration)]),
+) as Record<keyof typeof DECLARED, Operation>;
+
+export {
+  availability,
+  capaindex,
+  changes,
+  delta,
+  geographiesList,
+  marketChangelog,
+  marketGet,
+  marketsList,
+  product,
+  products,
+  servicemax,
+  snapshot,
+  whatif,
+};

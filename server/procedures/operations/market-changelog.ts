@@ -1,0 +1,33 @@
+import { readChangelog } from "../../catalog/store";
+import { notFound } from "../../errors/api-error";
+import { declareLive } from "../declaration";
+import { changelogSchema, marketInput } from "../schemas";
+
+export const marketChangelog = declareLive({
+  group: "markets",
+  name: "changelog",
+  scope: null,
+  credits: 0,
+  path: "/markets/{marketId}/changelog",
+  summary: "Market changelog",
+  description:
+    "Every release of the market, newest first, with its notes; `material` marks a material methodology change.",
+  input: marketInput,
+  output: changelogSchema,
+  example: { marketId: "foundation-model-apis" },
+  caching: "live",
+  answer: async (ctx, input) => {
+    const releases = await readChangelog(ctx.db, input.marketId);
+    if (!releases) throw notFound(`No market "${input.marketId}".`);
+    return {
+      marketId: input.marketId,
+      releases: releases.map((r) => ({
+        release: r.release,
+        lastUpdated: r.publishedAt.toISOString(),
+        methodologyVersion: r.methodologyVersion,
+        material: r.material,
+        notes: r.notes,
+      })),
+    };
+  },
+});

@@ -1,0 +1,33 @@
+import { loadRelease } from "../../catalog/releases";
+import { notFound } from "../../errors/api-error";
+import { declareLive } from "../declaration";
+import { marketInput, marketSchema } from "../schemas";
+
+export const marketGet = declareLive({
+  group: "markets",
+  name: "get",
+  scope: null,
+  credits: 0,
+  path: "/markets/{marketId}",
+  summary: "Get a market",
+  description: "One listed market with its latest release and methodology version.",
+  input: marketInput,
+  output: marketSchema,
+  example: { marketId: "foundation-model-apis" },
+  caching: "live",
+  answer: async (ctx, input) => {
+    const loaded = await loadRelease(ctx.db, input.marketId);
+    if (!loaded) throw notFound(`No market "${input.marketId}".`);
+    const release = loaded.data;
+    return {
+      marketId: release.marketId,
+      name: release.name,
+      description: release.description,
+      productCount: release.products.length,
+      release: release.release,
+      lastUpdated: release.lastUpdated,
+      methodologyVersion: release.methodologyVersion,
+      material: release.material,
+    };
+  },
+});

@@ -1,0 +1,61 @@
+import { invalidRequest } from "../../errors/api-error";
+import { signed } from "../../readings/change-summary";
+import { whatif as whatifOf } from "../../readings/whatif";
+import { checkWhatIfWeights, parseWeightsParam } from "../../scoring/whatif";
+import { declareReading, MARKET_READ_SCOPE } from "../declaration";
+import { whatifInput, whatifSchema } from "../schemas";
+import { releaseHeader } from "./text";
+
+export const whatif = declareReading({
+  group: "readings",
+  name: "whatif",
+  scope: MARKET_READ_SCOPE,
+  credits: 5,
+  path: "/markets/{marketId}/whatif",
+  summary: "What-if weights",
+  description:
+    "The Capability Index of one market recomputed with indicator weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight), and with `country` the Max reading too, each product beside its published rank and score with its rank change (positive: moved up). Marked `published: false`: nothing is stored and nothing published changes. An unknown indicator, a negative or non-numeric weight, or an axis whose weights are all zero is refused, naming the weight. `release` defaults to the latest.",
+  input: whatifInput,
+  output: whatifSchema,
+  example: { marketId: "foundation-model-apis", weights: "reasoning-benchmark:2,key-custody:0.5", country: "FR" },
+  // The weights are the caller's: computed per call, never kept, no ETag.
+  caching: "none",
+  releases: "one",
+  country: "optional",
+  compute: ({ release, country }, input) => {
+    const parsed = parseWeightsParam(input.weights);
+    const problems =
+      parsed.problems.length > 0 ? parsed.problems : checkWhatIfWeights(release.definition, parsed.weights);
+    if (problems.length > 0)
+      throw invalidRequest(
+        `The weights cannot be used: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}. The snapshot's dimensions list each indicator and its published weight.`,
+        problems,
+      );
+    return whatifOf(release, parsed.weights, country);
+  },
+  tool: {
+    name: "service_market_whatif",
+    text: (payload) => {
+      const moved = (p: { rankChange: number }) => (p.rankChange === 0 ? "=" : signed(p.rankChange));
+      const changed = payload.weights.filter((w) => w.used !== w.published);
+      return [
+        `What-if weights, ${releaseHeader(payload)} — NOT the published ranking.`,
+        `Weights changed: ${changed.length ? changed.map((w) => `${w.indicatorId} ${w.published} → ${w.used}`).join(", ") : "none"}.`,
+        "Capability Index:",
+        ...payload.capabilityIndex.products.map(
+          (p) =>
+            `${p.rank}. ${p.name} (${p.vendor}) — Innovation ${p.innovation} (published ${p.publishedInnovation}), rank ${moved(p)} from ${p.publishedRank}`,
+        ),
+        ...(payload.max
+          ? [
+              `Max under ${payload.max.country}:`,
+              ...payload.max.products.map(
+                (p) =>
+                  `${p.rank}. ${p.name} (${p.vendor}) — ${p.available ? `retains ${p.retainedInnovation}` : "unavailable"}, rank ${moved(p)} from ${p.publishedRank}`,
+              ),
+            ]
+          : []),
+      ].join("\n");
+    },
+  },
+});

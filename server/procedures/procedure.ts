@@ -1,0 +1,98 @@
+/**
+ * The tRPC procedure of a declaration (./declaration.ts): the one implementation of how an
+ * operation is served, whatever surface calls it. Its metadata (scope, price, REST route) comes
+ * from the declaration; its answer is named, cached and validated as the declaration's caching
+ * says, so ETags, conditional requests and validate-once cannot drift from what is declared.
+ */
+import type { z } from "zod";
+import type { ApiContext } from "./context";
+import {
+  type AnyDeclaration,
+  type Group,
+  hasEtag,
+  type LiveDeclaration,
+  operationOf,
+  type ReadingDeclaration,
+} from "./declaration";
+import { cacheReading } from "./http-cache";
+import { resolveScope } from "./reading-scope";
+import { apiProcedure, operationMeta } from "./trpc";
+import { deepFreeze, validatedOnce } from "./validated-once";
+
+/** The OpenAPI tag of each group. */
+export const GROUP_TAGS: Record<Group, string> = {
+  markets: "Markets",
+  readings: "Readings",
+  geographies: "Geographies",
+};
+
+/** Inputs that pick the release(s) or the market: they name an answer through the resolved scope. */
+const SCOPE_INPUTS = new Set(["marketId", "release", "from", "to", "country"]);
+
+/**
+ * The inputs that name a reading besides its market, releases and country: every other input of
+ * its schema, in the schema's order, except those declared not to change the bytes.
+ */
+function namingInputs(declaration: ReadingDeclaration<z.ZodObject, z.ZodType>, input: Record<string, unknown>) {
+  const sameBytes = new Set<string>(declaration.sameBytes ?? []);
+  return Object.keys(declaration.input.shape)
+    .filter((key) => !SCOPE_INPUTS.has(key) && !sameBytes.has(key))
+    .flatMap((key) => (input[key] === undefined ? [] : [String(input[key])]));
+}
+
+async function serveReading(
+  declaration: ReadingDeclaration<z.ZodObject, z.ZodType>,
+  ctx: ApiContext,
+  input: Record<string, unknown> & { marketId: string },
+): Promise<unknown> {
+  const resolved = await resolveScope(ctx, input, declaration);
+  const { scope } = resolved;
+  const named = [...namingInputs(declaration, input), ...(scope.country === null ? [] : [scope.country])];
+  // product, its id, then the country: the order the ETag has always had.
+  const payload =
+    declaration.caching === "release"
+      ? resolved.loaded.reading([declaration.name, ...resolved.releases.slice(0, -1), ...named].join(":"), () =>
+          deepFreeze(declaration.compute(scope, input)),
+        )
+      : declaration.compute(scope, input);
+  if (hasEtag(declaration.caching))
+    cacheReading(ctx, [scope.release.marketId, ...resolved.releases, declaration.name, ...named], resolved.pinned);
+  return payload;
+}
+
+function serve(declaration: AnyDeclaration, ctx: ApiContext, input: Record<string, unknown> & { marketId: string }) {
+  if (declaration.caching === "live") {
+    ctx.facts.maxAgeSeconds = 0;
+    return (declaration as LiveDeclaration<z.ZodObject, z.ZodType>).answer(ctx, input);
+  }
+  return serveReading(declaration as ReadingDeclaration<z.ZodObject, z.ZodType>, ctx, input);
+}
+
+/** The procedure a declaration describes. */
+export function procedureOf<I extends z.ZodObject, O extends z.ZodType>(declaration: {
+  group: Group;
+  input: I;
+  output: O;
+  caching: AnyDeclaration["caching"];
+}) {
+  const full = declaration as unknown as AnyDeclaration;
+  // Only an answer kept and served as the same frozen object may skip validation the second time.
+  const output = declaration.caching === "release" ? validatedOnce(declaration.output) : declaration.output;
+  return apiProcedure
+    .meta(operationMeta(operationOf(full), GROUP_TAGS[declaration.group]))
+    .input(declaration.input)
+    .output(output)
+    .query(({ ctx, input }) => serve(full, ctx, input as never) as never);
+}
+
+type ProcedureOf<D extends AnyDeclaration> = ReturnType<typeof procedureOf<D["input"], D["output"]>>;
+
+/** The procedures of one group's declarations, keyed by their names, typed from the declarations. */
+export function proceduresOf<const Ds extends readonly AnyDeclaration[], G extends Group>(
+  declarations: Ds,
+  group: G,
+): { [D in Extract<Ds[number], { group: G }> as D["name"]]: ProcedureOf<D> } {
+  return Object.fromEntries(
+    declarations.filter((d) => d.group === group).map((d) => [d.name, procedureOf(d)]),
+  ) as never;
+}

@@ -1,0 +1,109 @@
+/**
+ * What a reading is about, resolved from its input the one way every reading resolves it: the
+ * release (or the pair of releases a comparison names), answered 404 when the market or release
+ * does not exist, and the country whose controls are engaged, answered 400 when the release was
+ * not scored for it. The resolved values name the answer (ETag, cache key), not the raw input: an
+ * omitted release and `release=<latest>` are the same bytes.
+ */
+import { type LoadedRelease, loadRelease } from "../catalog/releases";
+import { invalidRequest, notFound } from "../errors/api-error";
+import type { ReleaseData } from "../readings/release";
+import type { ApiContext } from "./context";
+
+export interface ReadingScope {
+  /** The release read (for a comparison: the later one, `to`). */
+  release: ReleaseData;
+  /** For a comparison: the earlier release, `from`. */
+  earlier?: ReleaseData;
+  /** The country engaged, or null when the reading engages none. */
+  country: string | null;
+  /** A value derived from the release, computed once per release and key (e.g. its scoring frame). */
+  cached<T>(key: string, compute: (release: ReleaseData) => T): T;
+}
+
+/** What a resolved reading is named by, besides its market and operation. */
+export interface ResolvedScope {
+  scope: ReadingScope;
+  loaded: LoadedRelease;
+  /** The release numbers it reads, in order (`from`, `to` for a comparison). */
+  releases: number[];
+  /** Whether the caller named the release(s), so the answer is immutable for good. */
+  pinned: boolean;
+}
+
+const noRelease = (marketId: string, release: number | undefined) =>
+  notFound(release === undefined ? `No market "${marketId}".` : `Market "${marketId}" has no release ${release}.`);
+
+async function releaseOf(ctx: ApiContext, marketId: string, release: number | undefined) {
+  const loaded = await loadRelease(ctx.db, marketId, release);
+  if (!loaded) throw noRelease(marketId, release);
+  return loaded;
+}
+
+/** The country a reading engages: the caller's, else (with `home`) the organization's home country. */
+function countryOf(
+  ctx: ApiContext,
+  release: ReleaseData,
+  country: string | undefined,
+  omitted: "home" | "optional",
+): string | null {
+  const code = country ?? (omitted === "home" ? ctx.defaultCountry : undefined);
+  if (code === undefined) return null;
+  if (!release.countries.has(code))
+    throw invalidRequest(
+      `Unknown country "${code}" for release ${release.release}. GET /v1/geographies lists the valid countries.`,
+      [{ path: "country", message: `"${code}" is not a geography of this release` }],
+    );
+  return code;
+}
+
+interface ScopeInput {
+  marketId: string;
+  release?: number;
+  from?: number;
+  to?: number;
+  country?: string;
+}
+
+export async function resolveScope(
+  ctx: ApiContext,
+  input: ScopeInput,
+  how: { releases: "one" | "pair"; country?: "home" | "optional" },
+): Promise<ResolvedScope> {
+  if (how.releases === "one") {
+    const loaded = await releaseOf(ctx, input.marketId, input.release);
+    const release = loaded.data;
+    const country = how.country ? countryOf(ctx, release, input.country, how.country) : null;
+    return {
+      scope: { release, country, cached: loaded.reading },
+      loaded,
+      releases: [release.release],
+      pinned: input.release !== undefined,
+    };
+  }
+  // A comparison: `to` (default the latest) against `from` (default `to` − 1).
+  const loaded = await releaseOf(ctx, input.marketId, input.to);
+  const to = loaded.data;
+  const fromNumber = input.from ?? to.release - 1;
+  if (fromNumber < 1)
+    throw notFound(
+      `Market "${input.marketId}" has only release ${to.release}: there is no earlier release to compare with.`,
+    );
+  if (fromNumber >= to.release)
+    throw invalidRequest(`from (${fromNumber}) must be an earlier release than to (${to.release}).`, [
+      { path: "from", message: "must be less than to" },
+    ]);
+  const earlier = (await releaseOf(ctx, input.marketId, fromNumber)).data;
+  const country = how.country ? countryOf(ctx, to, input.country, how.country) : null;
+  if (country !== null && !earlier.countries.has(country))
+    throw invalidRequest(
+      `Country "${country}" was not a geography of release ${fromNumber}; compare from a later release.`,
+      [{ path: "country", message: `"${country}" is not a geography of release ${fromNumber}` }],
+    );
+  return {
+    scope: { release: to, earlier, country, cached: loaded.reading },
+    loaded,
+    releases: [fromNumber, to.release],
+    pinned: input.to !== undefined,
+  };
+}

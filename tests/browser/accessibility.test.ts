@@ -1,0 +1,93 @@
+/**
+ * WCAG 2.2 AA, checked by axe-core in Chromium on every page as its three kinds of visitor meet
+ * it — signed out, signed in without an organization, and a member — at 1280 × 900 and 390 × 844:
+ * no serious or critical violation anywhere. Each violation is reported with its rule, its nodes'
+ * selectors and axe's words, so a failure says what to fix.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium, signInHere } from "../helpers/browser";
+
+const base = inject("appUrl");
+const MARKET = "foundation-model-apis";
+const WIDTHS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/** What axe finds serious or critical on the page as it stands, in words. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Closed disclosures are opened: what they hide must pass too.
+  await page.evaluate(() => {
+    for (const details of document.querySelectorAll("details:not(.site-header details)"))
+      (details as HTMLDetailsElement).open = true;
+  });
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}, ${v.nodes.length} nodes): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(" | ")}`,
+    );
+}
+
+async function expectAccessible(page: Page, url: string, ready?: string) {
+  for (const viewport of WIDTHS) {
+    await page.setViewportSize(viewport);
+    await page.goto(url);
+    if (ready) await expect.poll(() => page.getByTestId(ready).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await seriousViolations(page), `${url} at ${viewport.width} px`).toEqual([]);
+  }
+}
+
+describe("WCAG 2.2 AA (axe-core), in Chromium", () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    context = await browser.newContext();
+    page = await context.newPage();
+  });
+  afterAll(() => browser?.close());
+
+  it("signed out: the landing page, sign-in, the error codes", async () => {
+    await expectAccessible(page, `${base}/`, "sample-reading");
+    await expectAccessible(page, `${base}/signin`);
+    await expectAccessible(page, `${base}/docs/errors`);
+  });
+
+  it("signed in without an organization: onboarding", async () => {
+    await page.goto(`${base}/signin?callbackUrl=%2Fonboarding`);
+    await signInHere(page, `a11y-${Date.now()}@example.com`);
+    await page.waitForURL(/\/onboarding/);
+    await expectAccessible(page, `${base}/onboarding`);
+  });
+
+  it("a member: every view of a market page", async () => {
+    await page.goto(`${base}/onboarding`);
+    await page.getByLabel("Organization name").fill("Accessible Analysts Oy");
+    await page.getByTestId("home-country").selectOption("DE");
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await page.waitForURL(/\/tokens$/);
+    await expectAccessible(page, `${base}/`, "markets-table");
+    const market = `${base}/markets/${MARKET}`;
+    await expectAccessible(page, `${market}?country=FR`, "snapshot-table");
+    await expectAccessible(page, `${market}/readings?country=FR`, "delta-map");
+    await expectAccessible(page, `${market}/whatif?country=FR`, "whatif");
+    await expectAccessible(page, `${market}/changes?country=FR`, "changes-table");
+    await expectAccessible(page, `${market}/availability?country=FR`, "heatmap");
+    await expectAccessible(page, `${market}/methodology`, "methodology");
+  });
+
+  it("a member: the product page and the account pages", async () => {
+    await expectAccessible(page, `${base}/markets/${MARKET}/products/quillmere-atlas?country=FR`, "product-name");
+    for (const path of ["/geographies", "/tokens", "/credits", "/connect", "/notifications", "/notifications/settings"])
+      await expectAccessible(page, `${base}${path}`);
+  });
+});

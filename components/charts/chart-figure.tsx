@@ -13,6 +13,11 @@ interface ChartFigureProps<Row> {
   /** One sentence saying what the chart shows, read out in place of the picture. */
   summary: string;
   columns: readonly Column<Row>[];
+  /**
+   * The table's columns, when it condenses the CSV's (a value with its unit, a source with its date
+   * in one cell): the same facts, fewer columns to fit the card. Default: `columns`.
+   */
+  tableColumns?: readonly Column<Row>[];
   rows: readonly Row[];
   rowKey: (row: Row) => string;
   fileName: string;
@@ -45,6 +50,7 @@ export function ChartFigure<Row>({
   title,
   summary,
   columns,
+  tableColumns = columns,
   rows,
   rowKey,
   fileName,
@@ -81,7 +87,7 @@ export function ChartFigure<Row>({
           <table data-testid={`${id}-table`}>
             <thead>
               <tr>
-                {columns.map((c) => (
+                {tableColumns.map((c) => (
                   <th key={c.label} scope="col" className={c.numeric ? "num" : undefined}>
                     {c.label}
                   </th>
@@ -91,7 +97,7 @@ export function ChartFigure<Row>({
             <tbody>
               {rows.map((row) => (
                 <tr key={rowKey(row)} data-key={rowKey(row)}>
-                  {columns.map((c) => (
+                  {tableColumns.map((c) => (
                     <td key={c.label} className={c.numeric ? "num" : undefined} data-label={c.label}>
                       {cell?.(c.label, row) ?? cellText(c, row)}
                     </td>

@@ -19,7 +19,7 @@ import {
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { fitText } from "@/components/charts/label-placement";
 import { type Column, csvFileName } from "@/server/formats/csv";
-import { EvidenceSource, valueText } from "./evidence";
+import { EvidenceBlock, valueText } from "./evidence";
 import { AXIS_LABELS, type Axis, type AxisBreakdown, type IndicatorContribution } from "./types";
 
 /** Each row: the indicator and its value on one line, the bar under it. */
@@ -143,11 +143,12 @@ function ContributionBars({ bars }: { bars: readonly ContributionBar[] }) {
   );
 }
 
+/** The CSV's columns: every fact in a field of its own. */
 const COLUMNS: Column<IndicatorContribution>[] = [
   { label: "Indicator", value: (i) => i.name },
   { label: "Value", value: (i) => valueText(i.value) },
   { label: "Unit", value: (i) => i.unit ?? "" },
-  { label: "Normalised", value: (i) => i.normalized, numeric: true, decimals: 4 },
+  { label: "Normalised", value: (i) => i.normalized, numeric: true, decimals: 2 },
   { label: "Weight", value: (i) => i.weight, numeric: true },
   { label: "Contribution (pts)", value: (i) => i.contribution, numeric: true, decimals: 1 },
   { label: "Field (min–max)", value: (i) => (i.field ? `${i.field.min}–${i.field.max}` : "") },
@@ -157,16 +158,21 @@ const COLUMNS: Column<IndicatorContribution>[] = [
   { label: "Note", value: (i) => i.evidence?.note ?? "" },
 ];
 
-/** The table's cells that are more than text: a gap marked, the evidence link, the date as a date. */
+/** The table's: the same facts, a value with its unit and the evidence in one cell, so it fits its card at 1280. */
+const TABLE_COLUMNS: Column<IndicatorContribution>[] = [
+  { label: "Indicator", value: (i) => i.name },
+  { label: "Value", value: (i) => valueText(i.value, i.unit) },
+  { label: "Normalised", value: (i) => i.normalized, numeric: true, decimals: 2 },
+  { label: "Weight", value: (i) => i.weight, numeric: true },
+  { label: "Contribution (pts)", value: (i) => i.contribution, numeric: true, decimals: 1 },
+  { label: "Field (min–max)", value: (i) => (i.field ? `${i.field.min}–${i.field.max}` : "") },
+  { label: "Evidence", value: (i) => i.evidence?.source ?? "" },
+];
+
+/** The table's cells that are more than text: a gap marked, the evidence with its link and date. */
 function tableCell(label: string, i: IndicatorContribution) {
   if (label === "Value" && i.gap) return <strong className="gap-mark">not demonstrated</strong>;
-  if (label === "Source" && i.evidence) return <EvidenceSource evidence={i.evidence} />;
-  if (label === "As of" && i.evidence)
-    return (
-      <time dateTime={i.evidence.asOf} data-testid="evidence-as-of">
-        {i.evidence.asOf}
-      </time>
-    );
+  if (label === "Evidence") return <EvidenceBlock evidence={i.evidence} />;
   return undefined;
 }
 
@@ -207,6 +213,7 @@ export function ContributionFigure({
           : ""
       }${gaps ? `; ${gaps} not demonstrated (0 points)` : ""}. Each bar stands in front of the most that indicator could add.`}
       columns={COLUMNS}
+      tableColumns={TABLE_COLUMNS}
       rows={rows}
       rowKey={(i) => i.indicatorId}
       fileName={csvFileName(marketId, `r${release}`, productId, axis, "contributions")}

@@ -47,7 +47,10 @@ export function EvidenceBlock({ evidence }: { evidence: Evidence }) {
       <EvidenceSource evidence={evidence} />
       <span className="hint">
         {" "}
-        as of <time dateTime={evidence.asOf}>{evidence.asOf}</time>
+        as of{" "}
+        <time dateTime={evidence.asOf} data-testid="evidence-as-of">
+          {evidence.asOf}
+        </time>
         {evidence.confidence ? `, ${evidence.confidence}` : ""}
       </span>
       {evidence.note ? <span className="evidence-note">{evidence.note}</span> : null}

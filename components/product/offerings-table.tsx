@@ -1,12 +1,17 @@
 /**
- * A product's offerings: the default first, then the others as the catalogue writes them; the
- * controls each satisfies (by name), the values each writes instead of the default's with their
- * evidence, and the scores it earns. Names come from the catalogue and stay text.
+ * A product's offerings side by side: one column per offering (the default first, then the others
+ * as the catalogue writes them), one row per question: the controls each satisfies (by name), the
+ * scores each earns, then every indicator some offering writes a value of its own for — that
+ * value where it does (marked), the default's where it does not. The evidence behind each offering's
+ * own values is one click away under the table. Names come from the catalogue and stay text.
+ * (Written out as a list per offering, values and evidence made the table five screens tall.)
  */
 
 import { TableWrap } from "@/components/table-wrap";
 import { EvidenceBlock, valueText } from "./evidence";
-import type { ProductBreakdown } from "./types";
+import { AXES, AXIS_LABELS, type ProductBreakdown } from "./types";
+
+type Offering = ProductBreakdown["offerings"][number];
 
 export function OfferingsTable({
   product,
@@ -15,83 +20,94 @@ export function OfferingsTable({
   product: ProductBreakdown;
   controlNames: ReadonlyMap<string, string>;
 }) {
-  const indicators = new Map(
-    Object.values(product.axes).flatMap((axis) => axis.indicators.map((i) => [i.indicatorId, i] as const)),
-  );
+  const indicators = AXES.flatMap((axis) => product.axes[axis].indicators);
+  const overridden = new Set(product.offerings.flatMap((o) => o.overrides.map((v) => v.indicatorId)));
+  const rows = indicators.filter((i) => overridden.has(i.indicatorId));
+  const own = (offering: Offering, indicatorId: string) =>
+    offering.overrides.find((v) => v.indicatorId === indicatorId);
+  const withOwnValues = product.offerings.filter((o) => o.overrides.length > 0);
   return (
-    <TableWrap label="Offerings">
-      <table data-testid="offerings-table">
-        <caption className="sr-only">
-          Each offering of {product.name}: the controls it satisfies, the values it overrides and its scores.
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Offering</th>
-            <th scope="col">Satisfies</th>
-            <th scope="col">Overrides</th>
-            <th scope="col" className="num">
-              Innovation
-            </th>
-            <th scope="col" className="num">
-              Control
-            </th>
-            <th scope="col" className="num">
-              Scale
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {product.offerings.map((offering) => (
-            <tr key={offering.offeringId} data-offering-id={offering.offeringId} data-default={offering.default}>
-              <th scope="row">
-                {offering.name} {offering.default ? <span className="badge">default</span> : null}
-                <div className="hint">
-                  <code className="small">{offering.offeringId}</code>
-                </div>
+    <>
+      <TableWrap label="Offerings compared">
+        <table data-testid="offerings-table" className="offerings">
+          <caption className="sr-only">
+            The offerings of {product.name} side by side: the controls each satisfies, its scores, and each value an
+            offering writes instead of the default's.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">
+                <span className="sr-only">Question</span>
               </th>
-              <td data-testid="offering-satisfies" data-label="Satisfies">
-                {offering.satisfies.length
-                  ? offering.satisfies.map((id) => controlNames.get(id) ?? id).join("; ")
-                  : "no control"}
-              </td>
-              <td data-label="Overrides">
-                {offering.default ? (
-                  <span className="hint">The values of the breakdown above.</span>
-                ) : offering.overrides.length === 0 ? (
-                  <span className="hint">None: every value is the default offering's.</span>
-                ) : (
-                  <ul className="overrides">
-                    {offering.overrides.map((o) => {
-                      const indicator = indicators.get(o.indicatorId);
-                      return (
-                        <li key={o.indicatorId} data-indicator-id={o.indicatorId}>
-                          <strong>{indicator?.name ?? o.indicatorId}</strong>:{" "}
-                          {valueText(o.value, indicator?.unit ?? null)}{" "}
-                          <span className="hint">
-                            (default: {valueText(indicator?.value ?? null, indicator?.unit ?? null)})
-                          </span>
-                          <div>
-                            <EvidenceBlock evidence={o.evidence} />
-                          </div>
-                        </li>
-                      );
-                    })}
-                  </ul>
-                )}
-              </td>
-              <td className="num" data-label="Innovation">
-                {offering.scores.innovation.toFixed(1)}
-              </td>
-              <td className="num" data-label="Control">
-                {offering.scores.control.toFixed(1)}
-              </td>
-              <td className="num" data-label="Scale">
-                {offering.scores.scale.toFixed(1)}
-              </td>
+              {product.offerings.map((o) => (
+                <th key={o.offeringId} scope="col" data-offering-id={o.offeringId} data-default={o.default}>
+                  {o.name} {o.default ? <span className="badge">default</span> : null}
+                  <div className="hint">
+                    <code className="small">{o.offeringId}</code>
+                  </div>
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+          </thead>
+          <tbody>
+            <tr data-row="satisfies">
+              <th scope="row">Satisfies</th>
+              {product.offerings.map((o) => (
+                <td key={o.offeringId} data-label={o.name} data-testid="offering-satisfies">
+                  {o.satisfies.length ? o.satisfies.map((id) => controlNames.get(id) ?? id).join("; ") : "no control"}
+                </td>
+              ))}
+            </tr>
+            {AXES.map((axis) => (
+              <tr key={axis} data-row={axis}>
+                <th scope="row">{AXIS_LABELS[axis]}</th>
+                {product.offerings.map((o) => (
+                  <td key={o.offeringId} data-label={o.name} className="num">
+                    {o.scores[axis].toFixed(1)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+            {rows.map((indicator) => (
+              <tr key={indicator.indicatorId} data-indicator-id={indicator.indicatorId}>
+                <th scope="row">{indicator.name}</th>
+                {product.offerings.map((o) => {
+                  const value = own(o, indicator.indicatorId);
+                  return (
+                    <td key={o.offeringId} data-label={o.name} data-own={value !== undefined}>
+                      {value ? (
+                        <strong>{valueText(value.value, indicator.unit)}</strong>
+                      ) : (
+                        <span className="hint">{valueText(indicator.value, indicator.unit)}</span>
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+      <p className="hint">
+        {rows.length === 0
+          ? "No offering writes a value of its own: every offering has the default's values."
+          : "A value in bold is the offering's own; the others are the default offering's, which it keeps."}
+      </p>
+      {withOwnValues.map((o) => (
+        <details key={o.offeringId} className="override-evidence" data-testid="offering-evidence">
+          <summary>
+            Evidence for {o.name}'s {o.overrides.length === 1 ? "own value" : `${o.overrides.length} own values`}
+          </summary>
+          <ul className="overrides">
+            {o.overrides.map((v) => (
+              <li key={v.indicatorId}>
+                <strong>{indicators.find((i) => i.indicatorId === v.indicatorId)?.name ?? v.indicatorId}</strong>:{" "}
+                <EvidenceBlock evidence={v.evidence} />
+              </li>
+            ))}
+          </ul>
+        </details>
+      ))}
+    </>
   );
 }

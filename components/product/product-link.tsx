@@ -4,6 +4,7 @@
  */
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { productPath } from "@/server/dashboard/product-views";
 
 export function productHref(
   marketId: string,
@@ -14,7 +15,7 @@ export function productHref(
   if (query.release !== undefined) search.set("release", String(query.release));
   if (query.country) search.set("country", query.country);
   const tail = search.toString();
-  return `/markets/${encodeURIComponent(marketId)}/products/${encodeURIComponent(productId)}${tail ? `?${tail}` : ""}`;
+  return `${productPath(marketId, productId)}${tail ? `?${tail}` : ""}`;
 }
 
 /**

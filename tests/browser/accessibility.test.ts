@@ -86,7 +86,11 @@ describe("WCAG 2.2 AA (axe-core), in Chromium", () => {
   });
 
   it("a member: the product page and the account pages", async () => {
-    await expectAccessible(page, `${base}/markets/${MARKET}/products/quillmere-atlas?country=FR`, "product-name");
+    const product = `${base}/markets/${MARKET}/products/quillmere-atlas`;
+    await expectAccessible(page, `${product}?country=FR`, "under-controls");
+    for (const axis of ["innovation", "control", "scale"])
+      await expectAccessible(page, `${product}/${axis}?country=FR`, `contributions-${axis}-table`);
+    await expectAccessible(page, `${product}/offerings?country=FR`, "offerings-table");
     for (const path of ["/geographies", "/tokens", "/credits", "/connect", "/notifications", "/notifications/settings"])
       await expectAccessible(page, `${base}${path}`);
   });

@@ -242,6 +242,8 @@ describe(`every dashboard page at ${WIDTH} × ${HEIGHT}, in Chromium`, () => {
     ] as const) {
       await page.goto(`${base}/markets/${MARKET}/products/kestrelune-models${query}`);
       await expect.poll(() => page.getByTestId("product-name").textContent()).toBe("Kestrelune Models API");
+      await expectFits(page, `${screenshot}-overview`);
+      await page.goto(`${base}/markets/${MARKET}/products/kestrelune-models/innovation${query}`);
       await expect
         .poll(() => page.locator('[data-testid="contributions-innovation"] svg [data-mark="contribution"]').count(), {
           timeout: 20_000,

@@ -25,6 +25,19 @@ const COUNTRY = "FR";
 const AXES = ["innovation", "control", "scale"] as const;
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/screenshots");
 const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+/**
+ * The product page's views, what shows each is drawn, and its height budget in screens of the
+ * width's viewport (the page was one 7,400 px stack at 1280): about two at 1280, more on a phone,
+ * where tables become cards.
+ */
+const PRODUCT_VIEWS = [
+  { id: "overview", path: "", ready: "under-controls", desktop: 2, phone: 4 },
+  { id: "innovation", path: "/innovation", ready: "contributions-innovation-table", desktop: 2.5, phone: 8 },
+  { id: "control", path: "/control", ready: "contributions-control-table", desktop: 2.5, phone: 8 },
+  { id: "scale", path: "/scale", ready: "contributions-scale-table", desktop: 2.5, phone: 8 },
+  { id: "offerings", path: "/offerings", ready: "offerings-table", desktop: 2, phone: 6 },
+] as const;
 
 type Axis = (typeof AXES)[number];
 type Scores = Record<Axis, number>;
@@ -178,20 +191,33 @@ describe("the product page and the availability heat map, in Chromium", () => {
     const detail = await api<Breakdown>(`/markets/${MARKET}/products/${matrix.products[0]?.productId}`);
     await page.goto(`${base}/markets/${MARKET}/products/${detail.productId}`);
     await shown(page, "product-name");
+    const overview = new Map<Axis, number>();
+    for (const axis of AXES) overview.set(axis, Number(await page.getByTestId(`score-${axis}-value`).textContent()));
     for (const axis of AXES) {
-      const shown = Number(await page.getByTestId(`score-${axis}-value`).textContent());
-      expect(shown).toBe(detail.scores[axis]);
+      // Each axis is a view of its own, reached from its score's card.
+      await page.goto(`${base}/markets/${MARKET}/products/${detail.productId}`);
+      await page.getByTestId(`score-${axis}-link`).click();
+      await page.waitForURL((url) => url.pathname === `/markets/${MARKET}/products/${detail.productId}/${axis}`);
+      await shown(page, `contributions-${axis}-table`);
+      expect(await page.getByTestId("product-views").locator('a[aria-current="page"]').getAttribute("data-view")).toBe(
+        axis,
+      );
+      const shownScore = overview.get(axis) as number;
+      expect(shownScore).toBe(detail.scores[axis]);
       const rows = await page
         .locator(`[data-testid="contributions-${axis}-table"] tbody tr`)
         .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")));
       const indicators = detail.axes[axis].indicators;
       expect(rows).toHaveLength(indicators.length);
-      // Contribution is the sixth column; the table's contributions add up to the score shown above.
-      const contributions = rows.map((cells) => Number(cells[5]));
-      expect(contributions.reduce((sum, c) => sum + tenths(c), 0)).toBe(tenths(shown));
+      // The table's contributions add up to the score shown on the overview.
+      const headers = await page.locator(`[data-testid="contributions-${axis}-table"] thead th`).allTextContents();
+      const column = headers.indexOf("Contribution (pts)");
+      expect(column, headers.join(" | ")).toBeGreaterThan(0);
+      const contributions = rows.map((cells) => Number(cells[column]));
+      expect(contributions.reduce((sum, c) => sum + tenths(c), 0)).toBe(tenths(shownScore));
       expect(contributions).toEqual([...contributions].sort((a, b) => b - a));
       expect(rows.map((cells) => cells[0]).sort()).toEqual(indicators.map((i) => i.name).sort());
-      expect(await page.getByTestId(`contributions-total-${axis}`).textContent()).toBe(one(shown));
+      expect(await page.getByTestId(`contributions-total-${axis}`).textContent()).toBe(one(shownScore));
       // One bar per indicator, gaps said in words.
       const marks = page.locator(`[data-testid="contributions-${axis}"] svg [data-mark="contribution"]`);
       expect(await marks.count()).toBe(indicators.length);
@@ -203,7 +229,10 @@ describe("the product page and the availability heat map, in Chromium", () => {
         ).toContain("not demonstrated");
     }
     // The evidence behind a value: its date on screen, its source a link only when it is a web address.
-    const documented = AXES.flatMap((axis) => detail.axes[axis].indicators).filter((i) => i.evidence);
+    // The evidence of the Innovation view (the page now shows it).
+    await page.goto(`${base}/markets/${MARKET}/products/${detail.productId}/innovation`);
+    await shown(page, "contributions-innovation-table");
+    const documented = detail.axes.innovation.indicators.filter((i) => i.evidence);
     expect(documented.length).toBeGreaterThan(0);
     const first = documented[0] as (typeof documented)[number] & { evidence: Evidence };
     const row = page.locator(`[data-testid^="contributions-"] tr[data-key="${first.indicatorId}"]`).first();
@@ -225,8 +254,9 @@ describe("the product page and the availability heat map, in Chromium", () => {
     // The CSV is the table: contributions as numbers, in the same order.
     const [header, ...csv] = readCsv(await downloadText(page, "contributions-innovation-csv"));
     expect(header?.slice(0, 6)).toEqual(["Indicator", "Value", "Unit", "Normalised", "Weight", "Contribution (pts)"]);
+    // Normalised values to two places, as every other number on the page is written to a fixed few.
+    expect(csv.every((r) => /^\d\.\d{2}$/.test(r[3] ?? ""))).toBe(true);
     expect(csv.map((r) => Number(r[5])).reduce((sum, c) => sum + tenths(c), 0)).toBe(tenths(detail.scores.innovation));
-    await page.screenshot({ path: path.join(SCREENSHOTS, "product-page-desktop.png"), fullPage: true });
   });
 
   it(`engages ${COUNTRY}'s controls: the engaged offering, or the controls an unavailable product misses`, async () => {
@@ -266,8 +296,13 @@ describe("the product page and the availability heat map, in Chromium", () => {
             .locator('[data-testid="under-controls-scores"] tbody tr[data-axis] td:nth-of-type(2)')
             .allTextContents(),
         ).toEqual(["unavailable", "unavailable", "unavailable", ""]);
-      // Each indicator's change, largest loss first, as the API computes it.
+      // Each indicator's change, largest loss first, as the API computes it, on each axis's view.
       for (const axis of AXES) {
+        await page.getByTestId("product-views").locator(`a[data-view="${axis}"]`).click();
+        await page.waitForURL(
+          (url) => url.pathname.endsWith(`/${axis}`) && url.searchParams.get("country") === COUNTRY,
+        );
+        await shown(page, `changes-${axis}-table`);
         const changes = await page
           .locator(`[data-testid="changes-${axis}-table"] tbody tr`)
           .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute("data-indicator-id"), Number(tr.dataset.change)]));
@@ -277,6 +312,10 @@ describe("the product page and the availability heat map, in Chromium", () => {
         expect(values).toEqual([...values].sort((a, b) => a - b));
       }
     }
+    // Back to the overview, the country kept; then none.
+    await page.getByTestId("product-views").locator('a[data-view="overview"]').click();
+    await page.waitForURL((url) => !/\/(innovation|control|scale)$/.test(url.pathname));
+    await shown(page, "under-controls");
     await page.getByTestId("product-country").selectOption("");
     await page.waitForURL((url) => !url.searchParams.get("country"));
     await shown(page, "product-name");
@@ -470,17 +509,72 @@ describe("the product page and the availability heat map, in Chromium", () => {
     await shown(page, "product-name");
     expect(await page.getByTestId("product-name").textContent()).toBe(product?.name);
     expect(await page.getByTestId("product-vendor").textContent()).toBe(`by ${product?.vendor}`);
+    await page.goto(`${base}/markets/${FORMULA_MARKET}/products/${product?.productId}/offerings?country=BE`);
+    await shown(page, "offerings-table");
+    expect(await page.getByTestId("product-name").textContent()).toBe(product?.name);
     expect(await page.getByTestId("offerings-table").locator("tbody tr").count()).toBeGreaterThan(0);
   });
+
+  for (const [size, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const)
+    it(`keeps every product view within its height budget at ${viewport.width} px, the current tab marked`, async () => {
+      await page.setViewportSize(viewport);
+      // The product whose page is the longest: the most indicators on one axis.
+      const snapshot = await api<{ products: { productId: string }[] }>(`/markets/${MARKET}/snapshot`);
+      const details = await Promise.all(
+        snapshot.products.map((p) => api<Breakdown>(`/markets/${MARKET}/products/${p.productId}?country=${COUNTRY}`)),
+      );
+      const longest = details.reduce((a, b) =>
+        Math.max(...AXES.map((x) => b.axes[x].indicators.length)) >
+        Math.max(...AXES.map((x) => a.axes[x].indicators.length))
+          ? b
+          : a,
+      );
+      const heights: Record<string, number> = {};
+      for (const view of PRODUCT_VIEWS) {
+        await page.goto(`${base}/markets/${MARKET}/products/${longest.productId}${view.path}?country=${COUNTRY}`);
+        await shown(page, view.ready);
+        await shown(page, "product-views");
+        expect(
+          await page.getByTestId("product-views").locator('a[aria-current="page"]').getAttribute("data-view"),
+        ).toBe(view.id);
+        heights[view.id] = await page.evaluate(() => document.documentElement.scrollHeight);
+        // At 1280 every table fits its card: nothing (the evidence, its date) hides past the edge.
+        if (size === "desktop")
+          expect(
+            await page
+              .locator(".table-wrap")
+              .evaluateAll((frames) =>
+                frames
+                  .filter((f) => f.scrollWidth > f.clientWidth + 1)
+                  .map((f) => `${f.getAttribute("aria-label")}: ${f.scrollWidth} > ${f.clientWidth}`),
+              ),
+            view.id,
+          ).toEqual([]);
+        await page.screenshot({ path: path.join(SCREENSHOTS, `product-${view.id}-${size}.png`), fullPage: true });
+      }
+      console.log(`[views] product ${viewport.width} px heights: ${JSON.stringify(heights)}`);
+      for (const view of PRODUCT_VIEWS)
+        expect(heights[view.id], `${view.id} at ${viewport.width} px`).toBeLessThanOrEqual(
+          view[size] * viewport.height,
+        );
+      await page.setViewportSize(DESKTOP);
+    });
 
   it("fits 390 px: the product page and the heat map never widen the page; the grid scrolls in its frame", async () => {
     await page.setViewportSize(PHONE);
     const product = matrix.products[0] as Matrix["products"][number];
-    await page.goto(`${base}/markets/${MARKET}/products/${product.productId}?country=${COUNTRY}`);
-    await shown(page, "product-name");
-    await expect.poll(() => page.locator('[data-mark="contribution"]').count()).toBeGreaterThan(0);
-    expect(await pageWidth(page), (await widest(page)).join("\n")).toBeLessThanOrEqual(PHONE.width);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "product-page-phone.png"), fullPage: true });
+    for (const view of PRODUCT_VIEWS) {
+      await page.goto(`${base}/markets/${MARKET}/products/${product.productId}${view.path}?country=${COUNTRY}`);
+      await shown(page, view.ready);
+      if (view.path.length > 1 && view.path !== "/offerings")
+        await expect.poll(() => page.locator('[data-mark="contribution"]').count()).toBeGreaterThan(0);
+      expect(await pageWidth(page), `${view.path}: ${(await widest(page)).join("\n")}`).toBeLessThanOrEqual(
+        PHONE.width,
+      );
+    }
 
     await page.goto(`${MARKET_PAGE}/availability`);
     await shown(page, "heatmap");

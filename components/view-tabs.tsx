@@ -1,0 +1,57 @@
+"use client";
+/**
+ * A page's views as tabs, each a link to its own URL. Each link keeps the query parameters the
+ * views share (the release, the country), read from the live URL: a country just picked on one
+ * view carries over before the server has rendered anything again.
+ */
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+
+export interface ViewTab {
+  /** What `data-view` names it by (stable for tests and styles). */
+  id: string;
+  label: string;
+  /** Its path, without a query. */
+  path: string;
+}
+
+export function ViewTabs({
+  label,
+  views,
+  current,
+  kept,
+  fallback = {},
+  testId,
+}: {
+  /** The navigation's accessible name, e.g. "Market views". */
+  label: string;
+  views: readonly ViewTab[];
+  current: string;
+  /** The query parameters every view reads, kept in order. */
+  kept: readonly string[];
+  /** A value for a kept parameter the URL does not carry (the country the server chose). */
+  fallback?: Readonly<Record<string, string>>;
+  testId: string;
+}) {
+  const search = useSearchParams();
+  const query = new URLSearchParams();
+  for (const key of kept) {
+    const value = search.get(key) ?? fallback[key];
+    if (value) query.set(key, value);
+  }
+  const tail = query.toString();
+  return (
+    <nav aria-label={label} className="tabs" data-testid={testId}>
+      {views.map((view) => (
+        <Link
+          key={view.id}
+          href={tail ? `${view.path}?${tail}` : view.path}
+          aria-current={view.id === current ? "page" : undefined}
+          data-view={view.id}
+        >
+          {view.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -24,7 +24,7 @@ import { type Box, type LabelPoint, placeLabels, type Segment, shortLabel } from
 
 const AXIS_TICKS = [0, 20, 40, 60, 80, 100];
 /** The labels' font size in pixels: drawn with it, and placed by it. */
-const LABEL_FONT_SIZE = 10;
+const LABEL_FONT_SIZE = 12;
 /** The radius the placement keeps clear around a product's point (its largest mark is r = 5). */
 const POINT_RADIUS = 5;
 
@@ -73,13 +73,14 @@ function StreakMark({ cx = 0, cy = 0, payload }: ShapeProps) {
 
 /**
  * A product's label and its shorter forms, tried in turn where the plot is crowded (a phone): the
- * name marked "(unavailable)" when it is, the name alone (the crossed-out point and the label's
- * colour still say it), the name cut at 16 characters, its first word.
+ * name, the name cut at 16 characters, its first word. Whether it is unavailable is said by its
+ * mark (a crossed-out point, in the legend) and colour on every label alike, not by a suffix that
+ * a crowded label would have to drop.
  */
 function labelTexts(streak: Streak): string[] {
   const name = shortLabel(streak.name, 28);
   const firstWord = Array.from(name.split(/\s+/)[0] ?? name).length >= 3 ? `${name.split(/\s+/)[0]}…` : name;
-  const texts = [streak.available ? name : `${name} (unavailable)`, name, shortLabel(name, 16), firstWord];
+  const texts = [name, shortLabel(name, 16), firstWord];
   return texts.filter((text, index) => texts.indexOf(text) === index);
 }
 

@@ -4,10 +4,10 @@
  *
  * Each label tries places around its point in a fixed order — right, left, above, below, the four
  * diagonals — then further out in rings, with a leader line back to the point, and keeps the first
- * place that stays inside the bounds and clears every label placed before it and every point. A
- * place that crosses a streak line is allowed but costs as much as moving a few places further
- * down the list. A label with no free place tries its shorter forms, if it has any, and only then
- * is hidden (the chart's tooltip and table still name the product). Text is measured by estimate, from the font size and each character's class,
+ * place that stays inside the bounds and clears every label placed before it, every point and
+ * every streak line. A label with no free place tries its shorter forms, if it has any; then, all
+ * its forms again where a streak may cross it (at a cost, as a leader line crossing does); only
+ * then is it hidden (the chart's tooltip and table still name the product). Text is measured by estimate, from the font size and each character's class,
  * on the generous side (the widths of DejaVu Sans, the widest common sans-serif), so drawn text
  * stays inside the box it was placed with.
  */
@@ -351,8 +351,11 @@ export function placeLabels(points: readonly LabelPoint[], options: PlacementOpt
         (a.point.id < b.point.id ? -1 : a.point.id > b.point.id ? 1 : a.index - b.index),
     );
 
-  /** The cheapest free place for a label of this width around this point, if any. */
-  const bestPlace = (point: LabelPoint, index: number, width: number): Candidate | null => {
+  /**
+   * The cheapest free place for a label of this width around this point, if any. Without
+   * `crossing`, a place a streak runs through is not free; with it, it is, at a cost.
+   */
+  const bestPlace = (point: LabelPoint, index: number, width: number, crossing: boolean): Candidate | null => {
     let best: Candidate | null = null;
     const list = candidates(point, { width, height }, { gap, step, maxDistance }, hoods[index]?.outward ?? null);
     for (let i = 0; i < list.length; i++) {
@@ -360,6 +363,7 @@ export function placeLabels(points: readonly LabelPoint[], options: PlacementOpt
       const place = list[i] as Omit<Candidate, "cost">;
       const { box, leader } = place;
       if (!inside(box, bounds) || grid.hits(box)) continue;
+      if (!crossing && segments.some((s) => segmentHitsBox(s, box))) continue;
       let soft = 0;
       if (leader) for (const placed of placedBoxes) if (segmentHitsBox(leader, inflate(placed, 1))) soft += 8;
       for (const s of segments) if (segmentHitsBox(s, box)) soft++;
@@ -374,12 +378,16 @@ export function placeLabels(points: readonly LabelPoint[], options: PlacementOpt
   const result = new Array<PlacedLabel>(points.length);
   for (const { point, index } of order) {
     let chosen: { text: string; place: Candidate } | null = null;
-    for (const text of [point.text, ...(point.fallbacks ?? [])]) {
-      const place = bestPlace(point, index, textWidth(text, fontSize));
-      if (place) {
-        chosen = { text, place };
-        break;
+    // Clear of every streak in any of its forms first; only then across one, rather than not at all.
+    for (const crossing of [false, true]) {
+      for (const text of [point.text, ...(point.fallbacks ?? [])]) {
+        const place = bestPlace(point, index, textWidth(text, fontSize), crossing);
+        if (place) {
+          chosen = { text, place };
+          break;
+        }
       }
+      if (chosen) break;
     }
     if (!chosen) {
       const box = { left: point.x, top: point.y, width: 0, height: 0 };

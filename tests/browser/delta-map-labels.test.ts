@@ -235,11 +235,9 @@ describe("delta map labels, in Chromium", () => {
           const where = `${marketId} under ${country} at ${viewport.width} px`;
           // Shorter forms allowed where a market is crowded (a phone).
           await expectReadableLabels(page, { full: false }).catch(async (error: Error) => {
-            await page
-              .getByTestId("delta-map")
-              .screenshot({
-                path: path.join(SCREENSHOTS, `delta-map-failed-${marketId}-${country}-${viewport.width}.png`),
-              });
+            await page.getByTestId("delta-map").screenshot({
+              path: path.join(SCREENSHOTS, `delta-map-failed-${marketId}-${country}-${viewport.width}.png`),
+            });
             throw new Error(`${where}: ${error.message}`);
           });
         }

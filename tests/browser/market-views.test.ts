@@ -60,6 +60,16 @@ describe("the market page's views, in Chromium", () => {
         await page.getByTestId("market-views").waitFor({ state: "visible" });
         expect(await page.getByTestId("market-views").locator('a[aria-current="page"]').textContent()).toBe(view.label);
         heights[view.label] = await pageHeight(page);
+        // Every table's visible caption spans its table (on a phone one once shrank to 85 px).
+        const squeezed = await page.locator("table > caption:not(.sr-only)").evaluateAll((captions) =>
+          captions
+            .filter((c) => c.getBoundingClientRect().width > 0)
+            .filter(
+              (c) => c.getBoundingClientRect().width < 0.8 * (c.parentElement?.getBoundingClientRect().width ?? 0),
+            )
+            .map((c) => `${c.textContent}: ${Math.round(c.getBoundingClientRect().width)} px`),
+        );
+        expect(squeezed, `${view.label} at ${viewport.width} px`).toEqual([]);
         await page.screenshot({
           path: path.join(SCREENSHOTS, `view-${view.segment || "overview"}-${size}.png`),
           fullPage: true,

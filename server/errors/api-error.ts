@@ -14,6 +14,16 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPCError["code"]> = {
   503: "SERVICE_UNAVAILABLE",
 };
 
+/**
+ * Where a caller finds what it lacked: an operation by its ledger name ("geographies.list") and
+ * what it gives ("lists the valid countries"). REST names it by its path, MCP by its tool
+ * (server/procedures/see-also.ts), so an agent is never sent to a surface it does not have.
+ */
+export interface SeeAlso {
+  operation: string;
+  says: string;
+}
+
 export interface ProblemIssue {
   path: string;
   message: string;
@@ -32,6 +42,8 @@ export class ApiError extends TRPCError {
       headers?: Record<string, string>;
       /** Extension members of the problem body, e.g. cost and balance. */
       members?: Record<string, unknown>;
+      /** The operation that answers what the caller lacked, named by each surface its own way. */
+      see?: SeeAlso;
     } = {},
   ) {
     super({ code: TRPC_CODE_BY_STATUS[ERROR_CODES[problemCode].status] ?? "INTERNAL_SERVER_ERROR", message: detail });
@@ -42,10 +54,10 @@ export class ApiError extends TRPCError {
 /** The realm of every Bearer challenge we send (RFC 6750 §3). */
 export const BEARER_REALM = "market-positioning";
 
-export const notFound = (detail: string) => new ApiError("not_found", detail);
+export const notFound = (detail: string, see?: SeeAlso) => new ApiError("not_found", detail, see ? { see } : {});
 
-export const invalidRequest = (detail: string, issues: ProblemIssue[]) =>
-  new ApiError("invalid_request", detail, { issues });
+export const invalidRequest = (detail: string, issues: ProblemIssue[], see?: SeeAlso) =>
+  new ApiError("invalid_request", detail, { issues, ...(see ? { see } : {}) });
 
 export const bearerChallenge = (params: Record<string, string>) =>
   `Bearer ${Object.entries({ realm: BEARER_REALM, ...params })

@@ -9,7 +9,7 @@ export const ERROR_CODES = {
     description:
       "A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release that is not a positive integer. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed.",
     action:
-      "Fix the parameters named in `issues` (without `issues`: the request itself). Valid countries are listed by GET /v1/geographies.",
+      "Fix the parameters named in `issues` (without `issues`: the request itself). `detail` names the operation that lists valid values where there is one: GET /v1/geographies (MCP: service_geographies_list) for countries.",
   },
   unauthorized: {
     status: 401,
@@ -49,7 +49,8 @@ export const ERROR_CODES = {
     title: "Not found",
     description:
       "No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found.",
-    action: "List markets with GET /v1/markets and releases with GET /v1/markets/{marketId}/changelog.",
+    action:
+      "`detail` says what exists: the markets are listed by GET /v1/markets (MCP: service_markets_list), a market's products by GET /v1/markets/{marketId}/products (MCP: service_market_products_list), its releases by GET /v1/markets/{marketId}/changelog.",
   },
   method_not_allowed: {
     status: 405,

@@ -5,7 +5,7 @@
  */
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { ApiError, type ProblemIssue, serviceUnavailable } from "./api-error";
+import { ApiError, type ProblemIssue, type SeeAlso, serviceUnavailable } from "./api-error";
 import type { ErrorCode } from "./codes";
 
 /** The problem a failed call answers with. */
@@ -15,6 +15,8 @@ export interface ErrorDescription {
   issues?: ProblemIssue[];
   members?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** Where to find what the caller lacked; each surface adds it to `detail` in its own terms. */
+  see?: SeeAlso;
 }
 
 /**

@@ -27,9 +27,11 @@ import { type ApiContext, createApiContext, reachDatabase } from "../procedures/
 import { snapshot } from "../procedures/operations";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "../procedures/operations/snapshot-html";
 import { createCaller } from "../procedures/root";
+import { toolNamer, withSeeAlso } from "../procedures/see-also";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
 import { boundedBody, type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
 import { SERVER_INFO } from "./identity";
+import { MCP_INSTRUCTIONS } from "./instructions";
 import { convertedOnce, markValidated } from "./tool-schemas";
 import { type EmbeddedResource, TOOLS, type ToolDefinition, toolOfDeclaration } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
@@ -148,7 +150,7 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
   } catch (error) {
     const trpcError =
       error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
-    const problem = describeError(trpcError);
+    const problem = withSeeAlso(describeError(trpcError), toolNamer);
     told(problem.code, error);
     const body = problemOf(problem.code, problem.detail, { origin: call.origin, requestId }, problem);
     return {
@@ -219,7 +221,7 @@ const mcpHandler = createMcpHandler(
       },
     );
   },
-  { serverInfo: SERVER_INFO, cacheHints: CACHE_HINTS },
+  { serverInfo: SERVER_INFO, cacheHints: CACHE_HINTS, instructions: MCP_INSTRUCTIONS },
 );
 
 /**

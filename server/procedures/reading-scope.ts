@@ -9,6 +9,7 @@ import { type LoadedRelease, loadRelease } from "../catalog/releases";
 import { invalidRequest, notFound } from "../errors/api-error";
 import type { ReleaseData } from "../readings/release";
 import type { ApiContext } from "./context";
+import { LISTS_COUNTRIES, LISTS_MARKETS } from "./pointers";
 
 export interface ReadingScope {
   /** The release read (for a comparison: the later one, `to`). */
@@ -31,12 +32,19 @@ export interface ResolvedScope {
   pinned: boolean;
 }
 
-const noRelease = (marketId: string, release: number | undefined) =>
-  notFound(release === undefined ? `No market "${marketId}".` : `Market "${marketId}" has no release ${release}.`);
+/** Not found: no such market, or (saying which there are) no such release of it. */
+async function noRelease(ctx: ApiContext, marketId: string, release: number | undefined) {
+  const latest = release === undefined ? undefined : await loadRelease(ctx.db, marketId);
+  if (!latest) return notFound(`No market "${marketId}".`, LISTS_MARKETS);
+  const only = latest.data.release;
+  return notFound(
+    `Market "${marketId}" has no release ${release}: its releases are ${only === 1 ? "1" : `1 to ${only}`}.`,
+  );
+}
 
 async function releaseOf(ctx: ApiContext, marketId: string, release: number | undefined) {
   const loaded = await loadRelease(ctx.db, marketId, release);
-  if (!loaded) throw noRelease(marketId, release);
+  if (!loaded) throw await noRelease(ctx, marketId, release);
   return loaded;
 }
 
@@ -51,8 +59,9 @@ function countryOf(
   if (code === undefined) return null;
   if (!release.countries.has(code))
     throw invalidRequest(
-      `Unknown country "${code}" for release ${release.release}. GET /v1/geographies lists the valid countries.`,
+      `Unknown country "${code}" for release ${release.release}.`,
       [{ path: "country", message: `"${code}" is not a geography of this release` }],
+      LISTS_COUNTRIES,
     );
   return code;
 }

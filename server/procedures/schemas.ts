@@ -12,7 +12,10 @@ export const marketIdParam = z
   .string()
   .max(64, "marketId must be at most 64 characters")
   .regex(SLUG_PATTERN, "marketId must be a kebab-case slug (lowercase words joined by hyphens)")
-  .meta({ description: "The market's slug.", example: "foundation-model-apis" });
+  .meta({
+    description: "The market's slug, as the markets list gives it (GET /v1/markets; MCP: service_markets_list).",
+    example: "foundation-model-apis",
+  });
 
 export const releaseParam = z
   .number({ error: "release must be a positive integer" })
@@ -29,7 +32,7 @@ export const countryCode = z
 
 export const countryParam = countryCode.optional().meta({
   description:
-    "ISO 3166-1 alpha-2 country code, case-insensitive, whose sovereign controls are engaged. Defaults to the organization's home country. GET /v1/geographies lists valid codes.",
+    "ISO 3166-1 alpha-2 country code, case-insensitive, whose sovereign controls are engaged. Defaults to the organization's home country. The geographies list (GET /v1/geographies; MCP: service_geographies_list) gives the valid codes.",
   example: "FR",
 });
 
@@ -451,7 +454,11 @@ export const productInput = z.object({
     .string()
     .max(64, "productId must be at most 64 characters")
     .regex(SLUG_PATTERN, "productId must be a kebab-case slug (lowercase words joined by hyphens)")
-    .meta({ description: "The product's slug within the market.", example: "quillmere-atlas" }),
+    .meta({
+      description:
+        "The product's slug within the market, as the market's products list gives it (GET /v1/markets/{marketId}/products; MCP: service_market_products_list; free).",
+      example: "quillmere-atlas",
+    }),
   release: releaseParam,
   country: countryCode.optional().meta({
     description:

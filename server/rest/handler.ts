@@ -15,6 +15,7 @@ import { problemHeaders, problemOf, problemResponse } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { type CallFacts, createApiContext, reachDatabase } from "../procedures/context";
+import { type OperationNamer, withSeeAlso } from "../procedures/see-also";
 import { factHeaders } from "./fact-headers";
 import { openApiJson } from "./openapi";
 import { dispatchOpenApi, type OpenApiRun } from "./openapi-dispatch";
@@ -120,6 +121,9 @@ export async function serveRestRequest(
   outgoing.writeHead(status, headers).end(body);
 }
 
+/** REST names an operation an error points to by its path: "GET /v1/geographies". */
+const restNamer: OperationNamer = (declaration) => `GET ${API_PREFIX}${declaration.path}`;
+
 async function answer(request: RestRequest, database: () => Promise<Database>, call: RestCall): Promise<RestAnswer> {
   const { requestId } = call;
   const origin = publicOriginFrom((name) => request.headers.get(name) ?? undefined, request.url);
@@ -170,7 +174,7 @@ async function answer(request: RestRequest, database: () => Promise<Database>, c
     request.headers,
     run,
   );
-  const failure = run.error ? describeError(run.error) : undefined;
+  const failure = run.error ? withSeeAlso(describeError(run.error), restNamer) : undefined;
   if (run.error) call.error = run.error.cause ?? run.error;
 
   if (response.status >= 400)

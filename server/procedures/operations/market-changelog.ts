@@ -1,6 +1,7 @@
 import { readChangelog } from "../../catalog/store";
 import { notFound } from "../../errors/api-error";
 import { declareLive } from "../declaration";
+import { LISTS_MARKETS } from "../pointers";
 import { changelogSchema, marketInput } from "../schemas";
 
 export const marketChangelog = declareLive({
@@ -18,7 +19,7 @@ export const marketChangelog = declareLive({
   caching: "live",
   answer: async (ctx, input) => {
     const releases = await readChangelog(ctx.db, input.marketId);
-    if (!releases) throw notFound(`No market "${input.marketId}".`);
+    if (!releases) throw notFound(`No market "${input.marketId}".`, LISTS_MARKETS);
     return {
       marketId: input.marketId,
       releases: releases.map((r) => ({

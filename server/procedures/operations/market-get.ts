@@ -1,6 +1,7 @@
 import { loadRelease } from "../../catalog/releases";
 import { notFound } from "../../errors/api-error";
 import { declareLive } from "../declaration";
+import { LISTS_MARKETS } from "../pointers";
 import { marketInput, marketSchema } from "../schemas";
 
 export const marketGet = declareLive({
@@ -17,7 +18,7 @@ export const marketGet = declareLive({
   caching: "live",
   answer: async (ctx, input) => {
     const loaded = await loadRelease(ctx.db, input.marketId);
-    if (!loaded) throw notFound(`No market "${input.marketId}".`);
+    if (!loaded) throw notFound(`No market "${input.marketId}".`, LISTS_MARKETS);
     const release = loaded.data;
     return {
       marketId: release.marketId,

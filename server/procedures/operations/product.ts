@@ -3,6 +3,7 @@ import { notFound } from "../../errors/api-error";
 import { signed } from "../../readings/change-summary";
 import { product as productOf, scoringFrame, UnknownProductError } from "../../readings/product";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
+import { LISTS_PRODUCTS } from "../pointers";
 import { productInput, productSchema } from "../schemas";
 import { releaseHeader, scoresText } from "./text";
 
@@ -39,6 +40,7 @@ export const product = declareReading({
       if (error instanceof UnknownProductError)
         throw notFound(
           `Market "${release.marketId}" has no product "${input.productId}" in release ${release.release}.`,
+          LISTS_PRODUCTS,
         );
       throw error;
     }

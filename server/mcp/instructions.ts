@@ -1,0 +1,19 @@
+/**
+ * What an agent is told once, when it connects (the `instructions` of MCP's initialize result):
+ * how the tools fit together and the terms every tool's text uses, defined here and nowhere else,
+ * so no tool description spends its words (and every agent's tokens) defining them again.
+ */
+import { DECLARED } from "../procedures/operations";
+
+const tool = (declaration: { tool?: { name: string } }) => declaration.tool?.name ?? "";
+
+export const MCP_INSTRUCTIONS = [
+  "Market positioning readings of technology markets (e.g. foundation-model APIs, managed Kubernetes).",
+  `Start with ${tool(DECLARED.marketsList)} (markets and their latest release), ${tool(DECLARED.products)} (a market's products, free) and ${tool(DECLARED.geographiesList)} (countries and their sovereign controls); readings cost credits, stated in each tool's description and in each result's _meta.credits.`,
+  "Terms:",
+  "- Innovation (I), Control (C), Scale (S): three separate scores, 0 to 100, each relative to the field of the market's products in that release; never added together.",
+  "- Band: the named range a score falls in (per market, Foundation up to Frontier). Not settled: fewer than 95% of the sensitivity analysis's draws (the indicators re-weighted) fall in the published band; the interval is the draws' 5th to 95th percentile.",
+  "- Under a country's controls: the product as the offering it can legally sell there (the one with the highest Innovation among those satisfying every control the country engages); unavailable when no offering satisfies them — then it has no score there, never a zero.",
+  "- Capability Index: products ranked by published Innovation. Max: ranked by the Innovation they keep under the controls, with state off (no control engaged) or on, and the distance. Delta: published against under the controls.",
+  "- Distance: what each score changes by under the controls (under minus published, in points) and its magnitude, the Euclidean length of the three.",
+].join("\n");

@@ -1,6 +1,5 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { usableCount } from "@/components/charts/chart-data";
 import type { Cutoff } from "@/components/charts/ranked-bars";
@@ -14,6 +13,7 @@ import { controlsCount } from "@/components/controls-count";
 import { byCountryName } from "@/components/format";
 import { problemText, useTRPC } from "@/components/trpc";
 import { CapaindexFigure } from "./capaindex-figure";
+import { useCountryInUrl } from "./country-in-url";
 import { DeltaFigure } from "./delta-figure";
 import type { DeltaView, Geography, ServicemaxReading } from "./reading-types";
 import { ServicemaxFigure } from "./servicemax-figure";
@@ -153,7 +153,7 @@ export function ReadingsPanel({
   innovationCutoffs,
 }: ReadingsPanelProps) {
   const trpc = useTRPC();
-  const [country, setCountry] = useState(initialCountry);
+  const [country, chooseCountryInUrl] = useCountryInUrl(initialCountry);
   const [view, setView] = useState<DeltaView>(initialView);
   const releaseInput = release === undefined ? {} : { release };
   const keep = { placeholderData: keepPreviousData };
@@ -169,16 +169,7 @@ export function ReadingsPanel({
   );
   const updating = (max.isFetching && max.isPlaceholderData) || (delta.isFetching && delta.isPlaceholderData);
 
-  const router = useRouter();
-  const chooseCountry = (next: string) => {
-    setCountry(next);
-    // Through the router, not history alone: the URL, the views' tabs and everything the server
-    // renders for the page then follow the country; this panel's state is kept.
-    const url = new URL(window.location.href);
-    url.searchParams.set("country", next);
-    url.searchParams.set("view", view);
-    router.replace(`${url.pathname}${url.search}`, { scroll: false });
-  };
+  const chooseCountry = (next: string) => chooseCountryInUrl(next, { view });
   const chooseView = (next: DeltaView) => {
     setView(next);
     rememberInUrl({ country, view: next });

@@ -4,9 +4,8 @@
  * the readings view), then the sliders and what they move.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { useTRPC } from "@/components/trpc";
+import { useCountryInUrl } from "./country-in-url";
 import { CountrySelector } from "./readings-panel";
 import { type WeightedAxis, WhatIfPanel } from "./what-if-panel";
 
@@ -26,15 +25,8 @@ export function WhatIfView({
   initialWeights?: string;
 }) {
   const trpc = useTRPC();
-  const router = useRouter();
-  const [country, setCountry] = useState(initialCountry);
+  const [country, choose] = useCountryInUrl(initialCountry);
   const geographies = useQuery(trpc.geographies.list.queryOptions({}, { staleTime: 5 * 60_000 }));
-  const choose = (next: string) => {
-    setCountry(next);
-    const url = new URL(window.location.href);
-    url.searchParams.set("country", next);
-    router.replace(`${url.pathname}${url.search}`, { scroll: false });
-  };
   return (
     <>
       <div className="reading-controls">

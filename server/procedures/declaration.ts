@@ -48,20 +48,14 @@ export interface ToolDeclaration<Payload> {
   chart?: boolean;
 }
 
-interface Common<I extends z.ZodObject, O extends z.ZodType> {
+/**
+ * What every declaration says: its Operation row (scope, price, path, words; the row's ledger name
+ * is `group.name`), then its schemas, an example and its MCP tool.
+ */
+interface Common<I extends z.ZodObject, O extends z.ZodType> extends Omit<Operation, "name"> {
   group: Group;
   /** The one name: the procedure, the second half of the ledger name (`readings.<name>`). */
   name: string;
-  /** Scope the token must carry; null: any valid token. */
-  scope: typeof MARKET_READ_SCOPE | null;
-  /** Credits debited once per successful call. */
-  credits: number;
-  /** REST path under /v1 (GET and HEAD). */
-  path: `/${string}`;
-  /** A few words: the OpenAPI summary and the MCP tool's title. */
-  summary: string;
-  /** What it answers, in sentences, without its price (the price sentence is derived). */
-  description: string;
   input: I;
   output: O;
   /** A valid call against the demo catalogue: checked by a test, shown in examples. */
@@ -94,8 +88,6 @@ export interface ReadingDeclaration<I extends z.ZodObject, O extends z.ZodType> 
   sameBytes?: readonly (keyof z.output<I> & string)[];
   compute(scope: ReadingScope, input: z.output<I>): z.output<O>;
 }
-
-export type Declaration<I extends z.ZodObject, O extends z.ZodType> = LiveDeclaration<I, O> | ReadingDeclaration<I, O>;
 
 /** Any declaration, whatever its schemas (lists of declarations). */
 // biome-ignore lint/suspicious/noExplicitAny: a list holds declarations of many input and output types

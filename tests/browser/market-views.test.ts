@@ -8,13 +8,11 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ReaderSession, readerSignedUpAt } from "../helpers/browser";
+import { DESKTOP, expectViewsWithinBudget, SCREENSHOTS, SIZES } from "../helpers/views";
 
 const base = inject("appUrl");
 const MARKET = "foundation-model-apis";
 const MARKET_PAGE = `${base}/markets/${MARKET}`;
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/screenshots");
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 /**
  * Each view, what shows it is drawn, and its height budget in screens of the width's viewport: about
@@ -30,8 +28,6 @@ const VIEWS = [
   { segment: "methodology", label: "Methodology and releases", ready: "methodology", desktop: 3, phone: 6 },
 ] as const;
 
-const pageHeight = (page: Page) => page.evaluate(() => document.documentElement.scrollHeight);
-
 describe("the market page's views, in Chromium", () => {
   let reader: ReaderSession;
   let page: Page;
@@ -46,41 +42,17 @@ describe("the market page's views, in Chromium", () => {
   });
   afterAll(() => reader?.close());
 
-  for (const [size, viewport] of [
-    ["desktop", DESKTOP],
-    ["phone", PHONE],
-  ] as const)
+  for (const [size, viewport] of SIZES)
     it(`keeps every view within its height budget at ${viewport.width} px, the current tab marked`, async () => {
-      await page.setViewportSize(viewport);
-      const heights: Record<string, number> = {};
-      for (const view of VIEWS) {
-        await page.goto(`${MARKET_PAGE}${view.segment ? `/${view.segment}` : ""}?country=FR`);
-        // Visible, not only present: the loading frame streams first, and is not the view.
-        await page.getByTestId(view.ready).first().waitFor({ state: "visible", timeout: 20_000 });
-        await page.getByTestId("market-views").waitFor({ state: "visible" });
-        expect(await page.getByTestId("market-views").locator('a[aria-current="page"]').textContent()).toBe(view.label);
-        heights[view.label] = await pageHeight(page);
-        // Every table's visible caption spans its table (on a phone one once shrank to 85 px).
-        const squeezed = await page.locator("table > caption:not(.sr-only)").evaluateAll((captions) =>
-          captions
-            .filter((c) => c.getBoundingClientRect().width > 0)
-            .filter(
-              (c) => c.getBoundingClientRect().width < 0.8 * (c.parentElement?.getBoundingClientRect().width ?? 0),
-            )
-            .map((c) => `${c.textContent}: ${Math.round(c.getBoundingClientRect().width)} px`),
-        );
-        expect(squeezed, `${view.label} at ${viewport.width} px`).toEqual([]);
-        await page.screenshot({
-          path: path.join(SCREENSHOTS, `view-${view.segment || "overview"}-${size}.png`),
-          fullPage: true,
-        });
-      }
-      console.log(`[views] ${viewport.width} px heights: ${JSON.stringify(heights)}`);
-      for (const view of VIEWS)
-        expect(heights[view.label], `${view.label} at ${viewport.width} px`).toBeLessThanOrEqual(
-          view[size] * viewport.height,
-        );
-      await page.setViewportSize(DESKTOP);
+      await expectViewsWithinBudget(
+        page,
+        VIEWS.map((v) => ({
+          ...v,
+          id: v.segment || "overview",
+          url: `${MARKET_PAGE}${v.segment ? `/${v.segment}` : ""}?country=FR`,
+        })),
+        { size, tabs: "market-views", shot: (v) => `view-${v.id}` },
+      );
     });
 
   it("says what each what-if weight moves, and shows the results beside the sliders at 1280", async () => {

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { AvailabilityCell } from "@/server/readings/availability";
 import { downloadText, type ReaderSession, readerSignedUpAt } from "../helpers/browser";
 import { readCsv } from "../helpers/csv";
+import { expectViewsWithinBudget, PHONE, SCREENSHOTS, SIZES } from "../helpers/views";
 
 const base = inject("appUrl");
 const accounts = inject("accounts");
@@ -23,9 +24,6 @@ const FORMULA_MARKET = "formula-names";
 const HOME = "DE";
 const COUNTRY = "FR";
 const AXES = ["innovation", "control", "scale"] as const;
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../artifacts/screenshots");
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
 /**
  * The product page's views, what shows each is drawn, and its height budget in screens of the
  * width's viewport (the page was one 7,400 px stack at 1280): about two at 1280, more on a phone,
@@ -515,12 +513,8 @@ describe("the product page and the availability heat map, in Chromium", () => {
     expect(await page.getByTestId("offerings-table").locator("tbody tr").count()).toBeGreaterThan(0);
   });
 
-  for (const [size, viewport] of [
-    ["desktop", DESKTOP],
-    ["phone", PHONE],
-  ] as const)
+  for (const [size, viewport] of SIZES)
     it(`keeps every product view within its height budget at ${viewport.width} px, the current tab marked`, async () => {
-      await page.setViewportSize(viewport);
       // The product whose page is the longest: the most indicators on one axis.
       const snapshot = await api<{ products: { productId: string }[] }>(`/markets/${MARKET}/snapshot`);
       const details = await Promise.all(
@@ -532,35 +526,14 @@ describe("the product page and the availability heat map, in Chromium", () => {
           ? b
           : a,
       );
-      const heights: Record<string, number> = {};
-      for (const view of PRODUCT_VIEWS) {
-        await page.goto(`${base}/markets/${MARKET}/products/${longest.productId}${view.path}?country=${COUNTRY}`);
-        await shown(page, view.ready);
-        await shown(page, "product-views");
-        expect(
-          await page.getByTestId("product-views").locator('a[aria-current="page"]').getAttribute("data-view"),
-        ).toBe(view.id);
-        heights[view.id] = await page.evaluate(() => document.documentElement.scrollHeight);
-        // At 1280 every table fits its card: nothing (the evidence, its date) hides past the edge.
-        if (size === "desktop")
-          expect(
-            await page
-              .locator(".table-wrap")
-              .evaluateAll((frames) =>
-                frames
-                  .filter((f) => f.scrollWidth > f.clientWidth + 1)
-                  .map((f) => `${f.getAttribute("aria-label")}: ${f.scrollWidth} > ${f.clientWidth}`),
-              ),
-            view.id,
-          ).toEqual([]);
-        await page.screenshot({ path: path.join(SCREENSHOTS, `product-${view.id}-${size}.png`), fullPage: true });
-      }
-      console.log(`[views] product ${viewport.width} px heights: ${JSON.stringify(heights)}`);
-      for (const view of PRODUCT_VIEWS)
-        expect(heights[view.id], `${view.id} at ${viewport.width} px`).toBeLessThanOrEqual(
-          view[size] * viewport.height,
-        );
-      await page.setViewportSize(DESKTOP);
+      await expectViewsWithinBudget(
+        page,
+        PRODUCT_VIEWS.map((v) => ({
+          ...v,
+          url: `${base}/markets/${MARKET}/products/${longest.productId}${v.path}?country=${COUNTRY}`,
+        })),
+        { size, tabs: "product-views", shot: (v) => `product-${v.id}`, tablesFit: true },
+      );
     });
 
   it("fits 390 px: the product page and the heat map never widen the page; the grid scrolls in its frame", async () => {

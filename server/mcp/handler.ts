@@ -32,6 +32,7 @@ import { SERIALIZED_JSON } from "../procedures/validated-once";
 import { boundedBody, type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
 import { SERVER_INFO } from "./identity";
 import { MCP_INSTRUCTIONS } from "./instructions";
+import { outlineSchema } from "./schema-outline";
 import { convertedOnce, markValidated } from "./tool-schemas";
 import { type EmbeddedResource, TOOLS, type ToolDefinition, toolOfDeclaration } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
@@ -161,11 +162,11 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
   }
 }
 
-/** Each tool's schemas, converted to JSON Schema once for every server built (tool-schemas.ts). */
+/** Each tool's schemas, converted to JSON Schema once for every server built (tool-schemas.ts), outputs outlined (schema-outline.ts). */
 const TOOL_SCHEMAS = new Map(
   TOOLS.map((definition) => [
     definition,
-    { input: convertedOnce(definition.input), output: convertedOnce(definition.output) },
+    { input: convertedOnce(definition.input), output: convertedOnce(definition.output, outlineSchema) },
   ]),
 );
 

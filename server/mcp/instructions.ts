@@ -13,7 +13,7 @@ export const MCP_INSTRUCTIONS = [
   "Terms:",
   "- Innovation (I), Control (C), Scale (S): three separate scores, 0 to 100, each relative to the field of the market's products in that release; never added together.",
   "- Band: the named range a score falls in (per market, Foundation up to Frontier). Not settled: fewer than 95% of the sensitivity analysis's draws (the indicators re-weighted) fall in the published band; the interval is the draws' 5th to 95th percentile.",
-  "- Under a country's controls: the product as the offering it can legally sell there (the one with the highest Innovation among those satisfying every control the country engages); unavailable when no offering satisfies them — then it has no score there, never a zero.",
-  "- Capability Index: products ranked by published Innovation. Max: ranked by the Innovation they keep under the controls, with state off (no control engaged) or on, and the distance. Delta: published against under the controls.",
+  "- Under a country's controls: the product as its offering that satisfies every control the country engages (the one with the highest Innovation when several do); unavailable when no offering satisfies them — then it has no score there, never a zero.",
+  "- Capability Index: products ranked by published Innovation. Max: ranked by the Innovation they keep under the controls, each product in both states, off (no controls) and on (every control engaged), with the distance between them. Delta: published against under the controls.",
   "- Distance: what each score changes by under the controls (under minus published, in points) and its magnitude, the Euclidean length of the three.",
 ].join("\n");

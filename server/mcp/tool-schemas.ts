@@ -27,8 +27,14 @@ export function markValidated<T extends object>(payload: T): T {
   return payload;
 }
 
-/** The schema, its JSON Schema converted once per direction and target, its own payloads trusted. */
-export function convertedOnce<S extends z.ZodType>(schema: S): S {
+/**
+ * The schema, its JSON Schema converted once per direction and target (and, with `shape`, reshaped
+ * once: an output schema is outlined for tools/list), its own payloads trusted.
+ */
+export function convertedOnce<S extends z.ZodType>(
+  schema: S,
+  shape: (json: Record<string, unknown>) => Record<string, unknown> = (json) => json,
+): S {
   const standard = schema["~standard"] as unknown as Standard;
   const converter = standard.jsonSchema;
   if (!converter) throw new Error("zod ≥ 4.2 is needed: its schemas convert themselves to JSON Schema");
@@ -39,7 +45,7 @@ export function convertedOnce<S extends z.ZodType>(schema: S): S {
       const key = `${direction} ${options?.target ?? ""}`;
       let json = converted.get(key);
       if (!json) {
-        json = converter[direction](options);
+        json = shape(converter[direction](options));
         converted.set(key, json);
       }
       return json;

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import Ajv2020 from "ajv/dist/2020";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { AnyDeclaration } from "@/server/procedures/declaration";
 import { DECLARATIONS } from "@/server/procedures/operations";
@@ -23,7 +24,8 @@ const readme = readFileSync(path.join(root, "README.md"), "utf8");
 
 type Json = Record<string, unknown>;
 let document: { info: { description: string }; paths: Record<string, Record<string, Json>> };
-let tools: { name: string; description?: string }[];
+let tools: { name: string; description?: string; outputSchema?: Record<string, unknown> }[];
+let listedBytes: number;
 let client: Client;
 let prices: { operation: string; credits: number }[];
 
@@ -55,11 +57,21 @@ beforeAll(async () => {
   document = await (await fetch(`${base}/v1/openapi.json`)).json();
   client = new Client({ name: "mps-wire-agreement", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: auth } }));
-  tools = (await client.listTools()).tools;
+  const listed = await client.listTools();
+  tools = listed.tools;
+  listedBytes = Buffer.byteLength(JSON.stringify(listed));
   prices = ((await dashboardCall(base, reader.session, "credits.summary")).data as { prices: typeof prices }).prices;
 });
 
 afterAll(() => client?.close());
+
+describe("tools/list", () => {
+  it("is at most 24 KB: every agent pays for it on every connection", () => {
+    console.log(`[mcp] tools/list: ${listedBytes} bytes for ${tools.length} tools`);
+    expect(tools.length).toBe(DECLARATIONS.filter((d) => d.tool).length);
+    expect(listedBytes).toBeLessThanOrEqual(24 * 1024);
+  });
+});
 
 describe.each(DECLARATIONS.map((d) => [`${d.group}.${d.name}`, d] as const))("%s", (name, declaration) => {
   let answer: Response;
@@ -102,6 +114,9 @@ describe.each(DECLARATIONS.map((d) => [`${d.group}.${d.name}`, d] as const))("%s
     })) as ToolResult;
     expect(result.isError ?? false).toBe(false);
     expect(result._meta?.credits?.cost).toBe(cost);
+    // The outline tools/list gives of its output is one the result meets.
+    const validate = new Ajv2020({ strict: false }).compile(tool?.outputSchema ?? {});
+    expect(validate(result.structuredContent), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it("sends an ETag exactly when the document declares one, and then answers 304 for free", async () => {

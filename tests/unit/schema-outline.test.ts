@@ -1,0 +1,74 @@
+/**
+ * The outline of an output schema that tools/list carries (server/mcp/schema-outline.ts): two
+ * levels of properties, array items as deep as their array, references followed, nullability and
+ * enums kept, descriptions and bounds left out. Expected outlines are written out by hand.
+ */
+import { describe, expect, it } from "vitest";
+import { outlineSchema } from "@/server/mcp/schema-outline";
+
+const schema = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  description: "A reading.",
+  properties: {
+    release: { type: "integer", exclusiveMinimum: 0, maximum: 9007199254740991, description: "The release." },
+    state: { type: "string", enum: ["off", "on"] },
+    products: { type: "array", items: { $ref: "#/$defs/Product" } },
+    country: { anyOf: [{ type: "string" }, { type: "null" }] },
+    bands: { type: "object", additionalProperties: { type: "number", minimum: 0 } },
+  },
+  required: ["release", "products"],
+  additionalProperties: false,
+  $defs: {
+    Product: {
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        scores: { type: "object", properties: { innovation: { type: "number" } }, required: ["innovation"] },
+      },
+      required: ["name", "scores"],
+      additionalProperties: false,
+    },
+  },
+};
+
+describe("the outline of an output schema", () => {
+  it("keeps two levels of field names and types, items as deep as their array, enums and nullability", () => {
+    expect(outlineSchema(schema)).toEqual({
+      type: "object",
+      properties: {
+        release: { type: "integer" },
+        state: { type: "string", enum: ["off", "on"] },
+        products: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { name: { type: "string" }, scores: { type: "object" } },
+            required: ["name", "scores"],
+          },
+        },
+        country: { anyOf: [{ type: "string" }, { type: "null" }] },
+        // A record's values are a level of their own, as named properties are.
+        bands: { type: "object", additionalProperties: { type: "number" } },
+      },
+      required: ["release", "products"],
+    });
+  });
+
+  it("goes as deep as asked", () => {
+    const deeper = outlineSchema(schema, 3) as { properties: Record<string, unknown> };
+    expect(deeper.properties.products).toEqual({
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          name: { type: "string" },
+          scores: { type: "object", properties: { innovation: { type: "number" } }, required: ["innovation"] },
+        },
+        required: ["name", "scores"],
+      },
+    });
+    expect(deeper.properties.bands).toEqual({ type: "object", additionalProperties: { type: "number" } });
+    expect(outlineSchema(schema, 0)).toEqual({ type: "object" });
+  });
+});

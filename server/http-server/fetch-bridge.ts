@@ -8,6 +8,15 @@
 
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Writable } from "node:stream";
+import {
+  type ContentCoding,
+  compressBody,
+  compressedHeaders,
+  compressingStream,
+  isCompressible,
+  negotiateEncoding,
+} from "../http/compression";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -54,54 +63,81 @@ export function fetchRequestOf(incoming: IncomingMessage, origin: string, signal
   } as RequestInit);
 }
 
-/** Writes a Fetch Response: buffered when it is a document, streamed when it is a stream of events. */
-export async function sendFetchResponse(answer: Response, outgoing: ServerResponse, method: string): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+/**
+ * Writes a Fetch Response: buffered when it is a document, streamed when it is a stream of events;
+ * compressed (server/http/compression.ts) when the client accepts a coding and the body is worth it.
+ */
+export async function sendFetchResponse(
+  answer: Response,
+  outgoing: ServerResponse,
+  method: string,
+  acceptEncoding?: string,
+): Promise<void> {
+  let headers: Record<string, string | string[]> = {};
   answer.headers.forEach((value, name) => {
     headers[name] = value;
   });
   const cookies = answer.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
+  const coding = answer.headers.has("content-encoding") ? null : negotiateEncoding(acceptEncoding);
   if (!answer.body || method === "HEAD") {
     outgoing.writeHead(answer.status, headers).end();
     await answer.body?.cancel().catch(() => undefined);
     return;
   }
   if (answer.headers.get("content-type")?.startsWith("text/event-stream")) {
+    if (coding) headers = compressedHeaders(headers, coding);
     outgoing.writeHead(answer.status, headers);
     outgoing.flushHeaders();
-    await streamEvents(answer.body, outgoing);
+    await streamEvents(answer.body, outgoing, coding);
     return;
   }
-  const bytes = Buffer.from(await answer.arrayBuffer());
+  let bytes: Buffer = Buffer.from(await answer.arrayBuffer());
+  if (coding && isCompressible(answer.headers.get("content-type"), bytes.byteLength)) {
+    headers = compressedHeaders(headers, coding);
+    bytes = await compressBody(bytes, coding);
+  }
   headers["content-length"] = String(bytes.byteLength);
   outgoing.writeHead(answer.status, headers).end(bytes);
 }
 
 /**
- * Writes a stream of events as it comes, each chunk as soon as it is read, waiting when the client
- * reads slower; a client that leaves cancels the stream (its producer stops), a stream that fails
- * ends the connection.
+ * Writes a stream of events as it comes, each chunk as soon as it is read (through a compressor
+ * flushed after each, when `coding`), waiting when the client reads slower; a client that leaves
+ * cancels the stream (its producer stops), a stream that fails ends the connection.
  */
-async function streamEvents(body: ReadableStream<Uint8Array>, outgoing: ServerResponse): Promise<void> {
+async function streamEvents(
+  body: ReadableStream<Uint8Array>,
+  outgoing: ServerResponse,
+  coding: ContentCoding | null,
+): Promise<void> {
   const reader = body.getReader();
   const left = new Promise<"left">((resolve) => outgoing.once("close", () => resolve("left")));
+  const compressor = coding ? compressingStream(coding) : null;
+  compressor?.on("error", () => outgoing.destroy());
+  compressor?.pipe(outgoing);
+  const sink: Writable = compressor ?? outgoing;
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), left]);
       if (next === "left") {
         await reader.cancel().catch(() => undefined);
+        compressor?.destroy();
         return;
       }
       if (next.done) break;
-      if (!outgoing.write(next.value))
-        if ((await Promise.race([once(outgoing, "drain").then(() => "drained" as const), left])) === "left") {
+      const room = sink.write(next.value);
+      compressor?.flush();
+      if (!room)
+        if ((await Promise.race([once(sink, "drain").then(() => "drained" as const), left])) === "left") {
           await reader.cancel().catch(() => undefined);
+          compressor?.destroy();
           return;
         }
     }
-    outgoing.end();
+    sink.end();
   } catch {
+    compressor?.destroy();
     outgoing.destroy();
   }
 }
@@ -122,5 +158,5 @@ export async function serveFetch(
     if (!outgoing.writableFinished) abort.abort();
   });
   const answer = await handle(fetchRequestOf(incoming, origin, abort.signal));
-  await sendFetchResponse(answer, outgoing, incoming.method ?? "GET");
+  await sendFetchResponse(answer, outgoing, incoming.method ?? "GET", incoming.headers["accept-encoding"]);
 }

@@ -10,6 +10,13 @@ import type { Database } from "../../db/client";
 import { bearerAuthenticator } from "../auth/bearer";
 import type { HeaderReader } from "../auth/caller";
 import { describeError, type ErrorDescription } from "../errors/describe";
+import {
+  compressedHeaders,
+  compressNamedBody,
+  headerValue,
+  isCompressible,
+  negotiateEncoding,
+} from "../http/compression";
 import { publicOrigin, publicOriginFrom } from "../http/origin";
 import { problemHeaders, problemOf, problemResponse } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
@@ -21,7 +28,8 @@ import { openApiJson } from "./openapi";
 import { dispatchOpenApi, type OpenApiRun } from "./openapi-dispatch";
 import { ALLOWED_METHODS, API_PREFIX, isApiPath, operationOfPath, withoutInheritedNames } from "./routes";
 
-const COMMON_HEADERS = { Vary: "Authorization" };
+/** Every answer varies by who asks and, compressed or not, by the codings they accept. */
+const COMMON_HEADERS = { Vary: "Authorization, Accept-Encoding" };
 
 /** What every /v1 failure says besides its problem: never cached, varies by token, and its own headers. */
 export const failureHeaders = (description: ErrorDescription): Record<string, string> => ({
@@ -87,7 +95,7 @@ export async function answerRestRequest(request: RestRequest, database: () => Pr
 /** /v1 as a Fetch handler: the app/ route files, under `next dev`. */
 export async function handleRestRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
   const { status, headers, body } = await answerRestRequest(request, database);
-  return new Response(body, { status, headers });
+  return new Response(request.method === "HEAD" ? null : body, { status, headers });
 }
 
 /** Node's request headers read one at a time, as `Headers.get` reads them (several values joined). */
@@ -113,11 +121,21 @@ export async function serveRestRequest(
     { method, url: `${origin}${incoming.url ?? "/"}`, headers: nodeHeaders(incoming) },
     database,
   );
+  const coding = negotiateEncoding(incoming.headers["accept-encoding"]);
+  const length = body === null ? 0 : Buffer.byteLength(body);
   if (body === null || method === "HEAD") {
-    outgoing.writeHead(status, headers).end();
+    // A HEAD answers with the headers its GET would have (a 304 too: the validator the client holds).
+    const compressed = coding && (status === 304 || isCompressible(headerValue(headers, "content-type"), length));
+    outgoing.writeHead(status, compressed ? compressedHeaders(headers, coding) : headers).end();
     return;
   }
-  headers["Content-Length"] = String(Buffer.byteLength(body));
+  if (coding && isCompressible(headerValue(headers, "content-type"), length)) {
+    const bytes = await compressNamedBody(body, coding, headerValue(headers, "etag"));
+    outgoing.writeHead(status, { ...compressedHeaders(headers, coding), "Content-Length": String(bytes.byteLength) });
+    outgoing.end(bytes);
+    return;
+  }
+  headers["Content-Length"] = String(length);
   outgoing.writeHead(status, headers).end(body);
 }
 
@@ -191,7 +209,8 @@ async function answer(request: RestRequest, database: () => Promise<Database>, c
     delete headers["Content-Type"];
     return { status: 304, headers, body: null };
   }
-  return { status: response.status, headers, body: request.method === "HEAD" ? null : response.body };
+  // A HEAD's body is its GET's, for the headers it implies (length, coding); it is never sent.
+  return { status: response.status, headers, body: response.body };
 }
 
 /** The OpenAPI document's operation name in logs and metrics (it is no procedure). */

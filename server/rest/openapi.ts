@@ -5,6 +5,7 @@
  */
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { ERROR_CODES, ERRORS_DOC_PATH, type ErrorCode } from "../errors/codes";
+import { COMPRESS_MIN_BYTES } from "../http/compression";
 import { PROBLEM_CONTENT_TYPE } from "../http/problem";
 import { type AnyDeclaration, hasEtag, operationOf } from "../procedures/declaration";
 import { DECLARATIONS } from "../procedures/operations";
@@ -178,6 +179,8 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
       "A reading engages one country's sovereign controls and shows what each product keeps and loses: the Capability Index (rank by Innovation), the Max reading (rank by what is retained under controls) and the Delta (published vs under controls).",
       "",
       `Authenticate with \`Authorization: Bearer <token>\`. Credits per call: ${priceList()}; every other operation is free. Each operation states its price (and \`x-credits\`); credits are debited once per successful call; failed calls and 304 responses cost nothing. \`HEAD\` is answered and metered like \`GET\`, without the body. Every error is \`application/problem+json\` with a stable \`code\`, documented at ${origin}${ERRORS_DOC_PATH}.`,
+      "",
+      `Send \`Accept-Encoding: br\` (or \`gzip\`) and answers of ${COMPRESS_MIN_BYTES} bytes or more come compressed (readings shrink about 15×), with \`Vary: Accept-Encoding\` and a weak ETag that \`If-None-Match\` matches as the strong one; the price is the same.`,
     ].join("\n"),
     baseUrl: `${origin}/v1`,
     securitySchemes: {
@@ -204,7 +207,7 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
   components.headers = {
     RequestId: header("Identifies this request in our logs.", "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11"),
     ETag: header(
-      "Strong validator of the reading; send it back in If-None-Match.",
+      'Validator of the reading; send it back in If-None-Match. Strong; weak (W/"…") on a compressed answer, which If-None-Match matches all the same.',
       '"k3rQ0mKk1mZ9y1Wm8JtQ2w9x6Yp1Lz0A"',
     ),
     CacheControl: header("How long the reading may be reused.", "private, max-age=60"),

@@ -162,17 +162,26 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
           connections,
         );
         const api = await measure(`GET /v1 … /${name} (metered)`, `${app.url}${url}`, headers, connections);
+        // What compression costs in throughput and saves in bytes, against the plain answer.
+        const brotli = await measure(
+          `GET /v1 … /${name}, Accept-Encoding: br`,
+          `${app.url}${url}`,
+          { ...headers, "Accept-Encoding": "br" },
+          connections,
+        );
         console.log(row(node));
         console.log(row(next, node));
         console.log(row(debit, node));
         console.log(row(api, node));
         console.log(row({ ...api, name: "" }, debit));
         console.log(row({ ...api, name: "" }, next));
+        console.log(row(brotli, api));
         Object.assign(figures, {
           [at(`node-${name}`)]: node,
           [at(`next-${name}`)]: next,
           [at(`debit-${name}`)]: debit,
           [at(`api-${name}`)]: api,
+          [at(`br-${name}`)]: brotli,
         });
       }
       const sdk = await measure(

@@ -29,10 +29,12 @@ import { SNAPSHOT_RESOURCE_TEMPLATE } from "../procedures/operations/snapshot-ht
 import { createCaller } from "../procedures/root";
 import { toolNamer, withSeeAlso } from "../procedures/see-also";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
+import type { Page } from "../readings/narrowing";
+import { pageNote, withinBudget } from "./budget";
 import { boundedBody, type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
 import { SERVER_INFO } from "./identity";
 import { MCP_INSTRUCTIONS } from "./instructions";
-import { outlineSchema } from "./schema-outline";
+import { compactInput, outlineSchema } from "./schema-outline";
 import { convertedOnce, markValidated } from "./tool-schemas";
 import { type EmbeddedResource, TOOLS, type ToolDefinition, toolOfDeclaration } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
@@ -99,18 +101,34 @@ type ToolContent = ToolResult["content"];
  */
 const madeOnce = new WeakMap<object, Map<ToolDefinition, { payload: Record<string, unknown>; content: ToolContent }>>();
 
+/** A tool's content for a payload: its text (saying which part of a reading it holds) and embedded resources. */
+function contentOf(definition: ToolDefinition, payload: Record<string, unknown>): ToolContent {
+  const note = definition.narrowing
+    ? pageNote(definition.name, payload.page as Page | undefined, definition.narrowing.columns !== undefined)
+    : "";
+  return [
+    { type: "text", text: `${definition.render(payload as never)}${note}` },
+    ...(definition.embed?.(payload as never) ?? []),
+  ];
+}
+
 function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknown>) {
   const immutable = typeof output[SERIALIZED_JSON] === "string";
   const known = immutable ? madeOnce.get(output)?.get(definition) : undefined;
   if (known) return known;
   // Through JSON, as REST sends it: structuredContent is the REST body, value for value.
   const json = immutable ? (output[SERIALIZED_JSON] as string) : JSON.stringify(output);
-  const payload = markValidated(JSON.parse(json) as Record<string, unknown>);
-  const content: ToolContent = [
-    { type: "text", text: definition.render(payload as never) },
-    ...(definition.embed?.(payload as never) ?? []),
-  ];
-  const made = { payload, content };
+  const parsed = markValidated(JSON.parse(json) as Record<string, unknown>);
+  // A reading of every product answers the part of it that fits the token budget.
+  const made = definition.narrowing
+    ? (() => {
+        const { payload, result } = withinBudget(parsed, definition.narrowing, (candidate) => ({
+          structuredContent: candidate,
+          content: contentOf(definition, candidate),
+        }));
+        return { payload: markValidated(payload), content: result.content };
+      })()
+    : { payload: parsed, content: contentOf(definition, parsed) };
   if (immutable) {
     const byTool = madeOnce.get(output) ?? new Map();
     byTool.set(definition, made);
@@ -166,7 +184,7 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
 const TOOL_SCHEMAS = new Map(
   TOOLS.map((definition) => [
     definition,
-    { input: convertedOnce(definition.input), output: convertedOnce(definition.output, outlineSchema) },
+    { input: convertedOnce(definition.input, compactInput), output: convertedOnce(definition.output, outlineSchema) },
   ]),
 );
 

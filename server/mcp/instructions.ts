@@ -10,6 +10,7 @@ const tool = (declaration: { tool?: { name: string } }) => declaration.tool?.nam
 export const MCP_INSTRUCTIONS = [
   "Market positioning readings of technology markets (e.g. foundation-model APIs, managed Kubernetes).",
   `Start with ${tool(DECLARED.marketsList)} (markets and their latest release), ${tool(DECLARED.products)} (a market's products, free) and ${tool(DECLARED.geographiesList)} (countries and their sovereign controls); readings cost credits, stated in each tool's description and in each result's _meta.credits.`,
+  "Size: every result stays within about 8,000 tokens. A reading of every product that would not fit answers its first page: its text says which products it shows and gives the cursor for the next page. Readings of every product take limit (the top N in the reading's own order), cursor (a page's page.nextCursor), productIds (comma-separated) and, for the availability matrix, countries (comma-separated codes).",
   "Terms:",
   "- Innovation (I), Control (C), Scale (S): three separate scores, 0 to 100, each relative to the field of the market's products in that release; never added together.",
   "- Band: the named range a score falls in (per market, Foundation up to Frontier). Not settled: fewer than 95% of the sensitivity analysis's draws (the indicators re-weighted) fall in the published band; the interval is the draws' 5th to 95th percentile.",

@@ -2,8 +2,8 @@
  * A tool's output schema as tools/list carries it: an outline. Every agent pays for tools/list on
  * every connection, and the complete output schemas were 36 of its 50 KB. The outline keeps what a
  * client needs to read and check a result — the field names and types of the top two levels
- * (array items as deep as their array), which of them are required, enums and nullability — and
- * leaves out deeper structure, descriptions and numeric bounds. The complete schema of every
+ * (array items as deep as their array), the result's required fields, enums and nullability — and
+ * leaves out deeper structure, nested required lists, descriptions and numeric bounds. The complete schema of every
  * payload is in the OpenAPI document (GET /v1/openapi.json), and the server still validates each
  * result against it. Pure.
  */
@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 /** How many levels of properties the outline keeps. */
 export const OUTLINE_DEPTH = 2;
 
-function outlined(schema: Json, defs: Json, depth: number): Json {
+function outlined(schema: Json, defs: Json, depth: number, root = false): Json {
   const ref = typeof schema.$ref === "string" ? schema.$ref : undefined;
   const node = ref ? ((defs[ref.split("/").pop() ?? ""] as Json | undefined) ?? {}) : schema;
   const out: Json = {};
@@ -25,7 +25,8 @@ function outlined(schema: Json, defs: Json, depth: number): Json {
     out.properties = Object.fromEntries(
       Object.entries(node.properties as Record<string, Json>).map(([name, s]) => [name, outlined(s, defs, depth - 1)]),
     );
-    if (Array.isArray(node.required)) out.required = node.required;
+    // Which fields are always there is said for the result itself; below it the OpenAPI document says it.
+    if (root && Array.isArray(node.required)) out.required = node.required;
   }
   // An array's items are read as part of the array: they keep its depth.
   if (node.items && typeof node.items === "object") out.items = outlined(node.items as Json, defs, depth);
@@ -36,5 +37,33 @@ function outlined(schema: Json, defs: Json, depth: number): Json {
 
 /** The outline of a JSON Schema (draft 2020-12, `$defs` at its root), `depth` levels of properties deep. */
 export function outlineSchema(schema: Json, depth = OUTLINE_DEPTH): Json {
-  return outlined(schema, (schema.$defs as Json | undefined) ?? {}, depth);
+  return outlined(schema, (schema.$defs as Json | undefined) ?? {}, depth, true);
+}
+
+/**
+ * An input schema as tools/list carries it: everything a caller needs to call the tool — types,
+ * descriptions, required, bounds, enums, patterns — without what only documentation uses: the
+ * examples (each tool's description and the OpenAPI document give those), the `$schema` line, and
+ * bounds that only say "a safe integer".
+ */
+export function compactInput(schema: Json): Json {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object") return node;
+    return Object.fromEntries(
+      Object.entries(node as Json)
+        .filter(
+          ([key, value]) =>
+            key !== "example" &&
+            key !== "examples" &&
+            key !== "$schema" &&
+            !(key === "maximum" && value === Number.MAX_SAFE_INTEGER),
+        )
+        .map(([key, value]) => [key, key === "properties" ? walkProperties(value as Json) : walk(value)]),
+    );
+  };
+  // Under `properties` the keys are parameter names, never keywords: a parameter named "example" stays.
+  const walkProperties = (properties: Json): Json =>
+    Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, walk(value)]));
+  return walk(schema) as Json;
 }

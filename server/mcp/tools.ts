@@ -9,6 +9,7 @@ import { describeOperation, type Operation } from "../domain/operations";
 import { type AnyDeclaration, type EmbeddedResource, operationOf } from "../procedures/declaration";
 import { DECLARATIONS } from "../procedures/operations";
 import type { createCaller } from "../procedures/root";
+import type { NarrowingSpec } from "../readings/narrowing";
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -28,6 +29,8 @@ export interface ToolDefinition {
   embed?(payload: never): EmbeddedResource[];
   /** Draws in the MCP Apps chart view, for hosts that render MCP Apps. */
   chart?: boolean;
+  /** A reading of every product: its result is fitted to the token budget (budget.ts). */
+  narrowing?: NarrowingSpec;
 }
 
 /**
@@ -62,6 +65,7 @@ function toolOf(declaration: AnyDeclaration): ToolDefinition[] {
       render: tool.text as (payload: never) => string,
       ...(tool.embed ? { embed: tool.embed as (payload: never) => EmbeddedResource[] } : {}),
       ...(tool.chart ? { chart: true } : {}),
+      ...("narrowing" in declaration && declaration.narrowing ? { narrowing: declaration.narrowing } : {}),
     },
   ];
 }

@@ -7,6 +7,7 @@
  */
 import type { z } from "zod";
 import { MARKET_READ_SCOPE, type Operation } from "../domain/operations";
+import type { NarrowingSpec } from "../readings/narrowing";
 import type { ApiContext } from "./context";
 import type { ReadingScope } from "./reading-scope";
 
@@ -84,6 +85,12 @@ export interface ReadingDeclaration<I extends z.ZodObject, O extends z.ZodType> 
    * Only for inputs that have a `country`.
    */
   country?: "home" | "optional";
+  /**
+   * Where its product lists are, when it is a reading of every product: then its input takes the
+   * narrowing parameters (schemas.ts, narrowingParams), applied to the reading once computed and
+   * kept (server/readings/narrowing.ts), and MCP fits its answer to a token budget.
+   */
+  narrowing?: NarrowingSpec;
   /** Inputs that change how a client shows the answer, not its bytes: left out of its name. */
   sameBytes?: readonly (keyof z.output<I> & string)[];
   compute(scope: ReadingScope, input: z.output<I>): z.output<O>;

@@ -5,6 +5,8 @@
  * says, so ETags, conditional requests and validate-once cannot drift from what is declared.
  */
 import type { z } from "zod";
+import { invalidRequest } from "../errors/api-error";
+import { type Narrowing, NarrowingError, narrow } from "../readings/narrowing";
 import type { ApiContext } from "./context";
 import {
   type AnyDeclaration,
@@ -29,15 +31,37 @@ export const GROUP_TAGS: Record<Group, string> = {
 /** Inputs that pick the release(s) or the market: they name an answer through the resolved scope. */
 const SCOPE_INPUTS = new Set(["marketId", "release", "from", "to", "country"]);
 
+/** Inputs that narrow a computed reading (server/readings/narrowing.ts): they name the answer, not what is kept. */
+const NARROWING_INPUTS = new Set(["limit", "cursor", "productIds", "countries"]);
+
 /**
  * The inputs that name a reading besides its market, releases and country: every other input of
- * its schema, in the schema's order, except those declared not to change the bytes.
+ * its schema, in the schema's order, except those declared not to change the bytes — and, for the
+ * reading kept in memory, except those that narrow it (one reading kept, narrowed per call).
  */
-function namingInputs(declaration: ReadingDeclaration<z.ZodObject, z.ZodType>, input: Record<string, unknown>) {
+function namingInputs(
+  declaration: ReadingDeclaration<z.ZodObject, z.ZodType>,
+  input: Record<string, unknown>,
+  kept: boolean,
+) {
   const sameBytes = new Set<string>(declaration.sameBytes ?? []);
   return Object.keys(declaration.input.shape)
-    .filter((key) => !SCOPE_INPUTS.has(key) && !sameBytes.has(key))
-    .flatMap((key) => (input[key] === undefined ? [] : [String(input[key])]));
+    .filter((key) => !SCOPE_INPUTS.has(key) && !sameBytes.has(key) && !(kept && NARROWING_INPUTS.has(key)))
+    .flatMap((key) =>
+      input[key] === undefined ? [] : [NARROWING_INPUTS.has(key) ? `${key}=${String(input[key])}` : String(input[key])],
+    );
+}
+
+/** The reading narrowed as its input asks; a narrowing it cannot do is the caller's invalid request. */
+function narrowed(declaration: ReadingDeclaration<z.ZodObject, z.ZodType>, payload: unknown, input: Narrowing) {
+  if (!declaration.narrowing) return payload;
+  try {
+    return narrow(payload as Record<string, unknown>, declaration.narrowing, input);
+  } catch (error) {
+    if (error instanceof NarrowingError)
+      throw invalidRequest(error.message, [{ path: error.parameter, message: error.message }]);
+    throw error;
+  }
 }
 
 async function serveReading(
@@ -47,17 +71,32 @@ async function serveReading(
 ): Promise<unknown> {
   const resolved = await resolveScope(ctx, input, declaration);
   const { scope } = resolved;
-  const named = [...namingInputs(declaration, input), ...(scope.country === null ? [] : [scope.country])];
-  // product, its id, then the country: the order the ETag has always had.
+  const country = scope.country === null ? [] : [scope.country];
   const payload =
     declaration.caching === "release"
-      ? resolved.loaded.reading([declaration.name, ...resolved.releases.slice(0, -1), ...named].join(":"), () =>
-          deepFreeze(declaration.compute(scope, input)),
+      ? resolved.loaded.reading(
+          [
+            declaration.name,
+            ...resolved.releases.slice(0, -1),
+            ...namingInputs(declaration, input, true),
+            ...country,
+          ].join(":"),
+          () => deepFreeze(declaration.compute(scope, input)),
         )
       : declaration.compute(scope, input);
   if (hasEtag(declaration.caching))
-    cacheReading(ctx, [scope.release.marketId, ...resolved.releases, declaration.name, ...named], resolved.pinned);
-  return payload;
+    cacheReading(
+      ctx,
+      [
+        scope.release.marketId,
+        ...resolved.releases,
+        declaration.name,
+        ...namingInputs(declaration, input, false),
+        ...country,
+      ],
+      resolved.pinned,
+    );
+  return narrowed(declaration, payload, input as Narrowing);
 }
 
 function serve(declaration: AnyDeclaration, ctx: ApiContext, input: Record<string, unknown> & { marketId: string }) {

@@ -13,7 +13,7 @@ export const marketIdParam = z
   .max(64, "marketId must be at most 64 characters")
   .regex(SLUG_PATTERN, "marketId must be a kebab-case slug (lowercase words joined by hyphens)")
   .meta({
-    description: "The market's slug, as the markets list gives it (GET /v1/markets; MCP: service_markets_list).",
+    description: "The market's slug (from GET /v1/markets; MCP: service_markets_list).",
     example: "foundation-model-apis",
   });
 
@@ -32,9 +32,68 @@ export const countryCode = z
 
 export const countryParam = countryCode.optional().meta({
   description:
-    "ISO 3166-1 alpha-2 country code, case-insensitive, whose sovereign controls are engaged. Defaults to the organization's home country. The geographies list (GET /v1/geographies; MCP: service_geographies_list) gives the valid codes.",
+    "ISO 3166-1 alpha-2 code (either case) whose sovereign controls are engaged; default: the organization's home country. Valid codes: GET /v1/geographies (MCP: service_geographies_list).",
   example: "FR",
 });
+
+/**
+ * A comma-separated list parameter, checked as text: the same text on REST and MCP. It is not
+ * turned into a list here — MCP validates arguments before the procedure validates them again,
+ * and a list would not pass the second time — but where it is used (readings/narrowing.ts).
+ */
+const commaList = (name: string, characters: string, what: string) =>
+  z
+    .string()
+    .max(4000, `${name} must be at most 4,000 characters`)
+    .regex(new RegExp(`^[${characters}]*$`), `${name} must be ${what}, comma-separated`);
+
+/**
+ * The parameters that narrow a reading of every product (server/readings/narrowing.ts): the same
+ * on REST and MCP. REST answers the complete reading when none is given; MCP fits its answer to a
+ * token budget and says how to get the rest.
+ */
+export const narrowingParams = {
+  limit: z
+    .number({ error: "limit must be a whole number from 1 to 1,000" })
+    .int("limit must be a whole number from 1 to 1,000")
+    .min(1, "limit must be a whole number from 1 to 1,000")
+    .max(1000, "limit must be a whole number from 1 to 1,000")
+    .optional()
+    .meta({
+      description: "At most this many products, from the top (or `cursor`).",
+      example: 10,
+    }),
+  cursor: z
+    .string()
+    .max(100, "cursor must be at most 100 characters")
+    .optional()
+    .meta({ description: "The previous answer's `page.nextCursor`." }),
+  productIds: commaList("productIds", "a-z0-9, -", "product slugs").optional().meta({
+    description: "Only these productIds, comma-separated (at most 200).",
+    example: "quillmere-atlas,kestrelune-models",
+  }),
+};
+
+/** For the availability matrix: only these countries' columns. */
+export const countriesParam = commaList("countries", "A-Za-z, ", "ISO 3166-1 alpha-2 codes").optional().meta({
+  description: "Only these countries' columns, comma-separated codes.",
+  example: "FR,DE,US",
+});
+
+/** Which page of a narrowed reading this is; absent from a complete reading. */
+export const pageSchema = z
+  .object({
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Index of the first product returned, in the reading's own order." }),
+    returned: z.number().int().min(0),
+    total: z.number().int().min(0).meta({ description: "How many products the reading has (after productIds)." }),
+    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last." }),
+  })
+  .optional()
+  .meta({ id: "Page", description: "Present when the reading was narrowed: which part of it this is." });
 
 export const viewParam = z.enum(["map", "bars"], { error: "view must be map or bars" }).default("map").meta({
   description:
@@ -190,6 +249,7 @@ export const snapshotSchema = z
         .meta({ id: "SnapshotProduct" }),
     ),
     uncertainty: analysisSchema,
+    page: pageSchema,
   })
   .meta({
     id: "Snapshot",
@@ -218,6 +278,7 @@ export const capaindexSchema = z
         })
         .meta({ id: "CapaIndexProduct" }),
     ),
+    page: pageSchema,
   })
   .meta({
     id: "CapaIndex",
@@ -254,6 +315,7 @@ export const servicemaxSchema = z
         })
         .meta({ id: "MaxProduct" }),
     ),
+    page: pageSchema,
   })
   .meta({
     id: "Max",
@@ -273,6 +335,7 @@ export const deltaSchema = z
         })
         .meta({ id: "DeltaProduct" }),
     ),
+    page: pageSchema,
   })
   .meta({
     id: "Delta",
@@ -439,6 +502,7 @@ export const changesSchema = z
         })
         .meta({ id: "ProductChange" }),
     ),
+    page: pageSchema,
   })
   .meta({
     id: "ReleaseChanges",
@@ -612,6 +676,7 @@ export const availabilitySchema = z
         })
         .meta({ id: "AvailabilityRow" }),
     ),
+    page: pageSchema,
   })
   .meta({
     id: "AvailabilityMatrix",
@@ -689,6 +754,7 @@ export const whatifSchema = z
       })
       .optional()
       .meta({ description: "With `country`: the Max reading with the caller's weights." }),
+    page: pageSchema,
   })
   .meta({
     id: "WhatIf",

@@ -61,7 +61,15 @@ describe("MCP tools over Streamable HTTP", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(SERVED_TOOL_NAMES);
     const delta = tools.find((t) => t.name === "service_market_get_delta");
-    expect(Object.keys(delta?.inputSchema.properties ?? {}).sort()).toEqual(["country", "marketId", "release", "view"]);
+    expect(Object.keys(delta?.inputSchema.properties ?? {}).sort()).toEqual([
+      "country",
+      "cursor",
+      "limit",
+      "marketId",
+      "productIds",
+      "release",
+      "view",
+    ]);
     expect(delta?.inputSchema.required).toEqual(["marketId"]);
     expect(delta?.outputSchema?.properties).toHaveProperty("products");
     expect(delta?.annotations?.readOnlyHint).toBe(true);

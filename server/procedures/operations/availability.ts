@@ -1,6 +1,6 @@
 import { availability as availabilityOf } from "../../readings/availability";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
-import { availabilitySchema, releaseInput } from "../schemas";
+import { availabilitySchema, countriesParam, narrowingParams, releaseInput } from "../schemas";
 import { releaseHeader } from "./text";
 
 export const availability = declareReading({
@@ -12,7 +12,8 @@ export const availability = declareReading({
   summary: "Availability matrix",
   description:
     "Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. `release` defaults to the latest.",
-  input: releaseInput,
+  input: releaseInput.extend({ ...narrowingParams, countries: countriesParam }),
+  narrowing: { lists: ["products"], columns: { path: "countries", cells: "cells" } },
   output: availabilitySchema,
   example: { marketId: "foundation-model-apis" },
   caching: "release",

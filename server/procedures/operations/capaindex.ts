@@ -1,6 +1,6 @@
 import { capaindex as capaindexOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
-import { capaindexSchema, releaseInput } from "../schemas";
+import { capaindexSchema, narrowingParams, releaseInput } from "../schemas";
 import { rankRange, releaseHeader } from "./text";
 
 export const capaindex = declareReading({
@@ -12,7 +12,8 @@ export const capaindex = declareReading({
   summary: "Capability Index",
   description:
     "Products of one market ranked by published Innovation, with no control applied (competition ranking: 1, 2, 2, 4; ties listed by name), with each product's band.",
-  input: releaseInput,
+  input: releaseInput.extend(narrowingParams),
+  narrowing: { lists: ["products"] },
   output: capaindexSchema,
   example: { marketId: "foundation-model-apis" },
   caching: "release",

@@ -1,7 +1,7 @@
 import { moveSentence, scoreMoves } from "../../readings/change-summary";
 import { changes as changesOf } from "../../readings/changes";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
-import { changesInput, changesSchema } from "../schemas";
+import { changesInput, changesSchema, narrowingParams } from "../schemas";
 
 const MOVERS_SHOWN = 5;
 const productCount = (n: number) => `${n} product${n === 1 ? "" : "s"}`;
@@ -15,7 +15,8 @@ export const changes = declareReading({
   summary: "Release changes",
   description:
     "What one release of a market changed against an earlier one: products that entered or left, each product's score change per axis split into what its own values, the field (other products moving the min–max bounds) and the method (indicators, weights) caused, band and rank changes, and for one country its Max rank and availability before and after; at market level, methodology, bands, indicators, weights and products. `to` defaults to the latest release, `from` to the one before, `country` to the organization's home country.",
-  input: changesInput,
+  input: changesInput.extend(narrowingParams),
+  narrowing: { lists: ["products"] },
   output: changesSchema,
   example: { marketId: "foundation-model-apis", country: "FR" },
   // The pair is immutable: the ETag holds for good once both releases are named.

@@ -1,6 +1,6 @@
 import { delta as deltaOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
-import { deltaInput, deltaSchema } from "../schemas";
+import { deltaInput, deltaSchema, narrowingParams } from "../schemas";
 import { controlsLine, releaseHeader, scoresText } from "./text";
 
 export const delta = declareReading({
@@ -12,7 +12,8 @@ export const delta = declareReading({
   summary: "Delta reading",
   description:
     "For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `country` defaults to the organization's home country; `view` (map or bars) only picks which chart a client opens first: the body is the same.",
-  input: deltaInput,
+  input: deltaInput.extend(narrowingParams),
+  narrowing: { lists: ["products"] },
   output: deltaSchema,
   example: { marketId: "foundation-model-apis", country: "FR", view: "bars" },
   caching: "release",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { products as productsOf } from "../../readings/products";
 import { declareReading } from "../declaration";
-import { releaseInput } from "../schemas";
+import { narrowingParams, pageSchema, releaseInput } from "../schemas";
 import { releaseHeader } from "./text";
 
 const productsSchema = z
@@ -26,6 +26,7 @@ const productsSchema = z
         })
         .meta({ id: "ProductListItem" }),
     ),
+    page: pageSchema,
   })
   .meta({ id: "ProductList", description: "The products of a release: ids to name them by, vendors and offerings." });
 
@@ -38,7 +39,8 @@ export const products = declareReading({
   summary: "List products",
   description:
     "The products of one market release, in the catalogue's order: each `productId` (what the product breakdown takes), name, vendor and offerings (the default first) with the sovereign controls each satisfies. No scores. `release` defaults to the latest.",
-  input: releaseInput,
+  input: releaseInput.extend(narrowingParams),
+  narrowing: { lists: ["products"] },
   output: productsSchema,
   example: { marketId: "foundation-model-apis" },
   caching: "release",

@@ -1,7 +1,7 @@
 import { signed } from "../../readings/change-summary";
 import { servicemax as servicemaxOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
-import { servicemaxInput, servicemaxSchema } from "../schemas";
+import { narrowingParams, servicemaxInput, servicemaxSchema } from "../schemas";
 import { controlsLine, rankRange, releaseHeader, scoresText } from "./text";
 
 export const servicemax = declareReading({
@@ -13,7 +13,8 @@ export const servicemax = declareReading({
   summary: "Max reading",
   description:
     "For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. `country` defaults to the organization's home country.",
-  input: servicemaxInput,
+  input: servicemaxInput.extend(narrowingParams),
+  narrowing: { lists: ["products"] },
   output: servicemaxSchema,
   example: { marketId: "foundation-model-apis", country: "FR" },
   caching: "release",

@@ -1,6 +1,6 @@
 import { snapshot as snapshotOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
-import { releaseInput, snapshotSchema } from "../schemas";
+import { narrowingParams, releaseInput, snapshotSchema } from "../schemas";
 import { snapshotHtml, snapshotResourceUri } from "./snapshot-html";
 import { releaseHeader, scoresText } from "./text";
 
@@ -13,7 +13,8 @@ export const snapshot = declareReading({
   summary: "Market snapshot",
   description:
     "Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs and indicators of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved.",
-  input: releaseInput,
+  input: releaseInput.extend(narrowingParams),
+  narrowing: { lists: ["products"] },
   output: snapshotSchema,
   example: { marketId: "foundation-model-apis" },
   caching: "release",

@@ -3,7 +3,7 @@ import { signed } from "../../readings/change-summary";
 import { whatif as whatifOf } from "../../readings/whatif";
 import { checkWhatIfWeights, parseWeightsParam } from "../../scoring/whatif";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
-import { whatifInput, whatifSchema } from "../schemas";
+import { narrowingParams, whatifInput, whatifSchema } from "../schemas";
 import { releaseHeader } from "./text";
 
 export const whatif = declareReading({
@@ -15,7 +15,8 @@ export const whatif = declareReading({
   summary: "What-if weights",
   description:
     "The Capability Index of one market recomputed with indicator weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight), and with `country` the Max reading too, each product beside its published rank and score with its rank change (positive: moved up). Marked `published: false`: nothing is stored and nothing published changes. An unknown indicator, a negative or non-numeric weight, or an axis whose weights are all zero is refused, naming the weight. `release` defaults to the latest.",
-  input: whatifInput,
+  input: whatifInput.extend(narrowingParams),
+  narrowing: { lists: ["capabilityIndex.products", "max.products"] },
   output: whatifSchema,
   example: { marketId: "foundation-model-apis", weights: "reasoning-benchmark:2,key-custody:0.5", country: "FR" },
   // The weights are the caller's: computed per call, never kept, no ETag.

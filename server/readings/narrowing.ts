@@ -1,0 +1,197 @@
+/**
+ * A reading narrowed to what a caller asks for, the one way every surface narrows it: the products
+ * named (`productIds`), a page of the reading's own order (`limit` from `cursor`) and, for the
+ * availability matrix, only some countries (`countries`). A narrowed reading says which page it is (`page`). The MCP
+ * surface also fits a page to a token budget (`fitPage`). Pure: no I/O.
+ */
+
+/** Where a reading's product lists are (dotted paths, e.g. "products", "max.products"), and its columns. */
+export interface NarrowingSpec {
+  lists: readonly string[];
+  /** The matrix's columns (a list of `{ country }`) and the per-product cells that follow them. */
+  columns?: { path: string; cells: string };
+}
+
+export interface Narrowing {
+  limit?: number;
+  cursor?: string;
+  /** Comma-separated, as callers send them. */
+  productIds?: string;
+  countries?: string;
+}
+
+/** At most this many products may be named at once. */
+export const MAX_PRODUCT_IDS = 200;
+
+/** The items of a comma-separated list, each once, in the order given. */
+const itemsOf = (text: string) => [
+  ...new Set(
+    text
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean),
+  ),
+];
+
+export interface Page {
+  /** Index of the first product returned, in the reading's own order (after `productIds`). */
+  offset: number;
+  returned: number;
+  /** How many products the reading has (after `productIds`). */
+  total: number;
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: string | null;
+}
+
+type Json = Record<string, unknown>;
+type Item = Json & { productId?: unknown };
+
+export class NarrowingError extends Error {
+  constructor(
+    readonly parameter: keyof Narrowing,
+    message: string,
+  ) {
+    super(message);
+    this.name = "NarrowingError";
+  }
+}
+
+/** A cursor is the offset of the page it starts, opaque to callers. */
+export const cursorAt = (offset: number) => Buffer.from(`o:${offset}`).toString("base64url");
+
+export function offsetOf(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!match)
+    throw new NarrowingError("cursor", "cursor is not one this service gave: pass `page.nextCursor` as it is");
+  return Number(match[1]);
+}
+
+/** Whether the caller asked for any narrowing at all. */
+export const asksNarrowing = (n: Narrowing) =>
+  n.limit !== undefined || n.cursor !== undefined || n.productIds !== undefined || n.countries !== undefined;
+
+const at = (payload: Json, path: string): unknown =>
+  path.split(".").reduce<unknown>((node, key) => (node as Json | undefined)?.[key], payload);
+
+/** A copy of `payload` with the value at `path` replaced (the parents copied, the rest shared). */
+function withAt(payload: Json, path: string, value: unknown): Json {
+  const [head, ...rest] = path.split(".");
+  if (head === undefined) return payload;
+  if (rest.length === 0) return { ...payload, [head]: value };
+  const child = payload[head];
+  if (child === undefined || child === null) return payload;
+  return { ...payload, [head]: withAt(child as Json, rest.join("."), value) };
+}
+
+const listsOf = (payload: Json, spec: NarrowingSpec) =>
+  spec.lists.flatMap((path) => {
+    const list = at(payload, path);
+    return Array.isArray(list) ? [{ path, list: list as Item[] }] : [];
+  });
+
+/**
+ * The reading narrowed as asked; unknown product ids or countries are errors that name the
+ * valid ones. `payload` is never changed (it may be a cached, frozen reading).
+ */
+export function narrow<T extends Json>(payload: T, spec: NarrowingSpec, asked: Narrowing): T & { page?: Page } {
+  if (!asksNarrowing(asked)) return payload;
+  let out: Json = payload;
+  const lists = listsOf(payload, spec);
+
+  const productIds = asked.productIds === undefined ? undefined : itemsOf(asked.productIds);
+  const countries = asked.countries === undefined ? undefined : itemsOf(asked.countries).map((c) => c.toUpperCase());
+  const malformed = [
+    ...(productIds ?? []).filter((id) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(id)).map((id) => ["productIds", id] as const),
+    ...(countries ?? []).filter((code) => !/^[A-Z]{2}$/.test(code)).map((code) => ["countries", code] as const),
+  ];
+  const [bad] = malformed;
+  if (bad)
+    throw new NarrowingError(
+      bad[0],
+      `${bad[0]}: "${bad[1]}" is not ${bad[0] === "productIds" ? "a product slug" : "an ISO 3166-1 alpha-2 code"}`,
+    );
+  if (productIds && productIds.length > MAX_PRODUCT_IDS)
+    throw new NarrowingError("productIds", `productIds may name at most ${MAX_PRODUCT_IDS} products at once`);
+  if (productIds) {
+    const known = new Set(lists.flatMap(({ list }) => list.map((item) => String(item.productId))));
+    const unknown = productIds.filter((id) => !known.has(id));
+    if (unknown.length)
+      throw new NarrowingError(
+        "productIds",
+        `No product ${unknown.map((id) => `"${id}"`).join(", ")} in this reading; the market's products list gives their ids.`,
+      );
+  }
+  let columns: Set<string> | undefined;
+  if (countries && spec.columns) {
+    const all = (at(payload, spec.columns.path) as { country: string }[] | undefined) ?? [];
+    const known = new Set(all.map((c) => c.country));
+    const unknown = countries.filter((c) => !known.has(c));
+    if (unknown.length)
+      throw new NarrowingError(
+        "countries",
+        `No country ${unknown.map((c) => `"${c}"`).join(", ")} in this reading; the geographies list gives the valid codes.`,
+      );
+    columns = new Set(countries);
+    out = withAt(
+      out,
+      spec.columns.path,
+      all.filter((c) => columns?.has(c.country)),
+    );
+  }
+
+  const offset = offsetOf(asked.cursor);
+  const wanted = productIds ? new Set(productIds) : undefined;
+  const cellsKey = spec.columns?.cells;
+  let page: Page | undefined;
+  for (const { path, list } of lists) {
+    const chosen = wanted ? list.filter((item) => wanted.has(String(item.productId))) : list;
+    const end = asked.limit === undefined ? chosen.length : offset + asked.limit;
+    const slice = chosen
+      .slice(offset, end)
+      .map((item) =>
+        columns && cellsKey && Array.isArray(item[cellsKey])
+          ? { ...item, [cellsKey]: (item[cellsKey] as { country: string }[]).filter((c) => columns?.has(c.country)) }
+          : item,
+      );
+    out = withAt(out, path, slice);
+    // Every list of a reading is the same products in its own order: the first says the page.
+    page ??= {
+      offset,
+      returned: slice.length,
+      total: chosen.length,
+      nextCursor: offset + slice.length < chosen.length ? cursorAt(offset + slice.length) : null,
+    };
+  }
+  return { ...(out as T), ...(page ? { page } : {}) };
+}
+
+/**
+ * The reading as it is when its answer fits, else its largest first part whose answer still fits
+ * (`fits` says whether a candidate does), with its page. Keeps the page's offset, so the next
+ * cursor continues where this page stops; with no product when not even one fits.
+ */
+export function fitPage<T extends Json & { page?: Page }>(
+  payload: T,
+  spec: NarrowingSpec,
+  fits: (candidate: T) => boolean,
+): T {
+  if (fits(payload)) return payload;
+  const lists = listsOf(payload, spec);
+  const count = Math.max(0, ...lists.map(({ list }) => list.length));
+  const offset = payload.page?.offset ?? 0;
+  const total = payload.page?.total ?? count;
+  const cut = (n: number): T & { page: Page } => {
+    let out: Json = payload;
+    for (const { path, list } of lists) out = withAt(out, path, list.slice(0, n));
+    const next = offset + n < total ? cursorAt(offset + n) : null;
+    return { ...(out as T), page: { offset, returned: Math.min(n, count), total, nextCursor: next } };
+  };
+  let [low, high] = [0, count]; // cut(low) fits (or low is 0), cut(high) does not
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (fits(cut(mid))) low = mid;
+    else high = mid;
+  }
+  return cut(low);
+}

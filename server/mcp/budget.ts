@@ -28,19 +28,21 @@ export function pageNote(tool: string, page: Page | undefined, columns: boolean)
     page.nextCursor === null
       ? ""
       : ` For the next page call ${tool} again with the same arguments and cursor "${page.nextCursor}"; or narrow with limit or productIds${columns ? " (and countries)" : ""}.`;
-  return `\n\n${shown}${rest}`;
+  return `\n\n${shown}${rest} The resource link below reads the whole reading page by page, free for an hour.`;
 }
 
 /**
  * The result as it is when it fits the budget; else made again from the reading's largest first
- * part that fits (`make` builds a result from a payload), its text saying so.
+ * part that fits (`make` builds a result from a payload), its text saying so. `reservedBytes` are
+ * kept free for what is added to the result afterwards (a link to the whole reading).
  */
 export function withinBudget<P extends Record<string, unknown> & { page?: Page }, R>(
   payload: P,
   spec: NarrowingSpec,
   make: (payload: P) => R,
+  reservedBytes = 0,
 ): { payload: P; result: R } {
-  const fits = (candidate: P) => tokensOf(make(candidate)) <= RESULT_BUDGET_TOKENS;
+  const fits = (candidate: P) => tokensOf(make(candidate)) + Math.ceil(reservedBytes / 4) <= RESULT_BUDGET_TOKENS;
   const fitted = fitPage(payload, spec, fits) ?? payload;
   return { payload: fitted, result: make(fitted) };
 }

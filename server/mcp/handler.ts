@@ -5,7 +5,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { RESOURCE_MIME_TYPE, registerAppResource, registerAppTool } from "@modelcontextprotocol/ext-apps/server";
-import { type AuthInfo, ProtocolError, ProtocolErrorCode, ResourceTemplate } from "@modelcontextprotocol/server";
+import {
+  type AuthInfo,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceTemplate,
+  UriTemplate,
+} from "@modelcontextprotocol/server";
 import { TRPCError } from "@trpc/server";
 import { createMcpHandler } from "mcp-handler";
 import type { z } from "zod";
@@ -29,11 +35,22 @@ import { SNAPSHOT_RESOURCE_TEMPLATE } from "../procedures/operations/snapshot-ht
 import { createCaller } from "../procedures/root";
 import { toolNamer, withSeeAlso } from "../procedures/see-also";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
-import type { Page } from "../readings/narrowing";
+import { NarrowingError, type NarrowingSpec, narrow, type Page } from "../readings/narrowing";
 import { pageNote, withinBudget } from "./budget";
 import { boundedBody, type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
 import { SERVER_INFO } from "./identity";
 import { MCP_INSTRUCTIONS } from "./instructions";
+import {
+  isPartial,
+  pageUri,
+  parseReadingUri,
+  READING_TEMPLATE,
+  type ReadingLink,
+  readingLink,
+  readingUri,
+  wholeReadingArguments,
+} from "./reading-resources";
+import { checkReceipt, receiptFor } from "./receipt";
 import { compactInput, outlineSchema } from "./schema-outline";
 import { convertedOnce, markValidated } from "./tool-schemas";
 import { type EmbeddedResource, TOOLS, type ToolDefinition, toolOfDeclaration } from "./tools";
@@ -85,7 +102,7 @@ interface McpCall {
 
 export interface ToolResult {
   [key: string]: unknown;
-  content: ({ type: "text"; text: string } | EmbeddedResource)[];
+  content: ({ type: "text"; text: string } | EmbeddedResource | ReadingLink)[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   _meta?: Record<string, unknown>;
@@ -97,9 +114,13 @@ type ToolContent = ToolResult["content"];
  * A reading validated once (server/procedures/validated-once.ts) is the same object on every call,
  * so what a tool makes of it — the payload as JSON gives it, its text and its embedded HTML — is
  * made once per reading too, not on every call (a CPU profile of snapshot tool calls spent more on
- * that than on the procedure). Kept by identity of the reading and the tool; never mutated.
+ * that than on the procedure). Kept by identity of the reading, the tool and the room kept for a
+ * link (rounded up, so calls share it); never mutated.
  */
-const madeOnce = new WeakMap<object, Map<ToolDefinition, { payload: Record<string, unknown>; content: ToolContent }>>();
+const madeOnce = new WeakMap<object, Map<string, { payload: Record<string, unknown>; content: ToolContent }>>();
+
+/** Room kept for a link is rounded up to this many bytes: one made result serves links of similar size. */
+const LINK_ROOM_STEP = 256;
 
 /** A tool's content for a payload: its text (saying which part of a reading it holds) and embedded resources. */
 function contentOf(definition: ToolDefinition, payload: Record<string, unknown>): ToolContent {
@@ -112,9 +133,12 @@ function contentOf(definition: ToolDefinition, payload: Record<string, unknown>)
   ];
 }
 
-function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknown>) {
+/** The payload and content of a result, fitted to the budget with `linkBytes` kept free for a link. */
+function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknown>, linkBytes = 0) {
+  const room = Math.ceil(linkBytes / LINK_ROOM_STEP) * LINK_ROOM_STEP;
+  const key = `${definition.name} ${room}`;
   const immutable = typeof output[SERIALIZED_JSON] === "string";
-  const known = immutable ? madeOnce.get(output)?.get(definition) : undefined;
+  const known = immutable ? madeOnce.get(output)?.get(key) : undefined;
   if (known) return known;
   // Through JSON, as REST sends it: structuredContent is the REST body, value for value.
   const json = immutable ? (output[SERIALIZED_JSON] as string) : JSON.stringify(output);
@@ -122,23 +146,38 @@ function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknow
   // A reading of every product answers the part of it that fits the token budget.
   const made = definition.narrowing
     ? (() => {
-        const { payload, result } = withinBudget(parsed, definition.narrowing, (candidate) => ({
-          structuredContent: candidate,
-          content: contentOf(definition, candidate),
-        }));
+        const { payload, result } = withinBudget(
+          parsed,
+          definition.narrowing,
+          (candidate) => ({ structuredContent: candidate, content: contentOf(definition, candidate) }),
+          room,
+        );
         return { payload: markValidated(payload), content: result.content };
       })()
     : { payload: parsed, content: contentOf(definition, parsed) };
   if (immutable) {
     const byTool = madeOnce.get(output) ?? new Map();
-    byTool.set(definition, made);
+    byTool.set(key, made);
     madeOnce.set(output, byTool);
   }
   return made;
 }
 
-/** Runs one tool as its caller: the same procedure, checks and credits as REST. */
-export async function runTool(definition: ToolDefinition, input: unknown, call: McpCall): Promise<ToolResult> {
+/** What running a tool's procedure gave: its output, or the problem as MCP says it; and the call's _meta. */
+type ProcedureOutcome =
+  | { ok: true; output: Record<PropertyKey, unknown>; meta: Record<string, unknown>; organizationId: string }
+  | { ok: false; problem: Problem; meta: Record<string, unknown> };
+
+/**
+ * Runs a tool's procedure as its caller: the same procedure, checks and credits as REST. A
+ * `prepaid` call reads what an earlier call paid for (reading-resources.ts): no credits.
+ */
+async function runProcedure(
+  definition: ToolDefinition,
+  input: unknown,
+  call: McpCall,
+  prepaid = false,
+): Promise<ProcedureOutcome> {
   const requestId = randomUUID();
   const ctx: ApiContext = createApiContext({
     db: call.db,
@@ -146,6 +185,7 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
     requestId,
     origin: call.origin,
     authenticate: async () => call.caller,
+    prepaid,
   });
   const meta = () => {
     const credits = ctx.facts.credits;
@@ -163,21 +203,154 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
     });
   try {
     const output = (await definition.call(createCaller(ctx), input as never)) as Record<PropertyKey, unknown>;
-    const { payload, content } = resultOf(definition, output);
     told(null);
-    return { structuredContent: payload, content: [...content], _meta: meta() };
+    return { ok: true, output, meta: meta(), organizationId: ctx.facts.organizationId ?? "" };
   } catch (error) {
     const trpcError =
       error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
     const problem = withSeeAlso(describeError(trpcError), toolNamer);
     told(problem.code, error);
-    const body = problemOf(problem.code, problem.detail, { origin: call.origin, requestId }, problem);
     return {
-      isError: true,
-      content: [{ type: "text", text: JSON.stringify(body) }],
-      _meta: { ...meta(), problem: body },
+      ok: false,
+      problem: problemOf(problem.code, problem.detail, { origin: call.origin, requestId }, problem),
+      meta: meta(),
     };
   }
+}
+
+/** Runs one tool as its caller; a result holding part of a reading links to the whole of it. */
+export async function runTool(definition: ToolDefinition, input: unknown, call: McpCall): Promise<ToolResult> {
+  const outcome = await runProcedure(definition, input, call);
+  if (!outcome.ok)
+    return {
+      isError: true,
+      content: [{ type: "text", text: JSON.stringify(outcome.problem) }],
+      _meta: { ...outcome.meta, problem: outcome.problem },
+    };
+  if (!definition.narrowing) {
+    const { payload, content } = resultOf(definition, outcome.output);
+    return { structuredContent: payload, content: [...content], _meta: outcome.meta };
+  }
+  // The link to the whole reading is made first, so the part that fits leaves room for it.
+  const link = wholeReadingLink(definition, input, outcome.output, outcome.organizationId);
+  const { payload, content } = resultOf(definition, outcome.output, Buffer.byteLength(JSON.stringify(link)));
+  const partial = isPartial(payload.page as Page | undefined);
+  return { structuredContent: payload, content: partial ? [...content, link] : [...content], _meta: outcome.meta };
+}
+
+/** The link to the whole reading a payload is part of, with this organization's receipt. */
+function wholeReadingLink(
+  definition: ToolDefinition,
+  input: unknown,
+  output: Record<PropertyKey, unknown>,
+  organizationId: string,
+) {
+  const args = wholeReadingArguments(
+    Object.keys(definition.input.shape),
+    (input ?? {}) as Record<string, unknown>,
+    output as Record<string, unknown>,
+  );
+  const receipt = receiptFor(organizationId, readingUri(definition.name, args));
+  const uri = pageUri({ tool: definition.name, arguments: args, receipt });
+  return readingLink(uri, definition.name, args, definition.narrowing as NarrowingSpec);
+}
+
+/** The tools whose readings a link can name: those of every product. */
+const READING_TOOLS = new Map(TOOLS.filter((tool) => tool.narrowing).map((tool) => [tool.name, tool]));
+
+/** A reading link's arguments as its tool takes them: a URI's text, numbers where the tool wants one. */
+function toolArguments(definition: ToolDefinition, args: Record<string, string>): Record<string, unknown> {
+  const shape = definition.input.shape as Record<string, z.ZodType>;
+  const unknown = Object.keys(args).filter((key) => !(key in shape));
+  if (unknown.length)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `${definition.name} takes no argument ${unknown.map((key) => `"${key}"`).join(", ")}; it takes ${Object.keys(shape).join(", ")}.`,
+    );
+  return Object.fromEntries(
+    Object.entries(args).map(([key, text]) => {
+      const field = shape[key] as z.ZodType;
+      if (field.safeParse(text).success || text.trim() === "") return [key, text];
+      const number = Number(text);
+      return [key, Number.isFinite(number) && field.safeParse(number).success ? number : text];
+    }),
+  );
+}
+
+/** The JSON-RPC error of a problem: the caller's mistake is invalid params, the rest an internal error; `data` is the problem. */
+const protocolErrorOf = (problem: Problem) =>
+  new ProtocolError(
+    problem.status < 500 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError,
+    problem.detail,
+    problem,
+  );
+
+/** A reading kept in memory, as JSON gives it: parsed once per reading for all of its pages. */
+const parsedOnce = new WeakMap<object, Record<string, unknown>>();
+
+/** The payload as REST sends it (through JSON), parsed once when the reading is one kept in memory. */
+function asSent(output: Record<PropertyKey, unknown>): Record<string, unknown> {
+  const serialized = output[SERIALIZED_JSON];
+  if (typeof serialized !== "string") return JSON.parse(JSON.stringify(output)) as Record<string, unknown>;
+  let parsed = parsedOnce.get(output);
+  if (!parsed) {
+    parsed = JSON.parse(serialized) as Record<string, unknown>;
+    parsedOnce.set(output, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * resources/read of a reading link (reading-resources.ts): the page its cursor starts (the first
+ * without one) of the whole reading, within the token budget, and the next page's URI.
+ */
+async function readReadingPage(uri: URL, call: McpCall) {
+  const address = parseReadingUri(uri.href);
+  const definition = address ? READING_TOOLS.get(address.tool) : undefined;
+  if (!address || !definition)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `${uri.href} names no reading: a reading link is ${READING_TEMPLATE} for one of ${[...READING_TOOLS.keys()].join(", ")}; tool results that hold part of a reading give theirs.`,
+    );
+  const args = toolArguments(definition, address.arguments);
+  let prepaid = false;
+  if (address.receipt !== undefined) {
+    const check = checkReceipt(
+      address.receipt,
+      call.caller.organization?.id ?? "",
+      readingUri(address.tool, address.arguments),
+    );
+    if (!check.ok)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        check.reason === "expired"
+          ? `This link's receipt expired at ${check.expiredAt?.toISOString()}: call ${definition.name} again for a new link, or read the link without its receipt at the tool's price.`
+          : `This link's receipt is not this organization's for this reading: use the link a tool result gave as it is.`,
+      );
+    prepaid = true;
+  }
+  // The whole reading (the one kept in memory, validated and parsed once), then the page its cursor starts.
+  const outcome = await runProcedure(definition, args, call, prepaid);
+  if (!outcome.ok) throw protocolErrorOf(outcome.problem);
+  const spec = definition.narrowing as NarrowingSpec;
+  let whole = asSent(outcome.output);
+  try {
+    whole = narrow(whole, spec, { cursor: address.cursor });
+  } catch (error) {
+    if (error instanceof NarrowingError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+    throw error;
+  }
+  const pageAt = (payload: Record<string, unknown>) => {
+    const next = (payload.page as Page | undefined)?.nextCursor ?? null;
+    return {
+      contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(payload) }],
+      _meta: {
+        ...outcome.meta,
+        nextUri: next === null ? null : pageUri({ ...address, cursor: next }),
+      },
+    };
+  };
+  return withinBudget(whole, spec, pageAt).result;
 }
 
 /** Each tool's schemas, converted to JSON Schema once for every server built (tool-schemas.ts), outputs outlined (schema-outline.ts). */
@@ -187,6 +360,14 @@ const TOOL_SCHEMAS = new Map(
     { input: convertedOnce(definition.input, compactInput), output: convertedOnce(definition.output, outlineSchema) },
   ]),
 );
+
+/** Matches every reading link, whatever arguments it carries in whatever order (the SDK's matcher wants them all, in order). */
+class ReadingTemplate extends UriTemplate {
+  override match(uri: string) {
+    const address = parseReadingUri(uri);
+    return address ? { tool: address.tool } : null;
+  }
+}
 
 const mcpHandler = createMcpHandler(
   (server) => {
@@ -217,6 +398,18 @@ const mcpHandler = createMcpHandler(
       CHARTS_RESOURCE_URI,
       { title: "Market charts", description: "Interactive delta map and ranking bars.", mimeType: RESOURCE_MIME_TYPE },
       async () => ({ contents: [{ uri: CHARTS_RESOURCE_URI, mimeType: RESOURCE_MIME_TYPE, text: chartsViewHtml() }] }),
+    );
+    // The whole of a reading a tool result answered part of, page by page (reading-resources.ts).
+    server.registerResource(
+      "reading",
+      new ResourceTemplate(new ReadingTemplate(READING_TEMPLATE), { list: undefined }),
+      {
+        title: "A whole reading, in pages",
+        description:
+          "Every product of a reading a tool answered part of, as its resource_link gives it: each page a JSON document of the REST payload within the token budget, its _meta.nextUri the next page. Free with the link's receipt for an hour after the call that gave it; without it, the tool's price per page.",
+        mimeType: "application/json",
+      },
+      async (uri, _variables, ctx) => readReadingPage(uri, ctx.http?.authInfo?.extra as unknown as McpCall),
     );
     // Reading the HTML snapshot directly is the snapshot: same procedure, same price.
     server.registerResource(

@@ -42,6 +42,11 @@ export interface ApiContext {
   defaultCountry: string;
   /** When (epoch ms) the call must have finished; past it, it answers 503 and is not charged. */
   deadline: number;
+  /**
+   * The call reads what an earlier call of the same organization paid for (the pages of a reading
+   * behind its link, server/mcp/reading-resources.ts): it costs no credits.
+   */
+  prepaid: boolean;
 }
 
 export function createApiContext(options: {
@@ -52,9 +57,11 @@ export function createApiContext(options: {
   authenticate: Authenticate;
   /** Defaults to now + REQUEST_DEADLINE_MS. */
   deadline?: number;
+  prepaid?: boolean;
 }): ApiContext {
   return {
     ...options,
+    prepaid: options.prepaid ?? false,
     deadline: options.deadline ?? Date.now() + requestLimits().deadlineMs,
     facts: { notModified: false },
     caller: null,

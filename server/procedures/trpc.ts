@@ -95,7 +95,7 @@ export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
     await enforceRateLimit(ctx, operation, organization);
     // Spare the work when it cannot be paid for. The caller's balance may be a cached hint, never
     // lower than the real one (debits only lower it; grants forget the cache): a refusal is sure.
-    if (caller.metered && operation.credits > organization.creditBalance)
+    if (caller.metered && !ctx.prepaid && operation.credits > organization.creditBalance)
       throw insufficientCredits(operation.credits, await creditBalance(ctx.db, organization.id));
 
     const result = await next({ ctx: { caller, defaultCountry: organization.homeCountry } });
@@ -151,14 +151,14 @@ async function enforceRateLimit(
   }
 }
 
-/** Debits a successful metered call (a 304 is free) and records its cost and the balance. */
+/** Debits a successful metered call (a 304 and a prepaid page are free) and records its cost and the balance. */
 async function meter(
   ctx: ApiContext,
   operation: Operation,
   credentialId: string | null,
   organization: CallerOrganization,
 ): Promise<void> {
-  const cost = ctx.facts.notModified ? 0 : operation.credits;
+  const cost = ctx.facts.notModified || ctx.prepaid ? 0 : operation.credits;
   // Past its deadline the caller has given up or will: answer 503 and charge nothing.
   if (cost > 0 && Date.now() >= ctx.deadline) throw deadlineExceeded(requestLimits().deadlineMs);
   let balance: number;

@@ -15,10 +15,11 @@ import { queueWeeklySummaries } from "@/server/accounts/weekly";
 import { loadDefinitionFile } from "@/server/catalog/load";
 import { publishMarket } from "@/server/catalog/store";
 import { latestSlot, weeklyScheduleFromEnv } from "@/server/notifications/week";
-import { seedDemoCatalogue } from "@/server/startup/seed";
+import { DEMO_FOLDER, seedDemoCatalogue } from "@/server/startup/seed";
 import { type AccountFixtures, createAccountFixtures, fixtureSecrets } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
 import { FIXTURES, TEST_CA_FILE } from "../helpers/fixtures";
+import { generatedMarket } from "../helpers/generated-catalogue";
 import { apiCallLines, apiLineProblems, secretsIn } from "../helpers/logs";
 import { startApp } from "../helpers/server";
 
@@ -39,10 +40,39 @@ export const TEST_RATE_LIMIT_WINDOW_SECONDS = 2;
 
 /**
  * Markets of tests/fixtures published for one project only, beside the demo catalogue (the app
- * suites check the demo's market list exactly): the browser suite's names that start like
+ * suites check the demo's market list, and the size tests' generated market, exactly): the browser suite's names that start like
  * spreadsheet formulas, for its CSV downloads.
  */
 const PROJECT_MARKETS: Record<string, string[]> = { browser: ["formula-names.yaml"] };
+
+/** Projects that also hold the generated market of SIZED_MARKET (the browser suite's pages stay the demo's). */
+const SIZED_PROJECTS = new Set(["app"]);
+
+/** The market of the size tests (tests/app/size.test.ts): 1,000 products × 50 indicators, two releases. */
+export const SIZED_MARKET = { marketId: "generated-1000", products: 1000, indicators: 50 };
+
+/**
+ * Publishes the generated market of SIZED_MARKET twice as the operator CLI would (the second
+ * release re-measures every value, so the comparison of releases has something to say of every
+ * product), its sovereign offerings over the demo catalogue's own controls.
+ */
+async function publishSizedMarket(db: Database) {
+  const geographies = await loadDefinitionFile(path.join(DEMO_FOLDER, "geographies.yaml"));
+  if (geographies.kind !== "geographies") throw new Error("the demo geographies file is not one");
+  const controls = geographies.controls.map((control) => control.id).slice(0, 12);
+  for (const seed of [11, 12]) {
+    const market = generatedMarket(SIZED_MARKET.products, SIZED_MARKET.indicators, {
+      seed,
+      marketId: SIZED_MARKET.marketId,
+      controls,
+    });
+    await publishMarket(db, "generated-1000.json", market, {
+      notes: `Generated for the size tests (seed ${seed}).`,
+      material: false,
+      publishedAt: new Date(),
+    });
+  }
+}
 
 /**
  * The browser suite's follower (tests/browser/notifications.test.ts): follows the formula-names
@@ -79,6 +109,7 @@ export default async function setup(project: TestProject) {
     if (!postgres) await migrateDatabase(handle);
     await seedDemoCatalogue(handle.db);
     for (const file of PROJECT_MARKETS[project.name] ?? []) await publishFixtureMarket(handle.db, file);
+    if (SIZED_PROJECTS.has(project.name)) await publishSizedMarket(handle.db);
     accounts = await createAccountFixtures(handle.db);
     if (project.name === "browser") await prepareFollower(handle.db, accounts);
   } finally {

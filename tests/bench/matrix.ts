@@ -10,8 +10,8 @@ import path from "node:path";
 import { openDatabase } from "@/db/client";
 import { publishGeographies, publishMarket } from "@/server/catalog/store";
 import { demoCatalogueWithOrganization } from "../helpers/accounts";
+import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 import { startApp } from "../helpers/server";
-import { generatedGeographies, generatedMarket } from "./generated-market";
 import { type Figures, header, measure, row, SECONDS } from "./measure";
 
 export const MATRIX_TARGET_P50_MS = 50;

@@ -7,7 +7,7 @@
 import { databaseConfigFromEnv, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { publishGeographies, publishMarket } from "@/server/catalog/store";
-import { generatedGeographies, generatedMarket } from "./generated-market";
+import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 
 const [products = 1000, indicators = 50, geographies = 60] = process.argv.slice(2).map(Number);
 const handle = await openDatabase(databaseConfigFromEnv());

@@ -5,7 +5,7 @@
  */
 import { checkGeographies, checkMarket } from "@/server/domain/definition-checks";
 import { scoreMarket } from "@/server/scoring/engine";
-import { generatedGeographies, generatedMarket } from "./generated-market";
+import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 
 const [products = 1000, indicators = 50, geographies = 60] = process.argv.slice(2).map(Number);
 const before = process.resourceUsage().maxRSS;

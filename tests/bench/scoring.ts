@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generatedGeographies, generatedMarket } from "./generated-market";
+import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs");

@@ -6,7 +6,7 @@
 
 import { scoreMarket } from "@/server/scoring/engine";
 import { analyseSensitivity } from "@/server/scoring/sensitivity";
-import { generatedGeographies, generatedMarket } from "./generated-market";
+import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 
 export interface SensitivityFigures {
   analyseMs: number;

@@ -295,7 +295,7 @@ describe("ops as a real process", () => {
 
 describe("ops catalog publish: progress on long work", () => {
   it("says where a large publish is, on stderr, and nothing for a small one", async () => {
-    const { generatedGeographies, generatedMarket } = await import("../bench/generated-market");
+    const { generatedGeographies, generatedMarket } = await import("../helpers/generated-catalogue");
     const dir = mkdtempSync(path.join(tmpdir(), "mps-cli-progress-"));
     try {
       const geographies = path.join(dir, "geographies.json");

@@ -1,7 +1,7 @@
 /**
- * A generated catalogue for the scoring benchmark: a market of N products × M indicators (all
- * three kinds, some values missing, 0–2 sovereign offerings per product) and G geographies over
- * 12 controls. Deterministic for a seed, so runs compare.
+ * A generated catalogue for the benchmarks and the size tests: a market of N products × M
+ * indicators (all three kinds, some values missing, 0–2 sovereign offerings per product) and G
+ * geographies over 12 controls. Deterministic for a seed, so runs compare.
  */
 import type { GeographiesFile, MarketFile } from "@/server/domain/market-definition";
 
@@ -34,7 +34,21 @@ export function generatedGeographies(count: number, seed = 7): GeographiesFile {
   return { kind: "geographies", controls, geographies } as GeographiesFile;
 }
 
-export function generatedMarket(products: number, indicators: number, seed = 11): MarketFile {
+/** The generator's own controls; a market for another catalogue names 12 of that one's instead. */
+const GENERATED_CONTROLS = Array.from({ length: 12 }, (_, c) => `control-${c + 1}`);
+
+export interface GeneratedMarketOptions {
+  seed?: number;
+  marketId?: string;
+  /** The 12 control ids offerings satisfy (default: those of `generatedGeographies`). */
+  controls?: readonly string[];
+}
+
+export function generatedMarket(
+  products: number,
+  indicators: number,
+  { seed = 11, marketId = "generated-market", controls = GENERATED_CONTROLS }: GeneratedMarketOptions = {},
+): MarketFile {
   const next = random(seed);
   const indicatorList = Array.from({ length: indicators }, (_, i) => {
     const axis = AXES[i % 3] as (typeof AXES)[number];
@@ -54,7 +68,7 @@ export function generatedMarket(products: number, indicators: number, seed = 11)
     const sovereign = Array.from({ length: Math.floor(next() * 3) }, (_, o) => ({
       id: `sovereign-${o + 1}`,
       name: `Sovereign ${o + 1}`,
-      satisfies: Array.from({ length: 12 }, (_, c) => `control-${c + 1}`).filter(() => next() < 0.5),
+      satisfies: controls.filter(() => next() < 0.5),
       values: Object.fromEntries(
         indicatorList.filter(() => next() < 0.2).map((indicator) => [indicator.id, generateValue(indicator)]),
       ),
@@ -64,7 +78,13 @@ export function generatedMarket(products: number, indicators: number, seed = 11)
       name: `Product ${p + 1}`,
       vendor: `Vendor ${(p % 97) + 1}`,
       offerings: [
-        { id: "default", name: "Default", default: true, satisfies: ["control-1"].filter(() => next() < 0.3), values },
+        {
+          id: "default",
+          name: "Default",
+          default: true,
+          satisfies: controls.slice(0, 1).filter(() => next() < 0.3),
+          values,
+        },
         ...sovereign,
       ],
     };
@@ -77,7 +97,7 @@ export function generatedMarket(products: number, indicators: number, seed = 11)
   const dimension = (name: string) => ({ name, description: `Generated ${name}.`, bands });
   return {
     kind: "market",
-    marketId: "generated-market",
+    marketId,
     name: "Generated market",
     description: `Generated for the benchmark: ${products} products × ${indicators} indicators.`,
     methodologyVersion: "1.0",

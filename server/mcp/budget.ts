@@ -27,7 +27,7 @@ export function pageNote(tool: string, page: Page | undefined, columns: boolean)
   const rest =
     page.nextCursor === null
       ? ""
-      : ` For the next page call ${tool} again with the same arguments and cursor "${page.nextCursor}"; or narrow with limit or productIds${columns ? " (and countries)" : ""}.`;
+      : ` For the next page call ${tool} again with the same arguments and cursor "${page.nextCursor}"; or narrow with limit, productIds or fields${columns ? " (and countries)" : ""}.`;
   return `\n\n${shown}${rest} The resource link below reads the whole reading page by page, free for an hour.`;
 }
 

@@ -35,7 +35,7 @@ import { SNAPSHOT_RESOURCE_TEMPLATE } from "../procedures/operations/snapshot-ht
 import { createCaller } from "../procedures/root";
 import { toolNamer, withSeeAlso } from "../procedures/see-also";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
-import { NarrowingError, type NarrowingSpec, narrow, type Page } from "../readings/narrowing";
+import { NarrowingError, type NarrowingSpec, narrow, type Page, valueAt } from "../readings/narrowing";
 import { pageNote, withinBudget } from "./budget";
 import { boundedBody, type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
 import { SERVER_INFO } from "./identity";
@@ -122,21 +122,38 @@ const madeOnce = new WeakMap<object, Map<string, { payload: Record<string, unkno
 /** Room kept for a link is rounded up to this many bytes: one made result serves links of similar size. */
 const LINK_ROOM_STEP = 256;
 
-/** A tool's content for a payload: its text (saying which part of a reading it holds) and embedded resources. */
-function contentOf(definition: ToolDefinition, payload: Record<string, unknown>): ToolContent {
-  const note = definition.narrowing
-    ? pageNote(definition.name, payload.page as Page | undefined, definition.narrowing.columns !== undefined)
-    : "";
+/**
+ * A tool's content for a payload: its text (saying which part of a reading it holds) and embedded
+ * resources. A sparse payload (`fields`) has products the tool's own text cannot render: its text
+ * lists them as they are.
+ */
+function contentOf(definition: ToolDefinition, payload: Record<string, unknown>, sparse = false): ToolContent {
+  const spec = definition.narrowing;
+  const note = spec ? pageNote(definition.name, payload.page as Page | undefined, spec.columns !== undefined) : "";
+  if (sparse && spec) return [{ type: "text", text: `${sparseText(definition, payload, spec)}${note}` }];
   return [
     { type: "text", text: `${definition.render(payload as never)}${note}` },
     ...(definition.embed?.(payload as never) ?? []),
   ];
 }
 
+/** A sparse reading as text: per product, its name and id, then the fields kept, as JSON. */
+function sparseText(definition: ToolDefinition, payload: Record<string, unknown>, spec: NarrowingSpec): string {
+  const lines = [`${definition.title}, the fields asked for of each product:`];
+  for (const path of spec.lists) {
+    const list = valueAt(payload, path);
+    if (!Array.isArray(list)) continue;
+    if (spec.lists.length > 1) lines.push(`${path}:`);
+    for (const { productId, name, ...rest } of list as Record<string, unknown>[])
+      lines.push(`- ${String(name)} (${String(productId)}): ${JSON.stringify(rest)}`);
+  }
+  return lines.join("\n");
+}
+
 /** The payload and content of a result, fitted to the budget with `linkBytes` kept free for a link. */
-function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknown>, linkBytes = 0) {
+function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknown>, linkBytes = 0, sparse = false) {
   const room = Math.ceil(linkBytes / LINK_ROOM_STEP) * LINK_ROOM_STEP;
-  const key = `${definition.name} ${room}`;
+  const key = `${definition.name} ${room}${sparse ? " sparse" : ""}`;
   const immutable = typeof output[SERIALIZED_JSON] === "string";
   const known = immutable ? madeOnce.get(output)?.get(key) : undefined;
   if (known) return known;
@@ -149,7 +166,7 @@ function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknow
         const { payload, result } = withinBudget(
           parsed,
           definition.narrowing,
-          (candidate) => ({ structuredContent: candidate, content: contentOf(definition, candidate) }),
+          (candidate) => ({ structuredContent: candidate, content: contentOf(definition, candidate, sparse) }),
           room,
         );
         return { payload: markValidated(payload), content: result.content };
@@ -233,7 +250,8 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
   }
   // The link to the whole reading is made first, so the part that fits leaves room for it.
   const link = wholeReadingLink(definition, input, outcome.output, outcome.organizationId);
-  const { payload, content } = resultOf(definition, outcome.output, Buffer.byteLength(JSON.stringify(link)));
+  const sparse = (input as { fields?: string } | undefined)?.fields !== undefined;
+  const { payload, content } = resultOf(definition, outcome.output, Buffer.byteLength(JSON.stringify(link)), sparse);
   const partial = isPartial(payload.page as Page | undefined);
   return { structuredContent: payload, content: partial ? [...content, link] : [...content], _meta: outcome.meta };
 }

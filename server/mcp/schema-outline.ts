@@ -41,10 +41,12 @@ export function outlineSchema(schema: Json, depth = OUTLINE_DEPTH): Json {
 }
 
 /**
- * An input schema as tools/list carries it: everything a caller needs to call the tool — types,
- * descriptions, required, bounds, enums, patterns — without what only documentation uses: the
- * examples (each tool's description and the OpenAPI document give those), the `$schema` line, and
- * bounds that only say "a safe integer".
+ * An input schema as tools/list carries it: what a caller needs to choose its arguments — types,
+ * descriptions, required, numeric ranges, enums — without what only documentation or the server's
+ * own checks use: the examples (each tool's description and the OpenAPI document give those), the
+ * `$schema` line, bounds that only say "a safe integer", and the strings' `pattern` and
+ * `maxLength` (a slug's or a list's spelling, a length no real argument nears): the server still
+ * checks them, and its error names the argument and what it must be. Those took 1.6 KB of tools/list.
  */
 export function compactInput(schema: Json): Json {
   const walk = (node: unknown): unknown => {
@@ -57,6 +59,8 @@ export function compactInput(schema: Json): Json {
             key !== "example" &&
             key !== "examples" &&
             key !== "$schema" &&
+            key !== "pattern" &&
+            key !== "maxLength" &&
             !(key === "maximum" && value === Number.MAX_SAFE_INTEGER),
         )
         .map(([key, value]) => [key, key === "properties" ? walkProperties(value as Json) : walk(value)]),

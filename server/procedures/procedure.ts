@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { invalidRequest } from "../errors/api-error";
-import { type Narrowing, NarrowingError, narrow } from "../readings/narrowing";
+import { type Narrowing, NarrowingError, narrow, selectFields } from "../readings/narrowing";
 import type { ApiContext } from "./context";
 import {
   type AnyDeclaration,
@@ -32,7 +32,7 @@ export const GROUP_TAGS: Record<Group, string> = {
 const SCOPE_INPUTS = new Set(["marketId", "release", "from", "to", "country"]);
 
 /** Inputs that narrow a computed reading (server/readings/narrowing.ts): they name the answer, not what is kept. */
-const NARROWING_INPUTS = new Set(["limit", "cursor", "productIds", "countries"]);
+const NARROWING_INPUTS = new Set(["limit", "cursor", "productIds", "countries", "fields"]);
 
 /**
  * The inputs that name a reading besides its market, releases and country: every other input of
@@ -52,16 +52,22 @@ function namingInputs(
     );
 }
 
-/** The reading narrowed as its input asks; a narrowing it cannot do is the caller's invalid request. */
-function narrowed(declaration: ReadingDeclaration<z.ZodObject, z.ZodType>, payload: unknown, input: Narrowing) {
-  if (!declaration.narrowing) return payload;
+/** What a narrowing gives; one it cannot do is the caller's invalid request. */
+function asked<T>(narrowing: () => T): T {
   try {
-    return narrow(payload as Record<string, unknown>, declaration.narrowing, input);
+    return narrowing();
   } catch (error) {
     if (error instanceof NarrowingError)
       throw invalidRequest(error.message, [{ path: error.parameter, message: error.message }]);
     throw error;
   }
+}
+
+/** The reading narrowed as its input asks. */
+function narrowed(declaration: ReadingDeclaration<z.ZodObject, z.ZodType>, payload: unknown, input: Narrowing) {
+  const spec = declaration.narrowing;
+  if (!spec) return payload;
+  return asked(() => narrow(payload as Record<string, unknown>, spec, input));
 }
 
 async function serveReading(
@@ -117,11 +123,21 @@ export function procedureOf<I extends z.ZodObject, O extends z.ZodType>(declarat
   const full = declaration as unknown as AnyDeclaration;
   // Only an answer kept and served as the same frozen object may skip validation the second time.
   const output = declaration.caching === "release" ? validatedOnce(declaration.output) : declaration.output;
-  return apiProcedure
-    .meta(operationMeta(operationOf(full), GROUP_TAGS[declaration.group]))
-    .input(declaration.input)
-    .output(output)
-    .query(({ ctx, input }) => serve(full, ctx, input as never) as never);
+  const spec = "narrowing" in full ? full.narrowing : undefined;
+  return (
+    apiProcedure
+      .meta(operationMeta(operationOf(full), GROUP_TAGS[declaration.group]))
+      .input(declaration.input)
+      // Outside the output check: a sparse answer (`fields`) is the checked reading with fields left out.
+      .use(async ({ input, next }) => {
+        const result = await next();
+        const fields = (input as Narrowing).fields;
+        if (!result.ok || !spec || fields === undefined) return result;
+        return { ...result, data: asked(() => selectFields(result.data as Record<string, unknown>, spec, fields)) };
+      })
+      .output(output)
+      .query(({ ctx, input }) => serve(full, ctx, input as never) as never)
+  );
 }
 
 type ProcedureOf<D extends AnyDeclaration> = ReturnType<typeof procedureOf<D["input"], D["output"]>>;

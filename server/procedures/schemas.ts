@@ -72,6 +72,9 @@ export const narrowingParams = {
     description: "Only these productIds, comma-separated (at most 200).",
     example: "quillmere-atlas,kestrelune-models",
   }),
+  fields: commaList("fields", "A-Za-z, ", "product field names").optional().meta({
+    description: "Keep only these product fields, comma-separated (productId and name always).",
+  }),
 };
 
 /** For the availability matrix: only these countries' columns. */

@@ -2,7 +2,8 @@
  * A reading narrowed to what a caller asks for, the one way every surface narrows it: the products
  * named (`productIds`), a page of the reading's own order (`limit` from `cursor`) and, for the
  * availability matrix, only some countries (`countries`). A narrowed reading says which page it is (`page`). The MCP
- * surface also fits a page to a token budget (`fitPage`). Pure: no I/O.
+ * surface also fits a page to a token budget (`fitPage`). Each product may be cut to some of its
+ * fields (`fields`, a sparse fieldset: `selectFields`). Pure: no I/O.
  */
 
 /** Where a reading's product lists are (dotted paths, e.g. "products", "max.products"), and its columns. */
@@ -18,7 +19,12 @@ export interface Narrowing {
   /** Comma-separated, as callers send them. */
   productIds?: string;
   countries?: string;
+  /** Comma-separated product fields to keep; `productId` and `name` are always kept. */
+  fields?: string;
 }
+
+/** The fields every product keeps whatever `fields` asks: what names it. */
+export const IDENTITY_FIELDS = ["productId", "name"] as const;
 
 /** At most this many products may be named at once. */
 export const MAX_PRODUCT_IDS = 200;
@@ -67,12 +73,41 @@ export function offsetOf(cursor: string | undefined): number {
   return Number(match[1]);
 }
 
+/**
+ * The reading with each product of its lists cut to `fields` (and its identity), in the order the
+ * reading has them; an unknown field is an error that names the valid ones. Applied after the
+ * reading passed its output schema: a sparse answer is that schema with the other fields absent.
+ */
+export function selectFields<T extends Json>(payload: T, spec: NarrowingSpec, fields: string | undefined): T {
+  if (fields === undefined) return payload;
+  const asked = itemsOf(fields);
+  const lists = listsOf(payload, spec);
+  const known = new Set(lists.flatMap(({ list }) => (list[0] ? Object.keys(list[0]) : [])));
+  const unknown = known.size === 0 ? [] : asked.filter((field) => !known.has(field));
+  if (unknown.length)
+    throw new NarrowingError(
+      "fields",
+      `No product field ${unknown.map((f) => `"${f}"`).join(", ")} in this reading; its products have ${[...known].join(", ")}.`,
+    );
+  const kept = new Set<string>([...IDENTITY_FIELDS, ...asked]);
+  let out: Json = payload;
+  for (const { path, list } of lists)
+    out = withAt(
+      out,
+      path,
+      list.map((item) => Object.fromEntries(Object.entries(item).filter(([key]) => kept.has(key)))),
+    );
+  return out as T;
+}
+
 /** Whether the caller asked for any narrowing at all. */
 export const asksNarrowing = (n: Narrowing) =>
   n.limit !== undefined || n.cursor !== undefined || n.productIds !== undefined || n.countries !== undefined;
 
-const at = (payload: Json, path: string): unknown =>
-  path.split(".").reduce<unknown>((node, key) => (node as Json | undefined)?.[key], payload);
+/** The value at a dotted path of a payload (undefined where a step is missing). */
+export const valueAt = (payload: Json, path: string): unknown =>
+  path.split(".").reduce<unknown>((node, key) => (node as Json | null | undefined)?.[key], payload);
+const at = valueAt;
 
 /** A copy of `payload` with the value at `path` replaced (the parents copied, the rest shared). */
 function withAt(payload: Json, path: string, value: unknown): Json {

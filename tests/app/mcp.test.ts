@@ -64,6 +64,7 @@ describe("MCP tools over Streamable HTTP", () => {
     expect(Object.keys(delta?.inputSchema.properties ?? {}).sort()).toEqual([
       "country",
       "cursor",
+      "fields",
       "limit",
       "marketId",
       "productIds",

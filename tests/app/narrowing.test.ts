@@ -75,9 +75,11 @@ describe("narrowing on REST", () => {
     expect(some.countries.map((c) => c.country)).toEqual(
       full.countries.map((c) => c.country).filter((c) => c === "FR" || c === "DE"),
     );
-    // In the reading's order, not the order asked; each product's cells of those countries only.
+    // In the reading's order, not the order asked; each product's cells of those countries only,
+    // and of its fields only what names it and the cells asked for.
     const keep = (p: Json & { cells: { country: string }[] }) => ({
-      ...p,
+      productId: p.productId,
+      name: p.name,
       cells: p.cells.filter((c) => c.country === "FR" || c.country === "DE"),
     });
     expect(some.products).toEqual(full.products.filter((p) => p === a || p === b).map((p) => keep(p as never)));
@@ -89,6 +91,8 @@ describe("narrowing on REST", () => {
       ["limit=0", "limit"],
       ["cursor=bm90LW91cnM", "cursor"],
       ["countries=ZZ", "countries"],
+      ["fields=scores,nothing", "fields"],
+      ["fields=scores;drop", "fields"],
     ] as const) {
       const response = await fetch(`${base}/v1/markets/${MARKET}/availability?${query}`, { headers: auth });
       const body = (await response.json()) as { code: string; issues?: { path: string }[] };
@@ -96,6 +100,22 @@ describe("narrowing on REST", () => {
       expect(body.code).toBe("invalid_request");
       expect(body.issues?.[0]?.path, query).toBe(parameter);
     }
+  });
+
+  it("cuts every product to the fields asked for, keeping what names it, and charges the same", async () => {
+    const full = await rest(`/markets/${MARKET}/delta?country=FR`);
+    const sparse = await rest(`/markets/${MARKET}/delta?country=FR&fields=available,distance`);
+    expect(sparse.status).toBe(200);
+    expect(sparse.etag).not.toBe(full.etag);
+    const { products: fullProducts, ...fullRest } = full.body as Reading;
+    const { products: sparseProducts, ...sparseRest } = sparse.body as Reading;
+    expect(sparseRest).toEqual(fullRest);
+    expect(sparseProducts).toEqual(
+      fullProducts.map((p) => ({ productId: p.productId, name: p.name, available: p.available, distance: p.distance })),
+    );
+    // With the other narrowing parameters, in any order of the fields.
+    const top = await rest(`/markets/${MARKET}/delta?country=FR&limit=2&fields=distance,available`);
+    expect((top.body as Reading).products).toEqual(sparseProducts.slice(0, 2));
   });
 
   it("names a narrowed reading apart from the complete one, and answers its own ETag with 304", async () => {
@@ -146,6 +166,17 @@ describe("MCP results within the token budget", () => {
     } while (cursor);
     expect(pages).toBeGreaterThan(1);
     expect(seen).toEqual(full.products);
+  });
+
+  it("answers a sparse reading with the fields asked for, its text listing them", async () => {
+    const args = { marketId: MARKET, country: "FR", fields: "available" };
+    const onMcp = await call("service_market_get_delta", args);
+    expect(onMcp.isError ?? false, JSON.stringify(onMcp).slice(0, 600)).toBe(false);
+    const onRest = (await rest(`/markets/${MARKET}/delta?country=FR&fields=available`)).body as Reading;
+    expect(onMcp.structuredContent).toEqual(onRest);
+    const text = onMcp.content[0]?.text ?? "";
+    for (const p of onRest.products)
+      expect(text).toContain(`- ${p.name} (${p.productId}): {"available":${p.available}}`);
   });
 
   it("narrows as REST does, through the same implementation", async () => {

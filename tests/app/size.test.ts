@@ -171,6 +171,19 @@ describe(`MCP on a market of ${SIZED_MARKET.products.toLocaleString("en")} produ
     }
   });
 
+  it("fits more products in a page when fewer fields are asked for", async () => {
+    const page = async (args: Json) =>
+      (
+        (await client.callTool({ name: "service_market_get_snapshot", arguments: { marketId: MARKET, ...args } })) as {
+          structuredContent: { page: Page };
+        }
+      ).structuredContent.page;
+    const whole = await page({});
+    const sparse = await page({ fields: "bands" });
+    expect(sparse.returned).toBeGreaterThan(2 * whole.returned);
+    console.log(`[size] snapshot products per page: ${whole.returned}, with fields=bands ${sparse.returned}`);
+  });
+
   it("refuses a receipt moved to another organization or another reading, and prices a link read without one", async () => {
     const tool = "service_market_get_servicemax";
     const first = (await client.callTool({ name: tool, arguments: { marketId: MARKET } })) as {

@@ -4,7 +4,15 @@
  * that name what exists; the largest first page that fits. Readings here are written by hand.
  */
 import { describe, expect, it } from "vitest";
-import { cursorAt, fitPage, NarrowingError, narrow, offsetOf, type Page } from "@/server/readings/narrowing";
+import {
+  cursorAt,
+  fitPage,
+  NarrowingError,
+  narrow,
+  offsetOf,
+  type Page,
+  selectFields,
+} from "@/server/readings/narrowing";
 
 const product = (n: number) => ({
   productId: `p-${n}`,
@@ -72,6 +80,35 @@ describe("narrowing a reading", () => {
     expect(error({ cursor: "not-ours" })).toMatch(/^cursor: /);
     expect(() => offsetOf(cursorAt(7))).not.toThrow();
     expect(offsetOf(cursorAt(7))).toBe(7);
+  });
+});
+
+describe("a sparse fieldset", () => {
+  it("keeps the fields asked for and what names each product, in every list, the rest as it was", () => {
+    const twoLists = { ...reading, max: { products: reading.products.slice(0, 2) } };
+    const sparse = selectFields(twoLists, { lists: ["products", "max.products"] }, "scores, vendor");
+    expect(sparse.products[0]).toEqual({
+      productId: "p-1",
+      name: "Product 1",
+      vendor: "Vendor 1",
+      scores: { innovation: 99 },
+    });
+    expect(sparse.max.products.map((p) => Object.keys(p))).toEqual([
+      ["productId", "name", "vendor", "scores"],
+      ["productId", "name", "vendor", "scores"],
+    ]);
+    expect(sparse.countries).toBe(reading.countries);
+    expect(reading.products[0]).toHaveProperty("cells"); // the reading itself is not changed
+  });
+
+  it("answers the reading itself without fields, and names the fields there are for an unknown one", () => {
+    expect(selectFields(reading, LIST, undefined)).toBe(reading);
+    expect(() => selectFields(reading, LIST, "scores,score")).toThrow(
+      new NarrowingError(
+        "fields",
+        'No product field "score" in this reading; its products have productId, name, vendor, scores, cells.',
+      ),
+    );
   });
 });
 

@@ -4,7 +4,7 @@
  * enums kept, descriptions and bounds left out. Expected outlines are written out by hand.
  */
 import { describe, expect, it } from "vitest";
-import { outlineSchema } from "@/server/mcp/schema-outline";
+import { compactInput, outlineSchema } from "@/server/mcp/schema-outline";
 
 const schema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -68,5 +68,34 @@ describe("the outline of an output schema", () => {
     });
     expect(deeper.properties.bands).toEqual({ type: "object", additionalProperties: { type: "number" } });
     expect(outlineSchema(schema, 0)).toEqual({ type: "object" });
+  });
+});
+
+describe("an input schema as tools/list carries it", () => {
+  it("keeps types, descriptions, ranges, enums and required; leaves out examples, patterns, lengths and safe-integer bounds", () => {
+    const input = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        marketId: { type: "string", maxLength: 64, pattern: "^[a-z]+$", description: "The market.", example: "m" },
+        limit: { type: "integer", minimum: 1, maximum: 1000, description: "At most this many." },
+        release: { type: "integer", exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        view: { type: "string", enum: ["map", "bars"], default: "map", examples: ["bars"] },
+        // A parameter's name is never taken for a keyword.
+        pattern: { type: "string", description: "A parameter named pattern." },
+      },
+      required: ["marketId"],
+    };
+    expect(compactInput(input)).toEqual({
+      type: "object",
+      properties: {
+        marketId: { type: "string", description: "The market." },
+        limit: { type: "integer", minimum: 1, maximum: 1000, description: "At most this many." },
+        release: { type: "integer", exclusiveMinimum: 0 },
+        view: { type: "string", enum: ["map", "bars"], default: "map" },
+        pattern: { type: "string", description: "A parameter named pattern." },
+      },
+      required: ["marketId"],
+    });
   });
 });

@@ -6,7 +6,7 @@
 import type { Database } from "../db/client";
 import { MCP_PATH } from "../server/http/paths";
 import type { DirectRoute } from "../server/http-server/http-server";
-import { handleMcpRequest } from "../server/mcp/handler";
+import { serveMcpRequest } from "../server/mcp/handler";
 import { refuseAtTheDoor } from "../server/rest/door";
 import { handleOpenApiRequest, serveRestRequest } from "../server/rest/handler";
 import { API_PREFIX } from "../server/rest/routes";
@@ -29,6 +29,9 @@ export function apiRoutes(): DirectRoute[] {
       refuse: (request, path) => refuseAtTheDoor(request, path, opened),
       serve: (request, response, origin) => serveRestRequest(request, response, origin, database),
     },
-    { matches: (path) => path === MCP_PATH, handle: (request) => handleMcpRequest(request, database) },
+    {
+      matches: (path) => path === MCP_PATH,
+      serve: (request, response, origin) => serveMcpRequest(request, response, origin, database),
+    },
   ];
 }

@@ -14,6 +14,7 @@ import {
   compressBody,
   compressedHeaders,
   compressingStream,
+  headerValue,
   isCompressible,
   negotiateEncoding,
 } from "../http/compression";
@@ -45,8 +46,16 @@ function bodyOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
-/** The request as a Fetch Request, at `origin` (the URL's host is never read from the client). */
-export function fetchRequestOf(incoming: IncomingMessage, origin: string, signal: AbortSignal): Request {
+/**
+ * The request as a Fetch Request, at `origin` (the URL's host is never read from the client); its
+ * body the one given when it was already read, else streamed from Node.
+ */
+export function fetchRequestOf(
+  incoming: IncomingMessage,
+  origin: string,
+  signal: AbortSignal,
+  readBody?: Buffer,
+): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
@@ -54,7 +63,7 @@ export function fetchRequestOf(incoming: IncomingMessage, origin: string, signal
     else headers.set(name, value);
   }
   const method = incoming.method ?? "GET";
-  const body = WITHOUT_BODY.has(method) ? undefined : bodyOf(incoming);
+  const body = WITHOUT_BODY.has(method) ? undefined : (readBody ?? bodyOf(incoming));
   return new Request(`${origin}${incoming.url ?? "/"}`, {
     method,
     headers,
@@ -64,8 +73,9 @@ export function fetchRequestOf(incoming: IncomingMessage, origin: string, signal
 }
 
 /**
- * Writes a Fetch Response: buffered when it is a document, streamed when it is a stream of events;
- * compressed (server/http/compression.ts) when the client accepts a coding and the body is worth it.
+ * Writes a Fetch Response: buffered when it is a document, streamed when it is a stream of events
+ * still being made (one whose length is known is complete: it is sent as a document); compressed
+ * (server/http/compression.ts) when the client accepts a coding and the body is worth it.
  */
 export async function sendFetchResponse(
   answer: Response,
@@ -85,20 +95,39 @@ export async function sendFetchResponse(
     await answer.body?.cancel().catch(() => undefined);
     return;
   }
-  if (answer.headers.get("content-type")?.startsWith("text/event-stream")) {
+  if (answer.headers.get("content-type")?.startsWith("text/event-stream") && !answer.headers.has("content-length")) {
     if (coding) headers = compressedHeaders(headers, coding);
     outgoing.writeHead(answer.status, headers);
     outgoing.flushHeaders();
     await streamEvents(answer.body, outgoing, coding);
     return;
   }
-  let bytes: Buffer = Buffer.from(await answer.arrayBuffer());
-  if (coding && isCompressible(answer.headers.get("content-type"), bytes.byteLength)) {
-    headers = compressedHeaders(headers, coding);
-    bytes = await compressBody(bytes, coding);
+  await sendDocument(outgoing, answer.status, headers, Buffer.from(await answer.arrayBuffer()), acceptEncoding);
+}
+
+/**
+ * Writes a complete body — one buffer, or parts written in order without joining them — compressed
+ * when the client accepts a coding and the body is worth it.
+ */
+export async function sendDocument(
+  outgoing: ServerResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  body: Buffer | Buffer[],
+  acceptEncoding: string | undefined,
+): Promise<void> {
+  const coding = headerValue(headers, "content-encoding") ? null : negotiateEncoding(acceptEncoding);
+  let [sent, parts] = [headers, Array.isArray(body) ? body : [body]];
+  const length = (of: Buffer[]) => of.reduce((sum, part) => sum + part.byteLength, 0);
+  if (coding && isCompressible(headerValue(headers, "content-type"), length(parts))) {
+    sent = compressedHeaders(headers, coding);
+    parts = [await compressBody(Buffer.concat(parts), coding)];
   }
-  headers["content-length"] = String(bytes.byteLength);
-  outgoing.writeHead(answer.status, headers).end(bytes);
+  const lengthKey = Object.keys(sent).find((key) => key.toLowerCase() === "content-length") ?? "content-length";
+  outgoing.writeHead(status, { ...sent, [lengthKey]: String(length(parts)) });
+  outgoing.cork();
+  for (const part of parts.slice(0, -1)) outgoing.write(part);
+  outgoing.end(parts.at(-1));
 }
 
 /**
@@ -152,11 +181,12 @@ export async function serveFetch(
   outgoing: ServerResponse,
   origin: string,
   handle: FetchHandler,
+  readBody?: Buffer,
 ): Promise<void> {
   const abort = new AbortController();
   outgoing.once("close", () => {
     if (!outgoing.writableFinished) abort.abort();
   });
-  const answer = await handle(fetchRequestOf(incoming, origin, abort.signal));
+  const answer = await handle(fetchRequestOf(incoming, origin, abort.signal, readBody));
   await sendFetchResponse(answer, outgoing, incoming.method ?? "GET", incoming.headers["accept-encoding"]);
 }

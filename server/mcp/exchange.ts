@@ -70,15 +70,20 @@ export async function boundedBody(request: Request, limit: number): Promise<stri
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Reads the method (and tool) of a POST's JSON-RPC message from a copy of its body. */
-export async function mcpMessageOf(request: Request): Promise<McpMessage | null> {
-  if (request.method !== "POST") return null;
-  let body: unknown;
+/** A POST's body as JSON, or NOT_JSON. */
+export const NOT_JSON = Symbol("not JSON");
+
+export function parsedBody(text: string): unknown {
   try {
-    body = await request.clone().json();
+    return JSON.parse(text) as unknown;
   } catch {
-    return { rpcMethod: null, tool: null };
+    return NOT_JSON;
   }
+}
+
+/** The method (and tool) of a POST's JSON-RPC message, from its parsed body. */
+export function mcpMessageOf(body: unknown): McpMessage {
+  if (body === NOT_JSON) return { rpcMethod: null, tool: null };
   if (Array.isArray(body)) return { rpcMethod: "batch", tool: null };
   if (!isObject(body) || typeof body.method !== "string") return { rpcMethod: null, tool: null };
   const params = body.params;

@@ -4,6 +4,7 @@
  * procedure through a server-side caller acting as that caller, so REST and MCP share every rule.
  */
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { RESOURCE_MIME_TYPE, registerAppResource, registerAppTool } from "@modelcontextprotocol/ext-apps/server";
 import {
   type AuthInfo,
@@ -17,16 +18,18 @@ import { createMcpHandler } from "mcp-handler";
 import type { z } from "zod";
 import type { Database } from "../../db/client";
 import { bearerAuthenticator, presentsToken } from "../auth/bearer";
-import { bearerToken, type Caller } from "../auth/caller";
+import { bearerToken, type Caller, type HeaderReader } from "../auth/caller";
 import { MARKET_READ_SCOPE, priceSentence } from "../domain/operations";
 import { bearerChallenge, unauthorized } from "../errors/api-error";
 import type { ErrorCode } from "../errors/codes";
 import { describeError, type ErrorDescription } from "../errors/describe";
-import { publicOrigin } from "../http/origin";
+import { nodeHeaders } from "../http/node-headers";
+import { publicOrigin, publicOriginFrom } from "../http/origin";
 import { MCP_PATH } from "../http/paths";
 import { type Problem, problemOf, problemResponse } from "../http/problem";
 import { protectedResourceMetadataUrl } from "../http/protected-resource";
-import { withApiSecurityHeaders } from "../http/security-headers";
+import { apiSecurityHeaders, arrivedOverTls, withApiSecurityHeaders } from "../http/security-headers";
+import { sendDocument, serveFetch } from "../http-server/fetch-bridge";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { serviceMetrics } from "../observability/metrics";
 import { type ApiContext, createApiContext, reachDatabase } from "../procedures/context";
@@ -37,7 +40,25 @@ import { toolNamer, withSeeAlso } from "../procedures/see-also";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
 import { NarrowingError, type NarrowingSpec, narrow, type Page, valueAt } from "../readings/narrowing";
 import { pageNote, withinBudget } from "./budget";
-import { boundedBody, type McpMessage, mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "./exchange";
+import {
+  boundedBody,
+  type McpMessage,
+  mcpMessageOf,
+  NOT_JSON,
+  operationOfMessage,
+  parsedBody,
+  rpcOutcomeOf,
+  whenSent,
+} from "./exchange";
+import {
+  FAST_REVISIONS,
+  type FastAnswer,
+  type FastCall,
+  fastAnswer,
+  fastCallOf,
+  fastResponse,
+  RESULT_JSON,
+} from "./fast-call";
 import { SERVER_INFO } from "./identity";
 import { MCP_INSTRUCTIONS } from "./instructions";
 import {
@@ -117,7 +138,14 @@ type ToolContent = ToolResult["content"];
  * that than on the procedure). Kept by identity of the reading, the tool and the room kept for a
  * link (rounded up, so calls share it); never mutated.
  */
-const madeOnce = new WeakMap<object, Map<string, { payload: Record<string, unknown>; content: ToolContent }>>();
+const madeOnce = new WeakMap<object, Map<string, MadeResult>>();
+
+interface MadeResult {
+  payload: Record<string, unknown>;
+  content: ToolContent;
+  /** `"content":…,"structuredContent":…` as JSON in UTF-8, made on first use: the same for every call. */
+  json?: Buffer;
+}
 
 /** Room kept for a link is rounded up to this many bytes: one made result serves links of similar size. */
 const LINK_ROOM_STEP = 256;
@@ -244,16 +272,22 @@ export async function runTool(definition: ToolDefinition, input: unknown, call: 
       content: [{ type: "text", text: JSON.stringify(outcome.problem) }],
       _meta: { ...outcome.meta, problem: outcome.problem },
     };
-  if (!definition.narrowing) {
-    const { payload, content } = resultOf(definition, outcome.output);
-    return { structuredContent: payload, content: [...content], _meta: outcome.meta };
-  }
+  if (!definition.narrowing) return withJson(resultOf(definition, outcome.output), outcome.meta);
   // The link to the whole reading is made first, so the part that fits leaves room for it.
   const link = wholeReadingLink(definition, input, outcome.output, outcome.organizationId);
   const sparse = (input as { fields?: string } | undefined)?.fields !== undefined;
-  const { payload, content } = resultOf(definition, outcome.output, Buffer.byteLength(JSON.stringify(link)), sparse);
-  const partial = isPartial(payload.page as Page | undefined);
-  return { structuredContent: payload, content: partial ? [...content, link] : [...content], _meta: outcome.meta };
+  const made = resultOf(definition, outcome.output, Buffer.byteLength(JSON.stringify(link)), sparse);
+  const { payload, content } = made;
+  if (!isPartial(payload.page as Page | undefined)) return withJson(made, outcome.meta);
+  return { structuredContent: payload, content: [...content, link], _meta: outcome.meta };
+}
+
+/** A result made once, carrying its JSON (besides `_meta`) for a surface that writes it as it is. */
+function withJson(made: MadeResult, meta: Record<string, unknown>): ToolResult {
+  made.json ??= Buffer.from(JSON.stringify({ content: made.content, structuredContent: made.payload }).slice(1, -1));
+  const result: ToolResult = { structuredContent: made.payload, content: [...made.content], _meta: meta };
+  Object.defineProperty(result, RESULT_JSON, { value: made.json, enumerable: false });
+  return result;
 }
 
 /** The link to the whole reading a payload is part of, with this organization's receipt. */
@@ -479,15 +513,9 @@ const SERVER_ERROR = -32000;
  * the token, say), as the JSON-RPC error of the message's id: clients read it like any error, and
  * `data` is the problem with its stable code. The HTTP status stays the problem's (503 + Retry-After).
  */
-async function jsonRpcFailure(request: Request, problem: Problem, headers: Record<string, string> = {}) {
-  let id: unknown = null;
-  try {
-    const message = JSON.parse(await request.text()) as unknown;
-    const first = Array.isArray(message) ? message[0] : message;
-    if (first && typeof first === "object" && "id" in first) id = (first as { id: unknown }).id ?? null;
-  } catch {
-    // not JSON: the error has no id
-  }
+function jsonRpcFailure(message: unknown, problem: Problem, headers: Record<string, string> = {}) {
+  const first = Array.isArray(message) ? message[0] : message;
+  const id = first && typeof first === "object" && "id" in first ? ((first as { id: unknown }).id ?? null) : null;
   return Response.json(
     { jsonrpc: "2.0", id, error: { code: SERVER_ERROR, message: problem.detail, data: problem } },
     {
@@ -511,13 +539,80 @@ export async function handleMcpRequest(request: Request, database: () => Promise
   };
   const response = withApiSecurityHeaders(request, await answer(request, database, exchange));
   return whenSent(response, (body) =>
-    recordExchange(request, response.status, exchange, body, performance.now() - started),
+    recordExchange(request.method, response.status, exchange, body, performance.now() - started),
   );
+}
+
+/**
+ * /mcp straight from Node (server/http-server/http-server.ts routes it here in production). A POST
+ * that may be the common tool call (fast-call.ts) is read here and, when it is one, answered here
+ * with no Fetch Request, Response or stream built for it, as /v1 is answered; every other request
+ * goes to handleMcpRequest and the SDK as it came, its body handed on when it was read.
+ */
+export async function serveMcpRequest(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  origin: string,
+  database: () => Promise<Database>,
+): Promise<void> {
+  const started = performance.now();
+  const handle = (request: Request) => handleMcpRequest(request, database);
+  const headers = nodeHeaders(incoming);
+  const length = Number(headers.get("content-length") ?? Number.NaN);
+  const mayBeFast =
+    incoming.method === "POST" &&
+    FAST_REVISIONS.has(headers.get("mcp-protocol-version") ?? "") &&
+    length >= 0 &&
+    length <= MCP_BODY_LIMIT;
+  if (!mayBeFast) return serveFetch(incoming, outgoing, origin, handle);
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  const message = parsedBody(body.toString("utf8"));
+  const fast = fastCallOf(headers, message);
+  const url = `${origin}${incoming.url ?? "/"}`;
+  const answered = fast ? await answerDirectly(fast, message, headers, url, database) : undefined;
+  if (!answered) return serveFetch(incoming, outgoing, origin, handle, body);
+  outgoing.once("close", () => recordExchange("POST", 200, answered.exchange, null, performance.now() - started));
+  const security = apiSecurityHeaders(arrivedOverTls(url, headers.get("x-forwarded-proto")));
+  const { headers: framing, parts } = answered.answer;
+  await sendDocument(outgoing, 200, { ...framing, ...security }, parts, incoming.headers["accept-encoding"]);
+}
+
+/**
+ * The common tool call answered as the SDK would answer it; undefined when its caller is not
+ * known (no token, a bad one, no database): handleMcpRequest then answers the refusal as always.
+ */
+async function answerDirectly(
+  fast: FastCall,
+  message: unknown,
+  headers: HeaderReader,
+  url: string,
+  database: () => Promise<Database>,
+): Promise<{ exchange: McpExchange; answer: FastAnswer } | undefined> {
+  const exchange: McpExchange = {
+    requestId: randomUUID(),
+    organizationId: null,
+    message: mcpMessageOf(message),
+    problem: null,
+    tools: [],
+  };
+  const origin = publicOriginFrom((name) => headers.get(name) ?? undefined, url);
+  let call: McpCall;
+  try {
+    const db = await database();
+    const caller = await bearerAuthenticator(db, headers, { accessTokensFor: origin })();
+    call = { db, caller, origin, exchange };
+  } catch {
+    return undefined;
+  }
+  exchange.organizationId = call.caller.organization?.id ?? null;
+  return { exchange, answer: fastAnswer(fast, await runTool(fast.definition, fast.args, call)) };
 }
 
 /** One log line and the metrics of one request, once its answer is sent. */
 function recordExchange(
-  request: Request,
+  method: string,
   status: number,
   exchange: McpExchange,
   body: Uint8Array[] | null,
@@ -532,7 +627,7 @@ function recordExchange(
   recordApiCall({
     surface: "mcp",
     requestId: exchange.requestId,
-    method: request.method,
+    method,
     path: MCP_PATH,
     operation,
     organizationId: exchange.organizationId,
@@ -557,7 +652,9 @@ function recordExchange(
 const MCP_BODY_LIMIT = 1024 * 1024;
 
 async function answer(received: Request, database: () => Promise<Database>, exchange: McpExchange): Promise<Response> {
-  let request = received;
+  const request = received;
+  let message: unknown = NOT_JSON;
+  let body: string | undefined;
   const origin = publicOrigin(request);
   const { requestId } = exchange;
   const fail = (description: ErrorDescription, headers: Record<string, string> = {}) => {
@@ -579,17 +676,18 @@ async function answer(received: Request, database: () => Promise<Database>, exch
       { Allow: MCP_METHODS.join(", ") },
     );
   if (request.method === "POST") {
-    const body = await boundedBody(request, MCP_BODY_LIMIT);
+    body = (await boundedBody(request, MCP_BODY_LIMIT)) ?? undefined;
     // The rest of the body is drained, not cut off: closing on a client still sending would reset
     // the connection before it could read this answer.
-    if (body === null)
+    if (body === undefined)
       return fail({
         code: "request_too_large",
         detail: `The MCP message is larger than ${MCP_BODY_LIMIT / 1024 / 1024} MiB.`,
       });
-    request = new Request(request.url, { method: "POST", headers: request.headers, body, signal: request.signal });
+    // Read once: the rest read the parsed message; the SDK, when it is called, gets its own copy.
+    message = parsedBody(body);
+    exchange.message = mcpMessageOf(message);
   }
-  exchange.message = await mcpMessageOf(request);
   let call: McpCall;
   try {
     const db = await reachDatabase(database, requestId);
@@ -606,7 +704,7 @@ async function answer(received: Request, database: () => Promise<Database>, exch
     // A JSON-RPC message gets a JSON-RPC error (its id, the problem as data); other methods problem+json.
     if (request.method === "POST")
       return jsonRpcFailure(
-        request,
+        message,
         problemOf(description.code, description.detail, { origin, requestId }, description),
         description.headers,
       );
@@ -620,14 +718,21 @@ async function answer(received: Request, database: () => Promise<Database>, exch
     extra: call as unknown as Record<string, unknown>,
   };
   try {
-    return await mcpHandler(Object.assign(request, { auth: authInfo }));
+    // The common tool call is answered without an MCP server built for it (fast-call.ts).
+    const fast = fastCallOf(request.headers, message);
+    if (fast) return fastResponse(fast, await runTool(fast.definition, fast.args, call));
+    const forSdk =
+      body === undefined
+        ? request
+        : new Request(request.url, { method: "POST", headers: request.headers, body, signal: request.signal });
+    return await mcpHandler(Object.assign(forSdk, { auth: authInfo }));
   } catch (error) {
     // Tools answer their own errors; this is the SDK or transport failing: never a bare 500.
     exchange.error = error;
     const description = describeError(error);
     exchange.problem = description.code;
     return jsonRpcFailure(
-      request,
+      message,
       problemOf(description.code, description.detail, { origin, requestId }),
       description.headers,
     );

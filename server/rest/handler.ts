@@ -17,6 +17,7 @@ import {
   isCompressible,
   negotiateEncoding,
 } from "../http/compression";
+import { nodeHeaders } from "../http/node-headers";
 import { publicOrigin, publicOriginFrom } from "../http/origin";
 import { problemHeaders, problemOf, problemResponse } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
@@ -97,14 +98,6 @@ export async function handleRestRequest(request: Request, database: () => Promis
   const { status, headers, body } = await answerRestRequest(request, database);
   return new Response(request.method === "HEAD" ? null : body, { status, headers });
 }
-
-/** Node's request headers read one at a time, as `Headers.get` reads them (several values joined). */
-const nodeHeaders = (incoming: IncomingMessage): HeaderReader => ({
-  get: (name) => {
-    const value = incoming.headers[name.toLowerCase()];
-    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-  },
-});
 
 /**
  * /v1 straight from Node's request to Node's response: no Fetch `Request`, `Headers` or

@@ -1,30 +1,28 @@
 /** How the MCP edge tells what a POST asked for and how its answer ended, for logs and metrics. */
 import { describe, expect, it } from "vitest";
-import { mcpMessageOf, operationOfMessage, rpcOutcomeOf, whenSent } from "@/server/mcp/exchange";
+import { mcpMessageOf, NOT_JSON, operationOfMessage, parsedBody, rpcOutcomeOf, whenSent } from "@/server/mcp/exchange";
 
-const post = (body: string) =>
-  new Request("http://x/mcp", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+const post = (body: string) => mcpMessageOf(parsedBody(body));
 const bytes = (text: string) => [new TextEncoder().encode(text)];
 
 describe("the message of a POST", () => {
-  it("reads the JSON-RPC method and, for tools/call, the tool, leaving the body for the SDK", async () => {
-    const request = post(
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "service_markets_list" } }),
-    );
-    expect(await mcpMessageOf(request)).toEqual({ rpcMethod: "tools/call", tool: "service_markets_list" });
-    expect(JSON.parse(await request.text()).method).toBe("tools/call");
-    expect(await mcpMessageOf(post('{"jsonrpc":"2.0","id":1,"method":"initialize"}'))).toEqual({
-      rpcMethod: "initialize",
-      tool: null,
+  it("reads the JSON-RPC method and, for tools/call, the tool", () => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "service_markets_list" },
     });
+    expect(post(body)).toEqual({ rpcMethod: "tools/call", tool: "service_markets_list" });
+    expect(post('{"jsonrpc":"2.0","id":1,"method":"initialize"}')).toEqual({ rpcMethod: "initialize", tool: null });
   });
 
-  it("says nothing it cannot read: no JSON, no method, a batch, another HTTP method", async () => {
-    expect(await mcpMessageOf(post("{not json"))).toEqual({ rpcMethod: null, tool: null });
-    expect(await mcpMessageOf(post('{"id":1}'))).toEqual({ rpcMethod: null, tool: null });
-    expect(await mcpMessageOf(post("[]"))).toEqual({ rpcMethod: "batch", tool: null });
-    expect(await mcpMessageOf(new Request("http://x/mcp"))).toBeNull();
-    const long = await mcpMessageOf(post(JSON.stringify({ method: "x".repeat(500) })));
+  it("says nothing it cannot read: no JSON, no method, a batch", () => {
+    expect(parsedBody("{not json")).toBe(NOT_JSON);
+    expect(post("{not json")).toEqual({ rpcMethod: null, tool: null });
+    expect(post('{"id":1}')).toEqual({ rpcMethod: null, tool: null });
+    expect(post("[]")).toEqual({ rpcMethod: "batch", tool: null });
+    const long = post(JSON.stringify({ method: "x".repeat(500) }));
     expect(long?.rpcMethod).toHaveLength(100);
   });
 

@@ -1,0 +1,102 @@
+/**
+ * The common tool call is answered without an MCP server built for it (server/mcp/fast-call.ts);
+ * everything else goes through the SDK. Here both paths answer the same call — the plain one, and
+ * the same call with an entry in `_meta` that the fast path leaves to the SDK (and the SDK ignores)
+ * — for every tool's example on every revision served, over raw HTTP: status, headers and the
+ * JSON-RPC answer must agree, but for what differs per call (request id, balance, receipt).
+ */
+import { describe, expect, inject, it } from "vitest";
+import { FAST_REVISIONS } from "@/server/mcp/fast-call";
+import { DECLARATIONS } from "@/server/procedures/operations";
+
+const base = inject("appUrl");
+const { reader } = inject("accounts");
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | null>;
+  message: unknown;
+}
+
+/** What differs from one call to the next: the request id, the balance, a link's receipt (its expiry). */
+const steady = (text: string) =>
+  text
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "…")
+    .replace(/"remaining":\d+/g, '"remaining":0')
+    .replace(/receipt=\d{10}\.[A-Za-z0-9_-]{43}/g, "receipt=…");
+
+const MODERN = "2026-07-28";
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "mps-fast-call", version: "1.0.0" },
+};
+
+/** One tools/call as a client of `revision` sends it; `traced` adds an entry to `_meta` that leaves it to the SDK. */
+async function call(revision: string, params: { name: string; arguments?: unknown }, traced = false): Promise<Answer> {
+  const modern = revision === MODERN;
+  const trace = traced ? { "io.example/trace": "t-1" } : {};
+  const meta = modern ? { ...ENVELOPE, ...trace } : trace;
+  const response = await fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${reader.token}`,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": revision,
+      ...(modern ? { "Mcp-Method": "tools/call", "Mcp-Name": params.name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: "call-1",
+      method: "tools/call",
+      params: { ...params, ...(Object.keys(meta).length ? { _meta: meta } : {}) },
+    }),
+  });
+  const text = await response.text();
+  const events = text
+    .split("\n")
+    .filter((line) => line.startsWith("data: "))
+    .map((line) => line.slice("data: ".length));
+  if (!modern) expect(events, text.slice(0, 300)).toHaveLength(1);
+  return {
+    status: response.status,
+    headers: Object.fromEntries(
+      ["content-type", "cache-control", "x-accel-buffering", "x-content-type-options", "content-security-policy"].map(
+        (name) => [name, response.headers.get(name)],
+      ),
+    ),
+    message: JSON.parse(steady(modern ? text : (events[0] as string))),
+  };
+}
+
+describe("a tool call answered without building an MCP server", () => {
+  it("answers exactly as the SDK does, for every tool's example on every revision", async () => {
+    expect([...FAST_REVISIONS].sort()).toEqual(["2025-03-26", "2025-06-18", "2025-11-25", MODERN]);
+    for (const revision of FAST_REVISIONS)
+      for (const declaration of DECLARATIONS.filter((d) => d.tool)) {
+        const params = { name: declaration.tool?.name as string, arguments: declaration.example };
+        const direct = await call(revision, params);
+        const throughSdk = await call(revision, params, true);
+        expect(direct.status).toBe(200);
+        expect(direct, `${revision} ${params.name}`).toEqual(throughSdk);
+        expect((direct.message as { result: { isError?: boolean } }).result.isError ?? false).toBe(false);
+      }
+  });
+
+  it("answers a tool error (an unknown market) as the SDK does", async () => {
+    const params = { name: "service_market_get_snapshot", arguments: { marketId: "no-such-market" } };
+    for (const revision of ["2025-06-18", MODERN]) {
+      const direct = await call(revision, params);
+      expect(direct).toEqual(await call(revision, params, true));
+      expect(direct.message).toMatchObject({ id: "call-1", result: { isError: true } });
+    }
+  });
+
+  it("leaves what it does not answer to the SDK: refused arguments and unknown tools keep the SDK's answers", async () => {
+    const refused = await call("2025-06-18", { name: "service_market_get_snapshot", arguments: { marketId: 7 } });
+    expect(refused.message).toMatchObject({ id: "call-1" });
+    const unknown = await call("2025-06-18", { name: "no_such_tool", arguments: {} });
+    expect(JSON.stringify(unknown.message)).toContain("no_such_tool");
+  });
+});

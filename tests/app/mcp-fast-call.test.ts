@@ -93,6 +93,15 @@ describe("a tool call answered without building an MCP server", () => {
     }
   });
 
+  it("answers a call that asks for a task (2025-11-25) with its result at once: no tasks are offered", async () => {
+    const params = { name: "service_markets_list", arguments: {}, task: { ttl: 60_000 } };
+    const answer = await call("2025-11-25", params as never);
+    expect(answer.status).toBe(200);
+    const message = answer.message as { result?: { structuredContent?: { markets?: unknown[] }; task?: unknown } };
+    expect(message.result?.task).toBeUndefined();
+    expect(message.result?.structuredContent?.markets?.length).toBeGreaterThan(0);
+  });
+
   it("leaves what it does not answer to the SDK: refused arguments and unknown tools keep the SDK's answers", async () => {
     const refused = await call("2025-06-18", { name: "service_market_get_snapshot", arguments: { marketId: 7 } });
     expect(refused.message).toMatchObject({ id: "call-1" });

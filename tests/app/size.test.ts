@@ -98,8 +98,13 @@ const at = (payload: Json, path: string): unknown =>
 describe(`MCP on a market of ${SIZED_MARKET.products.toLocaleString("en")} products`, () => {
   it("answers every tool's default call within 8,000 tokens, measured as the whole JSON-RPC message", async () => {
     const sizes: Record<string, number> = {};
+    // The first call of each tool computes its reading of the market (then kept): how long that
+    // takes decides whether long work needs MCP Tasks (docs/mcp.md). Reported, not asserted.
+    const firstCallMs: Record<string, number> = {};
     for (const tool of tools) {
+      const started = performance.now();
       const { bytes, message } = await rawCall(tool.name, defaultArguments(tool));
+      firstCallMs[tool.name] = Math.round(performance.now() - started);
       const result = message.result as { isError?: boolean; content: { type: string; text?: string }[] };
       expect(result.isError ?? false, `${tool.name}: ${result.content[0]?.text?.slice(0, 300)}`).toBe(false);
       sizes[tool.name] = Math.ceil(bytes / 4);
@@ -109,6 +114,7 @@ describe(`MCP on a market of ${SIZED_MARKET.products.toLocaleString("en")} produ
     const whole = await rest("/markets/{marketId}/snapshot", { marketId: MARKET });
     expect(Buffer.byteLength(JSON.stringify(whole)) / 4).toBeGreaterThan(10 * BUDGET_TOKENS);
     console.log(`[size] tokens per default result at 1,000 products: ${JSON.stringify(sizes)}`);
+    console.log(`[size] first call (reading computed) in ms: ${JSON.stringify(firstCallMs)}`);
   });
 
   it("says what each cut result left out, and links to the whole reading", async () => {

@@ -14,6 +14,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Whole seconds until the window resets, ≥ 1. */
   resetSeconds: number;
+  /** The window's length in seconds. */
+  windowSeconds: number;
 }
 
 export interface RateLimiter {
@@ -93,6 +95,7 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
     limit,
     remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
     resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    windowSeconds: duration,
   });
 
   return {
@@ -119,12 +122,22 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
   };
 }
 
-/** RateLimit-Limit, -Remaining and -Reset (IETF draft names); Retry-After when refused. */
+/** The name of the one quota policy: every organization has one rate limit over one window. */
+export const RATE_LIMIT_POLICY = "default";
+
+/**
+ * The rate limit's headers, in two generations of the IETF draft (draft-ietf-httpapi-ratelimit-headers):
+ * `RateLimit-Limit`, `-Remaining` and `-Reset` (draft 06 and earlier, which clients already read),
+ * and the current structured fields, `RateLimit-Policy` (the quota `q` per window `w` seconds) and
+ * `RateLimit` (what `r` remains of it, `t` seconds until it resets); Retry-After when refused.
+ */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
   return {
     "RateLimit-Limit": String(decision.limit),
     "RateLimit-Remaining": String(decision.remaining),
     "RateLimit-Reset": String(decision.resetSeconds),
+    "RateLimit-Policy": `"${RATE_LIMIT_POLICY}";q=${decision.limit};w=${decision.windowSeconds}`,
+    RateLimit: `"${RATE_LIMIT_POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`,
     ...(decision.allowed ? {} : { "Retry-After": String(decision.resetSeconds) }),
   };
 }

@@ -122,6 +122,8 @@ const RATE_LIMIT_HEADERS = {
   "RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
   "RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
   "RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
 };
 
 function errorResponse(code: ErrorCode, origin: string): Json {
@@ -216,6 +218,14 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
     RateLimitLimit: header("Requests the organization may make per window.", "600"),
     RateLimitRemaining: header("Requests left in the current window.", "599"),
     RateLimitReset: header("Seconds until the window resets.", "42"),
+    RateLimitPolicy: header(
+      "The quota policy (IETF draft-ietf-httpapi-ratelimit-headers): q requests per w seconds.",
+      '"default";q=600;w=60',
+    ),
+    RateLimit: header(
+      "What is left of the quota (IETF draft-ietf-httpapi-ratelimit-headers): r requests, t seconds until it resets.",
+      '"default";r=599;t=42',
+    ),
   };
 
   const byPath = new Map(DECLARATIONS.map((declaration) => [declaration.path as string, declaration]));

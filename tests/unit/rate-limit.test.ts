@@ -79,19 +79,25 @@ describe("createRateLimiter (memory)", () => {
 });
 
 describe("rateLimitHeaders", () => {
-  it("gives limit, remaining and reset when allowed, without Retry-After", () => {
-    expect(rateLimitHeaders({ allowed: true, limit: 600, remaining: 599, resetSeconds: 60 })).toEqual({
+  it("gives limit, remaining and reset, in the draft's old headers and its structured fields, when allowed", () => {
+    expect(
+      rateLimitHeaders({ allowed: true, limit: 600, remaining: 599, resetSeconds: 60, windowSeconds: 60 }),
+    ).toEqual({
       "RateLimit-Limit": "600",
       "RateLimit-Remaining": "599",
       "RateLimit-Reset": "60",
+      "RateLimit-Policy": '"default";q=600;w=60',
+      RateLimit: '"default";r=599;t=60',
     });
   });
 
   it("adds Retry-After, in seconds, when refused", () => {
-    expect(rateLimitHeaders({ allowed: false, limit: 10, remaining: 0, resetSeconds: 17 })).toEqual({
+    expect(rateLimitHeaders({ allowed: false, limit: 10, remaining: 0, resetSeconds: 17, windowSeconds: 30 })).toEqual({
       "RateLimit-Limit": "10",
       "RateLimit-Remaining": "0",
       "RateLimit-Reset": "17",
+      "RateLimit-Policy": '"default";q=10;w=30',
+      RateLimit: '"default";r=0;t=17',
       "Retry-After": "17",
     });
   });

@@ -5,7 +5,7 @@
  * read a stale balance and overspend, and a balance never exists without the ledger row that
  * explains it.
  */
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { announceChange } from "../../db/changes";
 import type { Database, Transaction } from "../../db/client";
 import { queryRows } from "../../db/rows";
@@ -215,38 +215,4 @@ export async function ledgerPage(
     .limit(limit + 1);
   const entries = rows.slice(0, limit);
   return { entries, nextBefore: rows.length > limit ? (entries.at(-1)?.id ?? null) : null };
-}
-
-export interface DailyUsage {
-  /** UTC day, YYYY-MM-DD. */
-  day: string;
-  credits: number;
-  calls: number;
-}
-
-/** Credits spent and metered calls per UTC day over the last `days` days, oldest first, gaps filled. */
-export async function usageByDay(db: Database, organizationId: string, days: number, now = new Date()) {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const from = new Date(today - (days - 1) * 86_400_000);
-  const rows = await db
-    .select({
-      day: sql<string>`to_char(${creditLedger.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
-      credits: sql<number>`sum(-${creditLedger.amount})::int`,
-      calls: sql<number>`count(*)::int`,
-    })
-    .from(creditLedger)
-    .where(
-      and(
-        eq(creditLedger.organizationId, organizationId),
-        eq(creditLedger.kind, "debit"),
-        gte(creditLedger.createdAt, from),
-      ),
-    )
-    .groupBy(sql`1`);
-  const byDay = new Map(rows.map((r) => [r.day, r]));
-  return Array.from({ length: days }, (_, i): DailyUsage => {
-    const day = new Date(from.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-    const found = byDay.get(day);
-    return { day, credits: Number(found?.credits ?? 0), calls: Number(found?.calls ?? 0) };
-  });
 }

@@ -430,7 +430,8 @@ const mcpHandler = createMcpHandler(
         description: definition.description,
         inputSchema: schemas.input,
         outputSchema: schemas.output,
-        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        // destructiveHint and idempotentHint mean something only when readOnlyHint is false (the spec): left out.
+        annotations: { readOnlyHint: true, openWorldHint: false },
       };
       const run = async (input: unknown, ctx: { http?: { authInfo?: AuthInfo } }) =>
         runTool(definition, input, ctx.http?.authInfo?.extra as unknown as McpCall);

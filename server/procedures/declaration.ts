@@ -26,7 +26,7 @@ export type Caching = "live" | "release" | "per-call" | "none";
 export const hasEtag = (caching: Caching) => caching === "release" || caching === "per-call";
 
 /** Which router, ledger prefix and OpenAPI tag an operation belongs to. */
-export type Group = "markets" | "geographies" | "readings";
+export type Group = "markets" | "geographies" | "readings" | "account";
 
 export interface EmbeddedResource {
   type: "resource";

@@ -26,6 +26,7 @@ export const GROUP_TAGS: Record<Group, string> = {
   markets: "Markets",
   readings: "Readings",
   geographies: "Geographies",
+  account: "Account",
 };
 
 /** Inputs that pick the release(s) or the market: they name an answer through the resolved scope. */

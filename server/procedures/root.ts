@@ -1,3 +1,4 @@
+import { accountRouter } from "./routers/account";
 import { connectionsRouter } from "./routers/connections";
 import { creditsRouter } from "./routers/credits";
 import { followingRouter } from "./routers/following";
@@ -14,6 +15,7 @@ export const appRouter = createRouter({
   markets: marketsRouter,
   geographies: geographiesRouter,
   readings: readingsRouter,
+  account: accountRouter,
   // The dashboard's own procedures (signed-in people; not on REST or MCP).
   organizations: organizationsRouter,
   tokens: tokensRouter,

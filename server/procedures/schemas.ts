@@ -13,7 +13,7 @@ export const marketIdParam = z
   .max(64, "marketId must be at most 64 characters")
   .regex(SLUG_PATTERN, "marketId must be a kebab-case slug (lowercase words joined by hyphens)")
   .meta({
-    description: "The market's slug (from GET /v1/markets; MCP: service_markets_list).",
+    description: "The market's slug, from the markets list.",
     example: "foundation-model-apis",
   });
 
@@ -32,7 +32,7 @@ export const countryCode = z
 
 export const countryParam = countryCode.optional().meta({
   description:
-    "ISO 3166-1 alpha-2 code (either case) whose sovereign controls are engaged; default: the organization's home country. Valid codes: GET /v1/geographies (MCP: service_geographies_list).",
+    "ISO 3166-1 alpha-2 code (either case) whose sovereign controls are engaged; default: the organization's home country. The geographies list has the valid codes.",
   example: "FR",
 });
 
@@ -99,8 +99,7 @@ export const pageSchema = z
   .meta({ id: "Page", description: "Present when the reading was narrowed: which part of it this is." });
 
 export const viewParam = z.enum(["map", "bars"], { error: "view must be map or bars" }).default("map").meta({
-  description:
-    "Which chart opens first in clients that draw one: map (Innovation against Control with a streak per product) or bars (ranking with a ghost ceiling). The response body is identical for both.",
+  description: "The chart a client that draws one opens first: map or bars. The body is the same.",
   example: "map",
 });
 
@@ -763,3 +762,115 @@ export const whatifSchema = z
     id: "WhatIf",
     description: "Rankings recomputed with the caller's weights beside the published ones; never published.",
   });
+
+// ---------------------------------------------------------------- the caller's account
+
+const credits = z.number().int();
+const figures = {
+  credits: credits.meta({ description: "Credits spent: the sum of the ledger's debits." }),
+  calls: z.number().int().min(0).meta({ description: "Metered calls that succeeded (each one debit)." }),
+};
+
+export const organizationSchema = z
+  .object({
+    organizationId: z.string(),
+    name: z.string(),
+    homeCountry: z.string().meta({ description: "The country readings engage when a call names none." }),
+    balance: credits.meta({ description: "Credits left now: the sum of the ledger." }),
+    rateLimit: z
+      .object({
+        limit: z.number().int().positive().meta({ description: "Calls per window, for the whole organization." }),
+        windowSeconds: z.number().int().positive(),
+        remaining: z.number().int().min(0).meta({ description: "Calls left in the current window, this one counted." }),
+        resetSeconds: z.number().int().min(0).meta({ description: "Seconds until the window starts again." }),
+      })
+      .meta({ description: "The organization's rate limit (429 rate_limited beyond it)." }),
+    concurrency: z
+      .object({
+        maxInFlight: z.number().int().positive(),
+        maxQueued: z.number().int().min(0),
+      })
+      .meta({
+        description:
+          "Metered calls the organization may have running at once on one instance, and waiting behind them; beyond, 429 too_many_concurrent.",
+      }),
+  })
+  .meta({ id: "Organization", description: "The calling token's organization: balance and limits." });
+
+export const usageInput = z.object({
+  from: z.iso
+    .datetime({ offset: true, error: "from must be an ISO 8601 date-time, e.g. 2026-11-01T00:00:00Z" })
+    .optional()
+    .meta({
+      description: "Start of the period (its bucket's start); default: 30 days (day) or 24 hours (hour) before `to`.",
+    }),
+  to: z.iso
+    .datetime({ offset: true, error: "to must be an ISO 8601 date-time, e.g. 2026-11-25T00:00:00Z" })
+    .optional()
+    .meta({ description: "End of the period, exclusive; default: now." }),
+  bucket: z
+    .enum(["day", "hour"], { error: "bucket must be day or hour" })
+    .default("day")
+    .meta({ description: "UTC days (at most 366) or hours (at most 744)." }),
+  groupBy: z
+    .enum(["operation", "token"], { error: "groupBy must be operation or token" })
+    .optional()
+    .meta({ description: "Split each bucket by operation, or by the token or OAuth grant that called." }),
+});
+
+export const usageSchema = z
+  .object({
+    from: timestamp,
+    to: timestamp,
+    bucket: z.enum(["day", "hour"]),
+    groupBy: z.enum(["operation", "token"]).nullable(),
+    totals: z.object(figures),
+    buckets: z.array(
+      z.object({
+        start: timestamp,
+        ...figures,
+        groups: z
+          .array(z.object({ key: z.string().nullable(), ...figures }))
+          .optional()
+          .meta({ description: "With groupBy: the bucket split by operation or token (null: no token)." }),
+      }),
+    ),
+  })
+  .meta({
+    id: "Usage",
+    description: "Credits and metered calls per bucket, every bucket of the period listed; the sums are the ledger's.",
+  });
+
+export const ledgerInput = z.object({
+  limit: z
+    .number({ error: "limit must be a whole number from 1 to 100" })
+    .int("limit must be a whole number from 1 to 100")
+    .min(1, "limit must be a whole number from 1 to 100")
+    .max(100, "limit must be a whole number from 1 to 100")
+    .default(25)
+    .meta({ description: "Entries per page, newest first." }),
+  cursor: z
+    .string()
+    .max(100, "cursor must be at most 100 characters")
+    .optional()
+    .meta({ description: "The previous page's `nextCursor`." }),
+});
+
+export const ledgerSchema = z
+  .object({
+    entries: z.array(
+      z.object({
+        id: z.number().int().positive(),
+        kind: z.enum(["grant", "debit", "adjustment"]),
+        amount: credits.meta({ description: "Signed: positive for grants, negative for debits." }),
+        balanceAfter: credits,
+        operation: z.string().nullable().meta({ description: "The operation a debit paid for." }),
+        tokenId: z.string().nullable().meta({ description: "The token or OAuth grant that made the call." }),
+        requestId: z.string().nullable(),
+        note: z.string().nullable(),
+        createdAt: timestamp,
+      }),
+    ),
+    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last." }),
+  })
+  .meta({ id: "Ledger", description: "The organization's credits ledger, newest first." });

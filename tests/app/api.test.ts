@@ -433,6 +433,7 @@ describe("OpenAPI document and reference", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths).sort()).toEqual([
       "/geographies",
+      "/ledger",
       "/markets",
       "/markets/{marketId}",
       "/markets/{marketId}/availability",
@@ -445,6 +446,8 @@ describe("OpenAPI document and reference", () => {
       "/markets/{marketId}/servicemax",
       "/markets/{marketId}/snapshot",
       "/markets/{marketId}/whatif",
+      "/organization",
+      "/usage",
     ]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(document.components.schemas.Problem.required).toContain("code");

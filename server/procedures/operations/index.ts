@@ -5,6 +5,9 @@
  */
 import type { Operation } from "../../domain/operations";
 import { type AnyDeclaration, operationOf } from "../declaration";
+import { accountLedger } from "./account-ledger";
+import { accountOrganization } from "./account-organization";
+import { accountUsage } from "./account-usage";
 import { availability } from "./availability";
 import { capaindex } from "./capaindex";
 import { changes } from "./changes";
@@ -34,6 +37,9 @@ export const DECLARED = {
   product,
   availability,
   whatif,
+  accountOrganization,
+  accountUsage,
+  accountLedger,
 } as const satisfies Record<string, AnyDeclaration>;
 
 type Declared = (typeof DECLARED)[keyof typeof DECLARED];
@@ -46,6 +52,9 @@ export const OPERATIONS = Object.fromEntries(
 ) as Record<keyof typeof DECLARED, Operation>;
 
 export {
+  accountLedger,
+  accountOrganization,
+  accountUsage,
   availability,
   capaindex,
   changes,

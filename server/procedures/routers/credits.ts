@@ -1,6 +1,7 @@
 /** The active organization's credits: balance and prices, the ledger page by page, daily usage. */
 import { z } from "zod";
-import { creditBalance, ledgerPage, usageByDay } from "../../accounts/credits";
+import { creditBalance, ledgerPage } from "../../accounts/credits";
+import { usageByDay } from "../../accounts/usage";
 import { rateLimiterConfigFromEnv } from "../../limits/rate-limiter";
 import { defaultRateLimit } from "../../limits/shared-rate-limit";
 import { operationOf } from "../declaration";

@@ -1,0 +1,41 @@
+import { ledgerPage } from "../../accounts/credits";
+import { invalidRequest } from "../../errors/api-error";
+import { declareLive } from "../declaration";
+import { ledgerInput, ledgerSchema } from "../schemas";
+
+/** A ledger cursor is the id of the last entry of the previous page, opaque to callers. */
+const cursorOf = (id: number) => Buffer.from(`l:${id}`).toString("base64url");
+
+function idOf(cursor: string): number {
+  const match = /^l:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!match) {
+    const message = "cursor is not one this service gave: pass `nextCursor` as it is";
+    throw invalidRequest(message, [{ path: "cursor", message }]);
+  }
+  return Number(match[1]);
+}
+
+export const accountLedger = declareLive({
+  group: "account",
+  name: "ledger",
+  scope: null,
+  credits: 0,
+  path: "/ledger",
+  summary: "Credits ledger",
+  description:
+    "Every change of the organization's balance, newest first: grants, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes.",
+  input: ledgerInput,
+  output: ledgerSchema,
+  example: { limit: 10 },
+  caching: "live",
+  answer: async (ctx, input) => {
+    const organization = ctx.caller?.organization;
+    if (!organization) return { entries: [], nextCursor: null };
+    const before = input.cursor === undefined ? undefined : idOf(input.cursor);
+    const page = await ledgerPage(ctx.db, organization.id, { before, limit: input.limit });
+    return {
+      entries: page.entries.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() })),
+      nextCursor: page.nextBefore === null ? null : cursorOf(page.nextBefore),
+    };
+  },
+});

@@ -1,0 +1,86 @@
+import {
+  BUCKET_MS,
+  bucketStart,
+  MAX_BUCKETS,
+  type UsageBucket,
+  type UsageFigures,
+  type UsageGrouping,
+  type UsageRow,
+  usageRows,
+} from "../../accounts/usage";
+import { invalidRequest } from "../../errors/api-error";
+import { declareLive } from "../declaration";
+import { usageInput, usageSchema } from "../schemas";
+
+/** The default period: 30 days of days, 24 hours of hours, ending now. */
+const DEFAULT_BUCKETS: Record<UsageBucket, number> = { day: 30, hour: 24 };
+
+const refuse = (path: string, message: string) => invalidRequest(message, [{ path, message }]);
+
+/** Every bucket of the period with its sums (zero where nothing was spent), and the groups when asked. */
+export function usageReport(
+  rows: readonly UsageRow[],
+  { from, to, bucket, groupBy }: { from: Date; to: Date; bucket: UsageBucket; groupBy?: UsageGrouping },
+) {
+  const total: UsageFigures = { credits: 0, calls: 0 };
+  const byStart = new Map<number, UsageRow[]>();
+  for (const row of rows) {
+    byStart.set(row.start.getTime(), [...(byStart.get(row.start.getTime()) ?? []), row]);
+    total.credits += row.credits;
+    total.calls += row.calls;
+  }
+  const buckets = [];
+  for (let start = from.getTime(); start < to.getTime(); start += BUCKET_MS[bucket]) {
+    const inBucket = byStart.get(start) ?? [];
+    buckets.push({
+      start: new Date(start).toISOString(),
+      credits: inBucket.reduce((sum, row) => sum + row.credits, 0),
+      calls: inBucket.reduce((sum, row) => sum + row.calls, 0),
+      ...(groupBy ? { groups: inBucket.map(({ key, credits, calls }) => ({ key, credits, calls })) } : {}),
+    });
+  }
+  return {
+    from: from.toISOString(),
+    to: to.toISOString(),
+    bucket,
+    groupBy: groupBy ?? null,
+    totals: total,
+    buckets,
+  };
+}
+
+export const accountUsage = declareLive({
+  group: "account",
+  name: "usage",
+  scope: null,
+  credits: 0,
+  path: "/usage",
+  summary: "Usage",
+  description:
+    "What the organization spent and how many metered calls it made over a period, per UTC day or hour, every bucket listed, optionally split by operation or by token: every sum is exactly the ledger's. The period starts at the start of `from`'s bucket and ends before `to`. Any valid token may call it, whatever its scopes.",
+  input: usageInput,
+  output: usageSchema,
+  example: { bucket: "day", groupBy: "operation" },
+  caching: "live",
+  answer: async (ctx, input) => {
+    const organization = ctx.caller?.organization;
+    const bucket = input.bucket;
+    const to = input.to === undefined ? new Date() : new Date(input.to);
+    const from = bucketStart(
+      input.from === undefined
+        ? new Date(to.getTime() - (DEFAULT_BUCKETS[bucket] - 1) * BUCKET_MS[bucket])
+        : new Date(input.from),
+      bucket,
+    );
+    if (from.getTime() >= to.getTime()) throw refuse("to", "to must be later than from");
+    const count = Math.ceil((to.getTime() - from.getTime()) / BUCKET_MS[bucket]);
+    if (count > MAX_BUCKETS[bucket])
+      throw refuse(
+        "from",
+        `the period holds ${count} ${bucket}s; at most ${MAX_BUCKETS[bucket]} per answer: ask for a shorter period${bucket === "hour" ? " or days" : ""}`,
+      );
+    const period = { from, to, bucket, groupBy: input.groupBy };
+    const rows = organization ? await usageRows(ctx.db, organization.id, period) : [];
+    return usageReport(rows, period);
+  },
+});

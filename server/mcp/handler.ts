@@ -234,7 +234,20 @@ async function runProcedure(
   });
   const meta = () => {
     const credits = ctx.facts.credits;
-    return { requestId, ...(credits ? { credits: { cost: credits.cost, remaining: credits.balance } } : {}) };
+    const deprecation = ctx.facts.deprecation;
+    return {
+      requestId,
+      ...(credits ? { credits: { cost: credits.cost, remaining: credits.balance } } : {}),
+      ...(deprecation
+        ? {
+            deprecation: {
+              since: deprecation.since.toISOString(),
+              sunset: deprecation.sunset.toISOString(),
+              notes: deprecation.notes,
+            },
+          }
+        : {}),
+    };
   };
   const told = (problem: ErrorCode | null, error?: unknown) =>
     call.exchange.tools.push({

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client";
 import type { Authenticate, Caller, HeaderReader } from "../auth/caller";
+import type { DeprecationNotice } from "../domain/deprecations";
 import { serviceUnavailable } from "../errors/api-error";
 import type { RateLimitDecision } from "../limits/rate-limiter";
 import { requestLimits } from "../limits/request-limits";
@@ -24,6 +25,8 @@ export interface CallFacts {
   credits?: { cost: number; balance: number };
   /** The organization's rate-limit decision, reported on every answer, failures included. */
   rateLimit?: RateLimitDecision;
+  /** What the call touches that is being retired (server/domain/deprecations.ts). */
+  deprecation?: DeprecationNotice;
 }
 
 export interface ApiContext {

@@ -5,6 +5,7 @@
  * says, so ETags, conditional requests and validate-once cannot drift from what is declared.
  */
 import type { z } from "zod";
+import { deprecationOf } from "../domain/deprecations";
 import { invalidRequest } from "../errors/api-error";
 import { type Narrowing, NarrowingError, narrow, selectFields } from "../readings/narrowing";
 import type { ApiContext } from "./context";
@@ -130,7 +131,13 @@ export function procedureOf<I extends z.ZodObject, O extends z.ZodType>(declarat
       .meta(operationMeta(operationOf(full), GROUP_TAGS[declaration.group]))
       .input(declaration.input)
       // Outside the output check: a sparse answer (`fields`) is the checked reading with fields left out.
-      .use(async ({ input, next }) => {
+      .use(async ({ ctx, input, next }) => {
+        // Whatever the call touches that is being retired, said by every surface (REST headers, MCP _meta).
+        const used = Object.entries(input as Record<string, unknown>).flatMap(([key, value]) =>
+          value === undefined ? [] : [key],
+        );
+        const deprecation = deprecationOf(operationOf(full).name, used, new Date());
+        if (deprecation) ctx.facts.deprecation = deprecation;
         const result = await next();
         const fields = (input as Narrowing).fields;
         if (!result.ok || !spec || fields === undefined) return result;

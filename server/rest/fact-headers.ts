@@ -1,11 +1,13 @@
 /** A call's facts (server/procedures/context.ts) said as REST headers. */
 
+import { deprecationHeaders } from "../http/deprecation-headers";
 import { rateLimitHeaders } from "../limits/rate-limiter";
 import type { CallFacts } from "../procedures/context";
 
-/** The facts every answer carries (rate limit), and those of a success (ETag, caching, credits). */
+/** The facts every answer carries (rate limit, deprecation), and those of a success (ETag, caching, credits). */
 export function factHeaders(facts: CallFacts, succeeded: boolean): Record<string, string> {
   const headers: Record<string, string> = facts.rateLimit ? rateLimitHeaders(facts.rateLimit) : {};
+  if (facts.deprecation) Object.assign(headers, deprecationHeaders(facts.deprecation));
   if (!succeeded) return headers;
   if (facts.etag) headers.ETag = facts.etag;
   if (facts.maxAgeSeconds !== undefined)

@@ -4,8 +4,10 @@
  * readings, response headers, credits per operation, and the bearer scheme.
  */
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { DEPRECATIONS, MIN_NOTICE_DAYS } from "../domain/deprecations";
 import { ERROR_CODES, ERRORS_DOC_PATH, type ErrorCode } from "../errors/codes";
 import { COMPRESS_MIN_BYTES } from "../http/compression";
+import { DEPRECATION_DOCS_PATH } from "../http/deprecation-headers";
 import { PROBLEM_CONTENT_TYPE } from "../http/problem";
 import { type AnyDeclaration, hasEtag, operationOf } from "../procedures/declaration";
 import { DECLARATIONS } from "../procedures/operations";
@@ -171,6 +173,15 @@ function headOf(get: Json & { responses: Json; operationId?: string }): Json {
   };
 }
 
+/** The deprecation list in words, for the document's introduction. */
+const deprecatedList = () =>
+  DEPRECATIONS.length === 0
+    ? "nothing"
+    : DEPRECATIONS.map(
+        (d) =>
+          `${d.operation}${d.parameter ? ` parameter ${d.parameter}` : d.field ? ` field ${d.field}` : ""} (sunset ${d.sunset})`,
+      ).join("; ");
+
 export function buildOpenApiDocument(origin: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: "Market Positioning Service API",
@@ -181,6 +192,8 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
       "A reading engages one country's sovereign controls and shows what each product keeps and loses: the Capability Index (rank by Innovation), the Max reading (rank by what is retained under controls) and the Delta (published vs under controls).",
       "",
       `Authenticate with \`Authorization: Bearer <token>\`. Credits per call: ${priceList()}; every other operation is free. Each operation states its price (and \`x-credits\`); credits are debited once per successful call; failed calls and 304 responses cost nothing. \`HEAD\` is answered and metered like \`GET\`, without the body. Every error is \`application/problem+json\` with a stable \`code\`, documented at ${origin}${ERRORS_DOC_PATH}.`,
+      "",
+      `Deprecation policy: fields are added to answers without notice; nothing is renamed or removed without one. A field, parameter or operation to be retired is deprecated first and kept at least ${MIN_NOTICE_DAYS} days: from the day it is deprecated, answers it concerns carry \`Deprecation\` (RFC 9745), \`Sunset\` (RFC 8594: the first day it may be gone) and \`Link: <${DEPRECATION_DOCS_PATH}>; rel="deprecation"\`, MCP results \`_meta.deprecation\`, and this document marks it \`deprecated\`. Currently deprecated: ${deprecatedList()}.`,
       "",
       `Send \`Accept-Encoding: br\` (or \`gzip\`) and answers of ${COMPRESS_MIN_BYTES} bytes or more come compressed (readings shrink about 15×), with \`Vary: Accept-Encoding\` and a weak ETag that \`If-None-Match\` matches as the strong one; the price is the same.`,
     ].join("\n"),
@@ -238,6 +251,7 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
     operation.security = [{ [SECURITY_SCHEME]: [] }];
     operation["x-credits"] = access.credits;
     operation["x-scope"] = access.scope;
+    markDeprecated(operation, access.name);
     const ok = operation.responses["200"] as Json;
     ok.description = "The reading or resource.";
     ok.headers = {
@@ -282,6 +296,19 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
     (item as Json).head = headOf(operation);
   }
   return document;
+}
+
+/** What the deprecation list (server/domain/deprecations.ts) retires of an operation, marked as OpenAPI marks it. */
+function markDeprecated(operation: Json & { parameters?: Json[] }, name: string) {
+  for (const d of DEPRECATIONS.filter((entry) => entry.operation === name)) {
+    const note = `Deprecated since ${d.since}; may be gone from ${d.sunset}: ${d.instead}`;
+    if (d.parameter) {
+      const parameter = operation.parameters?.find((p) => p.name === d.parameter);
+      if (parameter)
+        Object.assign(parameter, { deprecated: true, description: `${parameter.description ?? ""} ${note}`.trim() });
+    } else if (d.field) operation.description = `${operation.description as string} The field \`${d.field}\`: ${note}`;
+    else Object.assign(operation, { deprecated: true, description: `${operation.description as string} ${note}` });
+  }
 }
 
 // The origin comes from the client's Host header, so the cache must stay small whatever it sends.

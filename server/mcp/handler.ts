@@ -178,6 +178,21 @@ function sparseText(definition: ToolDefinition, payload: Record<string, unknown>
   return lines.join("\n");
 }
 
+/** A reading kept in memory, as JSON gives it: parsed once per reading for its tool results and all of its pages. */
+const parsedOnce = new WeakMap<object, Record<string, unknown>>();
+
+/** The payload as REST sends it (through JSON), parsed once when the reading is one kept in memory. */
+function asSent(output: Record<PropertyKey, unknown>): Record<string, unknown> {
+  const serialized = output[SERIALIZED_JSON];
+  if (typeof serialized !== "string") return JSON.parse(JSON.stringify(output)) as Record<string, unknown>;
+  let parsed = parsedOnce.get(output);
+  if (!parsed) {
+    parsed = JSON.parse(serialized) as Record<string, unknown>;
+    parsedOnce.set(output, parsed);
+  }
+  return parsed;
+}
+
 /** The payload and content of a result, fitted to the budget with `linkBytes` kept free for a link. */
 function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknown>, linkBytes = 0, sparse = false) {
   const room = Math.ceil(linkBytes / LINK_ROOM_STEP) * LINK_ROOM_STEP;
@@ -186,8 +201,7 @@ function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknow
   const known = immutable ? madeOnce.get(output)?.get(key) : undefined;
   if (known) return known;
   // Through JSON, as REST sends it: structuredContent is the REST body, value for value.
-  const json = immutable ? (output[SERIALIZED_JSON] as string) : JSON.stringify(output);
-  const parsed = markValidated(JSON.parse(json) as Record<string, unknown>);
+  const parsed = markValidated(asSent(output));
   // A reading of every product answers the part of it that fits the token budget.
   const made = definition.narrowing
     ? (() => {
@@ -349,21 +363,6 @@ const protocolErrorOf = (problem: Problem) =>
     problem.detail,
     problem,
   );
-
-/** A reading kept in memory, as JSON gives it: parsed once per reading for all of its pages. */
-const parsedOnce = new WeakMap<object, Record<string, unknown>>();
-
-/** The payload as REST sends it (through JSON), parsed once when the reading is one kept in memory. */
-function asSent(output: Record<PropertyKey, unknown>): Record<string, unknown> {
-  const serialized = output[SERIALIZED_JSON];
-  if (typeof serialized !== "string") return JSON.parse(JSON.stringify(output)) as Record<string, unknown>;
-  let parsed = parsedOnce.get(output);
-  if (!parsed) {
-    parsed = JSON.parse(serialized) as Record<string, unknown>;
-    parsedOnce.set(output, parsed);
-  }
-  return parsed;
-}
 
 /**
  * resources/read of a reading link (reading-resources.ts): the page its cursor starts (the first

@@ -8,6 +8,7 @@ import { headers } from "next/headers";
 import { loadRelease } from "../catalog/releases";
 import { listMarkets } from "../catalog/store";
 import { clientAddress } from "../http/client-address";
+import { publicOriginOf } from "../http/origin";
 import { THROTTLES, throttle } from "../limits/throttles";
 import { servicemax } from "../procedures/operations";
 import { getDatabase } from "../startup/database";
@@ -20,14 +21,15 @@ export type SampleReading =
       kind: "reading";
       marketName: string;
       countryName: string;
-      reading: ReturnType<typeof servicemax.compute>;
+      reading: Awaited<ReturnType<typeof servicemax.compute>>;
     }
   | { kind: "throttled"; retryAfterSeconds: number }
   | { kind: "none" };
 
 export async function sampleReading(): Promise<SampleReading> {
   const { db } = await getDatabase();
-  const verdict = await throttle(db, [[THROTTLES.sampleReadingPerClient, clientAddress(await headers())]]);
+  const requestHeaders = await headers();
+  const verdict = await throttle(db, [[THROTTLES.sampleReadingPerClient, clientAddress(requestHeaders)]]);
   if (!verdict.allowed) return { kind: "throttled", retryAfterSeconds: verdict.retryAfterSeconds };
   // The fullest listed market makes the best sample: the most products (then the first by id).
   const market = (await listMarkets(db, { listedOnly: true }))
@@ -42,8 +44,8 @@ export async function sampleReading(): Promise<SampleReading> {
   const geography = release.geographies.find((g) => g.country === country);
   // The reading's own declared computation: the numbers the API answers. Not kept (it is small, and
   // the API's kept answers stay the procedure's alone).
-  const reading = servicemax.compute(
-    { release, country, cached: loaded.reading },
+  const reading = await servicemax.compute(
+    { release, country, cached: loaded.reading, origin: publicOriginOf(requestHeaders) },
     { marketId: release.marketId, country },
   );
   return { kind: "reading", marketName: release.name, countryName: geography?.name ?? country, reading };

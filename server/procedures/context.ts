@@ -1,6 +1,7 @@
 import type { Database } from "../../db/client";
 import type { Authenticate, Caller, HeaderReader } from "../auth/caller";
 import type { DeprecationNotice } from "../domain/deprecations";
+import type { Download } from "../domain/download";
 import { serviceUnavailable } from "../errors/api-error";
 import type { RateLimitDecision } from "../limits/rate-limiter";
 import { requestLimits } from "../limits/request-limits";
@@ -27,6 +28,10 @@ export interface CallFacts {
   rateLimit?: RateLimitDecision;
   /** What the call touches that is being retired (server/domain/deprecations.ts). */
   deprecation?: DeprecationNotice;
+  /** The file the call answers instead of JSON (a release export), written by the REST edge as it streams. */
+  download?: Download;
+  /** The answer never changes (a pinned release's file): `Cache-Control: immutable`. */
+  immutable?: boolean;
 }
 
 export interface ApiContext {

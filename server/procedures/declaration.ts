@@ -5,7 +5,8 @@
  * and answers, how its answer may be cached, how it is computed and how an MCP tool shows it. The
  * procedure built from it (./procedure.ts) is the one implementation of the rules.
  */
-import type { z } from "zod";
+import { z } from "zod";
+import type { Download } from "../domain/download";
 import { MARKET_READ_SCOPE, type Operation } from "../domain/operations";
 import type { NarrowingSpec } from "../readings/narrowing";
 import type { ApiContext } from "./context";
@@ -26,7 +27,7 @@ export type Caching = "live" | "release" | "per-call" | "none";
 export const hasEtag = (caching: Caching) => caching === "release" || caching === "per-call";
 
 /** Which router, ledger prefix and OpenAPI tag an operation belongs to. */
-export type Group = "markets" | "geographies" | "readings" | "account";
+export type Group = "markets" | "geographies" | "readings" | "exports" | "account";
 
 export interface EmbeddedResource {
   type: "resource";
@@ -93,8 +94,29 @@ export interface ReadingDeclaration<I extends z.ZodObject, O extends z.ZodType> 
   narrowing?: NarrowingSpec;
   /** Inputs that change how a client shows the answer, not its bytes: left out of its name. */
   sameBytes?: readonly (keyof z.output<I> & string)[];
-  compute(scope: ReadingScope, input: z.output<I>): z.output<O>;
+  /**
+   * The answer holds the service's public origin (links, a citation's URL): the origin names it
+   * too (ETag, cache), and `scope.origin` gives it to `compute`.
+   */
+  namedByOrigin?: boolean;
+  /**
+   * The answer; a promise for work long enough to hand the event loop back between its steps
+   * (computed once all the same, when cached per release).
+   */
+  compute(scope: ReadingScope, input: z.output<I>): z.output<O> | Promise<z.output<O>>;
+  /**
+   * Answered as a file rather than as JSON (REST only: MCP results are held to a token budget):
+   * the media types it may have, and the file itself, written as it is sent. The JSON `compute`
+   * gives is then only what the procedure answers other callers: the file's name and type.
+   */
+  download?: {
+    mediaTypes: readonly string[];
+    file(scope: ReadingScope, input: z.output<I>): Download;
+  };
 }
+
+/** Whether an operation answers a file (streamed, REST only) rather than JSON. */
+export const isDownload = (declaration: AnyDeclaration) => "download" in declaration && Boolean(declaration.download);
 
 /** Any declaration, whatever its schemas (lists of declarations). */
 // biome-ignore lint/suspicious/noExplicitAny: a list holds declarations of many input and output types
@@ -114,6 +136,31 @@ export const declareReading = <
 >(
   declaration: ReadingDeclaration<I, O> & { group: G; name: N },
 ) => declaration;
+
+/** What a download's procedure answers callers other than REST, which streams the file itself. */
+export const downloadSchema = z.object({ fileName: z.string(), mediaType: z.string() });
+
+/**
+ * A file's declaration, its name and types kept: a reading whose answer is the file (`download`);
+ * its procedure's JSON output, the file's name and type, is derived.
+ */
+export const declareDownload = <const G extends Group, const N extends string, I extends z.ZodObject>(
+  declaration: Omit<ReadingDeclaration<I, typeof downloadSchema>, "output" | "compute" | "download" | "tool"> & {
+    group: G;
+    name: N;
+    download: NonNullable<ReadingDeclaration<I, typeof downloadSchema>["download"]>;
+  },
+): ReadingDeclaration<I, typeof downloadSchema> & { group: G; name: N } => {
+  const { file } = declaration.download;
+  return {
+    ...declaration,
+    output: downloadSchema,
+    compute: (scope, input) => {
+      const { fileName, mediaType } = file(scope, input);
+      return { fileName, mediaType };
+    },
+  };
+};
 
 /** The declaration as the operation table's row: what the access middleware enforces and bills. */
 export const operationOf = (declaration: AnyDeclaration): Operation => ({

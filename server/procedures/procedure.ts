@@ -26,6 +26,7 @@ import { deepFreeze, validatedOnce } from "./validated-once";
 export const GROUP_TAGS: Record<Group, string> = {
   markets: "Markets",
   readings: "Readings",
+  exports: "Exports",
   geographies: "Geographies",
   account: "Account",
 };
@@ -72,6 +73,11 @@ function narrowed(declaration: ReadingDeclaration<z.ZodObject, z.ZodType>, paylo
   return asked(() => narrow(payload as Record<string, unknown>, spec, input));
 }
 
+/** A computed answer frozen, whether it came at once or as a promise. */
+function frozen<T>(value: T | Promise<T>): T | Promise<T> {
+  return value instanceof Promise ? value.then(deepFreeze) : deepFreeze(value);
+}
+
 async function serveReading(
   declaration: ReadingDeclaration<z.ZodObject, z.ZodType>,
   ctx: ApiContext,
@@ -80,7 +86,8 @@ async function serveReading(
   const resolved = await resolveScope(ctx, input, declaration);
   const { scope } = resolved;
   const country = scope.country === null ? [] : [scope.country];
-  const payload =
+  const origin = declaration.namedByOrigin ? [ctx.origin] : [];
+  const computed =
     declaration.caching === "release"
       ? resolved.loaded.reading(
           [
@@ -88,10 +95,13 @@ async function serveReading(
             ...resolved.releases.slice(0, -1),
             ...namingInputs(declaration, input, true),
             ...country,
+            ...origin,
           ].join(":"),
-          () => deepFreeze(declaration.compute(scope, input)),
+          () => frozen(declaration.compute(scope, input)),
         )
       : declaration.compute(scope, input);
+  // Only a long computation is a promise: the common reading is answered without awaiting one.
+  const payload = computed instanceof Promise ? await computed : computed;
   if (hasEtag(declaration.caching))
     cacheReading(
       ctx,
@@ -101,9 +111,15 @@ async function serveReading(
         declaration.name,
         ...namingInputs(declaration, input, false),
         ...country,
+        ...origin,
       ],
       resolved.pinned,
     );
+  if (declaration.download && !ctx.facts.notModified) {
+    ctx.facts.download = declaration.download.file(scope, input);
+    // A pinned release's file never changes: a client may keep it for good.
+    ctx.facts.immutable = resolved.pinned;
+  }
   return narrowed(declaration, payload, input as Narrowing);
 }
 

@@ -20,6 +20,8 @@ export interface ReadingScope {
   country: string | null;
   /** A value derived from the release, computed once per release and key (e.g. its scoring frame). */
   cached<T>(key: string, compute: (release: ReleaseData) => T): T;
+  /** The service's public origin, for answers that link to it (they are named by it too). */
+  origin: string;
 }
 
 /** What a resolved reading is named by, besides its market and operation. */
@@ -84,7 +86,7 @@ export async function resolveScope(
     const release = loaded.data;
     const country = how.country ? countryOf(ctx, release, input.country, how.country) : null;
     return {
-      scope: { release, country, cached: loaded.reading },
+      scope: { release, country, cached: loaded.reading, origin: ctx.origin },
       loaded,
       releases: [release.release],
       pinned: input.release !== undefined,
@@ -110,7 +112,7 @@ export async function resolveScope(
       [{ path: "country", message: `"${country}" is not a geography of release ${fromNumber}` }],
     );
   return {
-    scope: { release: to, earlier, country, cached: loaded.reading },
+    scope: { release: to, earlier, country, cached: loaded.reading, origin: ctx.origin },
     loaded,
     releases: [fromNumber, to.release],
     pinned: input.to !== undefined,

@@ -1,6 +1,7 @@
 import { accountRouter } from "./routers/account";
 import { connectionsRouter } from "./routers/connections";
 import { creditsRouter } from "./routers/credits";
+import { exportsRouter } from "./routers/exports";
 import { followingRouter } from "./routers/following";
 import { geographiesRouter } from "./routers/geographies";
 import { marketsRouter } from "./routers/markets";
@@ -15,6 +16,7 @@ export const appRouter = createRouter({
   markets: marketsRouter,
   geographies: geographiesRouter,
   readings: readingsRouter,
+  exports: exportsRouter,
   account: accountRouter,
   // The dashboard's own procedures (signed-in people; not on REST or MCP).
   organizations: organizationsRouter,

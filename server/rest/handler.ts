@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../../db/client";
 import { bearerAuthenticator } from "../auth/bearer";
 import type { HeaderReader } from "../auth/caller";
+import type { Download } from "../domain/download";
 import { describeError, type ErrorDescription } from "../errors/describe";
 import {
   compressedHeaders,
@@ -17,11 +18,13 @@ import {
   isCompressible,
   negotiateEncoding,
 } from "../http/compression";
+import { downloadBody, downloadHeaders, sendDownload } from "../http/download-stream";
 import { nodeHeaders } from "../http/node-headers";
 import { publicOrigin, publicOriginFrom } from "../http/origin";
 import { problemHeaders, problemOf, problemResponse } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
+import { errorMessage, log } from "../observability/logger";
 import { type CallFacts, createApiContext, reachDatabase } from "../procedures/context";
 import { type OperationNamer, withSeeAlso } from "../procedures/see-also";
 import { factHeaders } from "./fact-headers";
@@ -50,11 +53,13 @@ export interface RestRequest {
   headers: HeaderReader;
 }
 
-/** The edge's answer before any server writes it: a JSON or problem+json text, or no body. */
+/** The edge's answer before any server writes it: a JSON or problem+json text, or no body, or a file to stream. */
 export interface RestAnswer {
   status: number;
   headers: Record<string, string>;
   body: string | null;
+  /** A file answered instead of `body` (a release export), written as it is sent. */
+  download?: Download;
 }
 
 /** What the edge learns of one call, for its log line and metrics. */
@@ -95,8 +100,9 @@ export async function answerRestRequest(request: RestRequest, database: () => Pr
 
 /** /v1 as a Fetch handler: the app/ route files, under `next dev`. */
 export async function handleRestRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
-  const { status, headers, body } = await answerRestRequest(request, database);
-  return new Response(request.method === "HEAD" ? null : body, { status, headers });
+  const { status, headers, body, download } = await answerRestRequest(request, database);
+  if (request.method === "HEAD") return new Response(null, { status, headers });
+  return new Response(download ? downloadBody(download) : body, { status, headers });
 }
 
 /**
@@ -110,11 +116,18 @@ export async function serveRestRequest(
   database: () => Promise<Database>,
 ): Promise<void> {
   const method = incoming.method ?? "GET";
-  const { status, headers, body } = await answerRestRequest(
+  const { status, headers, body, download } = await answerRestRequest(
     { method, url: `${origin}${incoming.url ?? "/"}`, headers: nodeHeaders(incoming) },
     database,
   );
   const coding = negotiateEncoding(incoming.headers["accept-encoding"]);
+  if (download && method !== "HEAD") {
+    await sendDownload(outgoing, status, headers, download, coding).catch((error: unknown) =>
+      // The answer was under way: the call is logged as answered; this says it did not arrive whole.
+      log().warn({ requestId: headers["X-Request-Id"], error: errorMessage(error) }, "rest: a download was cut off"),
+    );
+    return;
+  }
   const length = body === null ? 0 : Buffer.byteLength(body);
   if (body === null || method === "HEAD") {
     // A HEAD answers with the headers its GET would have (a 304 too: the validator the client holds).
@@ -202,6 +215,9 @@ async function answer(request: RestRequest, database: () => Promise<Database>, c
     delete headers["Content-Type"];
     return { status: 304, headers, body: null };
   }
+  const { download } = context.facts;
+  if (download)
+    return { status: response.status, headers: { ...headers, ...downloadHeaders(download) }, body: null, download };
   // A HEAD's body is its GET's, for the headers it implies (length, coding); it is never sent.
   return { status: response.status, headers, body: response.body };
 }

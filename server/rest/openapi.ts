@@ -37,10 +37,10 @@ const errorsOf = (declaration: AnyDeclaration, hasInput: boolean): ErrorCode[] =
   ...(declaration.scope ? (["insufficient_scope"] as const) : []),
 ];
 
-/** "snapshot 5, capaindex 2, …": every priced operation's price, in the declarations' order. */
+/** "snapshot 5, capaindex 2, …, exports.zip 25": every priced operation's price, in the declarations' order (a reading by its name, others with their group). */
 const priceList = () =>
   DECLARATIONS.filter((d) => d.credits > 0)
-    .map((d) => `${d.name} ${d.credits}`)
+    .map((d) => `${d.group === "readings" ? d.name : `${d.group}.${d.name}`} ${d.credits}`)
     .join(", ");
 
 /** The operations of a group, by summary: "Market snapshot, Capability Index, …". */
@@ -225,7 +225,14 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
       'Validator of the reading; send it back in If-None-Match. Strong; weak (W/"…") on a compressed answer, which If-None-Match matches all the same.',
       '"k3rQ0mKk1mZ9y1Wm8JtQ2w9x6Yp1Lz0A"',
     ),
-    CacheControl: header("How long the reading may be reused.", "private, max-age=60"),
+    CacheControl: header(
+      "How long the reading may be reused. A release export of a pinned `release` never changes: `private, max-age=31536000, immutable`.",
+      "private, max-age=60",
+    ),
+    ContentDisposition: header(
+      "The file's name when saved.",
+      'attachment; filename="foundation-model-apis-release-3-snapshot.csv"',
+    ),
     CreditsCost: header("Credits this call cost.", "5"),
     CreditsRemaining: header("The organization's balance after this call.", "995"),
     RateLimitLimit: header("Requests the organization may make per window.", "600"),
@@ -254,7 +261,19 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
     markDeprecated(operation, access.name);
     const ok = operation.responses["200"] as Json;
     ok.description = "The reading or resource.";
+    const download = "download" in declaration ? declaration.download : undefined;
+    if (download) {
+      ok.description = "The file, streamed (no Content-Length).";
+      ok.content = Object.fromEntries(
+        // Keyed by the bare media type; the answer's Content-Type adds its parameters (charset, header).
+        download.mediaTypes.map((type) => [
+          type.split(";")[0],
+          { schema: type === "application/zip" ? { type: "string", format: "binary" } : { type: "string" } },
+        ]),
+      );
+    }
     ok.headers = {
+      ...(download ? { "Content-Disposition": { $ref: "#/components/headers/ContentDisposition" } } : {}),
       "X-Request-Id": { $ref: "#/components/headers/RequestId" },
       ...(declaration.caching === "none" ? {} : { "Cache-Control": { $ref: "#/components/headers/CacheControl" } }),
       "X-Credits-Cost": { $ref: "#/components/headers/CreditsCost" },

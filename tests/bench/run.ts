@@ -4,7 +4,7 @@
  * scoring). Never part of the test suite: numbers here inform, they do not pass or fail a build.
  *
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=20,100 npm run bench
- *   BENCH_ONLY=scoring,sensitivity,matrix,start,pglite,postgres,isolation   (a subset)
+ *   BENCH_ONLY=scoring,sensitivity,matrix,export,start,pglite,postgres,isolation   (a subset)
  *   BENCH_DATABASE_URL=postgres://…            (the server for the PostgreSQL run; default 127.0.0.1:5432)
  */
 
@@ -13,7 +13,7 @@ import { scoringBench } from "./scoring";
 import { startupBench } from "./startup";
 
 const only = new Set(
-  (process.env.BENCH_ONLY ?? "scoring,sensitivity,matrix,start,pglite,postgres,isolation").split(","),
+  (process.env.BENCH_ONLY ?? "scoring,sensitivity,matrix,export,start,pglite,postgres,isolation").split(","),
 );
 const NODE_GOAL = 0.3;
 const P99_GOAL_MS = 10;
@@ -50,6 +50,10 @@ async function main() {
   if (only.has("matrix")) {
     const { matrixBench } = await import("./matrix");
     await matrixBench();
+  }
+  if (only.has("export")) {
+    const { exportBench } = await import("./export");
+    await exportBench();
   }
   if (only.has("start")) {
     const { fresh, again } = await startupBench();

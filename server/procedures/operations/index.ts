@@ -11,7 +11,11 @@ import { accountUsage } from "./account-usage";
 import { availability } from "./availability";
 import { capaindex } from "./capaindex";
 import { changes } from "./changes";
+import { citation } from "./citation";
 import { delta } from "./delta";
+import { exportFile } from "./export-file";
+import { exportManifest } from "./export-manifest";
+import { exportZip } from "./export-zip";
 import { geographiesList } from "./geographies-list";
 import { marketChangelog } from "./market-changelog";
 import { marketGet } from "./market-get";
@@ -37,6 +41,10 @@ export const DECLARED = {
   product,
   availability,
   whatif,
+  exportManifest,
+  exportFile,
+  exportZip,
+  citation,
   accountOrganization,
   accountUsage,
   accountLedger,
@@ -58,7 +66,11 @@ export {
   availability,
   capaindex,
   changes,
+  citation,
   delta,
+  exportFile,
+  exportManifest,
+  exportZip,
   geographiesList,
   marketChangelog,
   marketGet,

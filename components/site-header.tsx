@@ -15,6 +15,7 @@ import {
   ONBOARDING_PATH,
   SIGN_IN_PATH,
   TOKENS_PATH,
+  WEBHOOKS_PATH,
 } from "@/server/http/paths";
 import { credits } from "./format";
 import { OrganizationSwitcher } from "./organization-switcher";
@@ -47,6 +48,7 @@ function MainLinks({ signedIn }: { signedIn: boolean }) {
       {signedIn ? <Link href={GEOGRAPHIES_PATH}>Geographies</Link> : null}
       {signedIn ? <Link href={TOKENS_PATH}>API tokens</Link> : null}
       {signedIn ? <Link href={CREDITS_PATH}>Credits</Link> : null}
+      {signedIn ? <Link href={WEBHOOKS_PATH}>Webhooks</Link> : null}
       {signedIn ? <Link href={CONNECT_PATH}>Connect MCP</Link> : null}
       <Link href={API_DOCS_PATH}>Docs</Link>
     </>

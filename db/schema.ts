@@ -26,7 +26,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { AdapterAccountType } from "next-auth/adapters";
 import type { Control, Geography, MarketFile } from "../server/domain/market-definition";
-import type { NotificationContent, WeeklyContent } from "../server/domain/notifications";
+import type { NotificationContent, WebhookDisabledContent, WeeklyContent } from "../server/domain/notifications";
 import type { CountryResult, ProductScore } from "../server/domain/scores";
 import type { Dimension } from "../server/scoring/engine";
 import type { MarketSensitivity } from "../server/scoring/sensitivity";
@@ -401,7 +401,7 @@ export const notifications = pgTable(
   (t) => [unique("notifications_once").on(t.userId, t.eventId), index("notifications_user").on(t.userId, t.id)],
 );
 
-export const mailKind = pgEnum("mail_kind", ["notification", "weekly"]);
+export const mailKind = pgEnum("mail_kind", ["notification", "weekly", "webhook_disabled"]);
 
 export const mailDeliveries = pgTable(
   "mail_deliveries",
@@ -414,7 +414,7 @@ export const mailDeliveries = pgTable(
     dedupeKey: text("dedupe_key").notNull(),
     recipient: text("recipient").notNull(),
     kind: mailKind("kind").notNull(),
-    content: jsonb("content").$type<NotificationContent | WeeklyContent>().notNull(),
+    content: jsonb("content").$type<NotificationContent | WeeklyContent | WebhookDisabledContent>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     attempts: integer("attempts").notNull().default(0),
     /** An attempt in progress holds the row until this lease runs out (a crashed sender's expires). */
@@ -426,4 +426,97 @@ export const mailDeliveries = pgTable(
     unique("mail_deliveries_once").on(t.userId, t.dedupeKey),
     index("mail_deliveries_pending").on(t.id).where(sql`${t.sentAt} is null`),
   ],
+);
+
+/**
+ * Webhook endpoints (Standard Webhooks): where an organization wants events sent, which events,
+ * for which markets and countries. The signing secret is sealed (server/auth/sealed.ts): shown
+ * once, readable only by this service. After a rotation the previous secret still signs until
+ * `previous_secret_until`, so a receiver can switch over without losing a message.
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id")
+      .primaryKey()
+      .$defaultFn(() => `ep_${randomId()}`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    /** The event types sent here (server/domain/webhooks.ts). */
+    events: text("events").array().notNull(),
+    /** Markets whose events are sent; empty: every market. */
+    marketIds: text("market_ids").array().notNull().default(sql`'{}'::text[]`),
+    /** Countries a `market.changed` event is sent for; empty: the organization's home country. */
+    countries: text("countries").array().notNull().default(sql`'{}'::text[]`),
+    secret: text("secret").notNull(),
+    previousSecret: text("previous_secret"),
+    previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true, mode: "date" }),
+    /** Null: enabled. Set by the owner, or by the service after sustained failure. */
+    disabledAt: timestamp("disabled_at", { withTimezone: true, mode: "date" }),
+    disabledReason: text("disabled_reason"),
+    /** Since when every attempt has failed (null: the last attempt succeeded, or none yet). */
+    failingSince: timestamp("failing_since", { withTimezone: true, mode: "date" }),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    createdByUserId: text("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("webhook_endpoints_organization").on(t.organizationId)],
+);
+
+/**
+ * One event for one endpoint: the body as signed and sent (the same bytes on every attempt, with
+ * the same `webhook-id`), written once per endpoint and event by the fan-out (`dedupe_key`),
+ * delivered by the queue. Claimed for an attempt like a mail delivery, so two attempts never overlap.
+ */
+export const webhookMessages = pgTable(
+  "webhook_messages",
+  {
+    /** The `webhook-id`: msg_ and random characters, the receiver's key for idempotence. */
+    id: text("id")
+      .primaryKey()
+      .$defaultFn(() => `msg_${randomId()}`),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    /** What makes it one per endpoint: `event:<id>`, `event:<id>:changed:<country>`, `test:<id>`. */
+    dedupeKey: text("dedupe_key").notNull(),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    claimedAt: timestamp("claimed_at", { withTimezone: true, mode: "date" }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
+    /** Every retry was spent (or the endpoint was disabled) without a 2xx. */
+    failedAt: timestamp("failed_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    unique("webhook_messages_once").on(t.endpointId, t.dedupeKey),
+    index("webhook_messages_endpoint").on(t.endpointId, t.createdAt),
+    index("webhook_messages_pending").on(t.createdAt).where(sql`${t.deliveredAt} is null and ${t.failedAt} is null`),
+  ],
+);
+
+/** Each attempt to deliver a message: what the receiver answered, for the delivery log. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => webhookMessages.id, { onDelete: "cascade" }),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** The receiver's HTTP status; null when there was none (refused address, timeout, connection). */
+    status: integer("status"),
+    /** Why it failed, in words (never the secret or the body). */
+    error: text("error"),
+    durationMs: integer("duration_ms").notNull(),
+    /** The first bytes of the receiver's answer, as text, for the log. */
+    responseExcerpt: text("response_excerpt"),
+    /** `queue` (first try and retries) or `resend` (someone asked). */
+    trigger: text("trigger").notNull(),
+  },
+  (t) => [index("webhook_attempts_message").on(t.messageId, t.attemptedAt)],
 );

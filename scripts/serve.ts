@@ -18,13 +18,15 @@ if (outbox.warning) {
   const rule = "!".repeat(100);
   console.warn(`${rule}\n${outbox.warning}\n${rule}`);
 }
-const privateHosts = decidePrivateHosts(process.env);
-if (privateHosts.refusal) {
-  console.error(privateHosts.refusal);
-  process.exit(1);
+for (const name of ["CIMD_ALLOW_PRIVATE_HOSTS", "WEBHOOK_ALLOW_PRIVATE_HOSTS"] as const) {
+  const privateHosts = decidePrivateHosts(process.env, name);
+  if (privateHosts.refusal) {
+    console.error(privateHosts.refusal);
+    process.exit(1);
+  }
+  if (privateHosts.warning) console.warn(privateHosts.warning);
+  process.env[name] = privateHosts.allowed ? "1" : "0";
 }
-if (privateHosts.warning) console.warn(privateHosts.warning);
-process.env.CIMD_ALLOW_PRIVATE_HOSTS = privateHosts.allowed ? "1" : "0";
 // Production as the operator declared it, before the default below makes every build "production".
 const production = isProduction(process.env);
 // As `next start` and `next dev` do, and before Next and React load: they read it once.

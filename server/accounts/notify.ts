@@ -1,8 +1,9 @@
 /**
  * From catalogue events to what each follower gets. Publishing a release or archiving a market
  * writes a catalogue event in its own transaction (server/catalog/store.ts); fanning one out
- * writes, in one transaction, an in-app notification per follower and an e-mail owed per follower
- * who chose e-mail, then marks the event done. The unique keys (person × event) make a second
+ * writes, in one transaction, an in-app notification per follower, an e-mail owed per follower
+ * who chose e-mail and a webhook message per endpoint (and country) it concerns, then marks the
+ * event done. The unique keys (person × event) make a second
  * fan-out of the same event — another instance, a retried job — write nothing.
  */
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
@@ -11,8 +12,16 @@ import { queryRows } from "../../db/rows";
 import { catalogueEvents, markets, releases } from "../../db/schema";
 import { loadRelease } from "../catalog/releases";
 import type { NotificationContent } from "../domain/notifications";
+import { mailLinkOrigin } from "../http/origin";
 import { archiveNotification, releaseNotification } from "../notifications/compose";
+import {
+  marketArchivedEvent,
+  marketChangedEvent,
+  type ReleaseFacts,
+  releasePublishedEvent,
+} from "../notifications/webhook-events";
 import { changes, type ReleaseComparison } from "../readings/changes";
+import { insertMessages, type OwedMessage, subscribedEndpoints } from "./webhooks";
 
 /**
  * Release `from` against `to` of a listed market, under `country` when both releases were scored
@@ -34,8 +43,15 @@ export async function comparisonOf(
 
 type CatalogueEvent = typeof catalogueEvents.$inferSelect;
 
+/** What an event says to people and to programs; computed before the fan-out's transaction (safe to repeat). */
+interface EventStory {
+  content: NotificationContent;
+  /** The webhook messages it owes, per endpoint subscribed to it. */
+  webhooks: OwedMessage[];
+}
+
 /** What an event says; computed before the fan-out's transaction (pure work, safe to repeat). */
-async function contentOf(db: Database, event: CatalogueEvent): Promise<NotificationContent> {
+async function storyOf(db: Database, event: CatalogueEvent): Promise<EventStory> {
   const [market] = await db.select().from(markets).where(eq(markets.marketId, event.marketId)).limit(1);
   const marketName = market?.name ?? event.marketId;
   if (event.kind === "market_archived") {
@@ -45,12 +61,23 @@ async function contentOf(db: Database, event: CatalogueEvent): Promise<Notificat
       .where(eq(releases.marketId, event.marketId))
       .orderBy(desc(releases.release))
       .limit(1);
-    return archiveNotification({
+    const archived = {
       marketId: event.marketId,
       marketName,
       archivedAt: event.occurredAt.toISOString(),
       lastRelease: last?.release ?? null,
-    });
+    };
+    const endpoints = await subscribedEndpoints(db, event.marketId, ["market.archived"], event.occurredAt);
+    const body = JSON.stringify(marketArchivedEvent(archived));
+    return {
+      content: archiveNotification(archived),
+      webhooks: endpoints.map((e) => ({
+        endpointId: e.id,
+        eventType: "market.archived",
+        dedupeKey: `event:${event.id}`,
+        body,
+      })),
+    };
   }
   const number = event.release as number;
   const [row] = await db
@@ -66,19 +93,87 @@ async function contentOf(db: Database, event: CatalogueEvent): Promise<Notificat
     .limit(1);
   if (!row) throw new Error(`catalogue event ${event.id}: no release ${number} of ${event.marketId}`);
   const comparison = number > 1 ? await comparisonOf(db, event.marketId, number - 1, number) : null;
-  return releaseNotification(
-    {
-      marketId: event.marketId,
-      marketName,
-      release: number,
-      publishedAt: row.publishedAt.toISOString(),
-      methodologyVersion: row.methodologyVersion,
-      material: row.material,
-      notes: row.notes,
-      productNames: row.products.map((p) => p.name),
-    },
-    comparison,
+  const facts = {
+    marketId: event.marketId,
+    marketName,
+    release: number,
+    publishedAt: row.publishedAt.toISOString(),
+    methodologyVersion: row.methodologyVersion,
+    material: row.material,
+    notes: row.notes,
+  };
+  return {
+    content: releaseNotification({ ...facts, productNames: row.products.map((p) => p.name) }, comparison),
+    webhooks: await releaseWebhooks(db, event, { ...facts, products: row.products }, comparison),
+  };
+}
+
+/**
+ * A release's webhook messages: `release.published` to every endpoint that wants it, and
+ * `market.changed` per country an endpoint follows where the release moved a product's
+ * availability or band (nothing for a country it moved nothing in, or that either release lacks).
+ */
+async function releaseWebhooks(
+  db: Database,
+  event: CatalogueEvent,
+  facts: ReleaseFacts,
+  comparison: ReleaseComparison | null,
+): Promise<OwedMessage[]> {
+  const endpoints = await subscribedEndpoints(
+    db,
+    event.marketId,
+    ["release.published", "market.changed"],
+    event.occurredAt,
   );
+  if (endpoints.length === 0) return [];
+  const origin = mailLinkOrigin();
+  const published = JSON.stringify(releasePublishedEvent(facts, comparison, origin));
+  const [earlier, later] =
+    facts.release > 1
+      ? await Promise.all([
+          loadRelease(db, event.marketId, facts.release - 1),
+          loadRelease(db, event.marketId, facts.release),
+        ])
+      : [undefined, undefined];
+  const changedUnder = new Map<string, string | null>();
+  const changedBody = (country: string) => {
+    if (!changedUnder.has(country)) {
+      const shared = earlier?.data.countries.has(country) && later?.data.countries.has(country);
+      const changed =
+        shared && earlier && later
+          ? marketChangedEvent(facts, changes(earlier.data, later.data, country), origin)
+          : null;
+      changedUnder.set(country, changed ? JSON.stringify(changed) : null);
+    }
+    return changedUnder.get(country) ?? null;
+  };
+  return endpoints.flatMap((endpoint) => [
+    ...(endpoint.events.includes("release.published")
+      ? [
+          {
+            endpointId: endpoint.id,
+            eventType: "release.published" as const,
+            dedupeKey: `event:${event.id}`,
+            body: published,
+          },
+        ]
+      : []),
+    ...(endpoint.events.includes("market.changed")
+      ? endpoint.countries.flatMap((country) => {
+          const body = changedBody(country);
+          return body
+            ? [
+                {
+                  endpointId: endpoint.id,
+                  eventType: "market.changed" as const,
+                  dedupeKey: `event:${event.id}:changed:${country}`,
+                  body,
+                },
+              ]
+            : [];
+        })
+      : []),
+  ]);
 }
 
 export interface FanOutResult {
@@ -86,11 +181,13 @@ export interface FanOutResult {
   notifications: number;
   /** The e-mails now owed, to be sent by the mail job. */
   deliveries: number[];
+  /** The webhook messages now owed, to be sent by the webhook job. */
+  webhooks: string[];
 }
 
 /** Fans out every pending catalogue event, oldest first. Safe to run anywhere, any number of times. */
 export async function fanOutPendingEvents(db: Database, batch = 50): Promise<FanOutResult> {
-  const result: FanOutResult = { events: 0, notifications: 0, deliveries: [] };
+  const result: FanOutResult = { events: 0, notifications: 0, deliveries: [], webhooks: [] };
   const pending = await db
     .select()
     .from(catalogueEvents)
@@ -98,7 +195,8 @@ export async function fanOutPendingEvents(db: Database, batch = 50): Promise<Fan
     .orderBy(asc(catalogueEvents.id))
     .limit(batch);
   for (const event of pending) {
-    const content = JSON.stringify(await contentOf(db, event));
+    const story = await storyOf(db, event);
+    const content = JSON.stringify(story.content);
     await db.transaction(async (tx) => {
       // Another instance fanning it out holds the row: leave it to them.
       const [claimed] = await tx
@@ -126,7 +224,9 @@ export async function fanOutPendingEvents(db: Database, batch = 50): Promise<Fan
           where ${followedBefore} and u.email is not null
           on conflict do nothing returning id`,
       );
+      const webhooks = await insertMessages(tx, story.webhooks);
       await tx.update(catalogueEvents).set({ fannedOutAt: sql`now()` }).where(eq(catalogueEvents.id, event.id));
+      result.webhooks.push(...webhooks);
       result.events += 1;
       result.notifications += inApp.length;
       result.deliveries.push(...mails.map((m) => m.id));

@@ -13,6 +13,8 @@ import { isSameOriginRequest } from "../http/same-origin";
 import { log } from "../observability/logger";
 import { createApiContext, reachDatabase } from "../procedures/context";
 import { appRouter } from "../procedures/root";
+import { jobSender } from "../queue/queue";
+import { getDatabase } from "../startup/database";
 
 export const DASHBOARD_TRPC_ENDPOINT = "/api/trpc";
 
@@ -40,6 +42,7 @@ export async function handleDashboardTrpc(request: Request, database: () => Prom
         requestId,
         origin,
         authenticate: sessionAuthenticator(db),
+        queue: jobSender(await getDatabase()),
       });
     },
     onError: ({ error, path }) => {

@@ -14,6 +14,8 @@ export interface Attributed {
 
 /** One product's score move on one axis between two releases. */
 export interface ScoreMove {
+  /** Absent from notifications stored before it was added. */
+  productId?: string;
   product: string;
   vendor: string;
   axis: Axis;
@@ -84,4 +86,20 @@ export interface WeeklyContent {
   country: string | null;
   /** Followed markets with something to say; empty: a quiet week. */
   markets: WeeklyMarket[];
+}
+
+/** An organization's webhook endpoint was disabled after sustained failure: the e-mail to its owners. */
+export interface WebhookDisabledContent {
+  kind: "webhook_disabled";
+  organizationName: string;
+  endpointId: string;
+  /** The endpoint's URL and description, as its owner wrote them: hostile text. */
+  url: string;
+  description: string;
+  /** ISO 8601: since when every attempt failed, and when it was disabled. */
+  failingSince: string;
+  disabledAt: string;
+  consecutiveFailures: number;
+  /** The last attempt's outcome in words ("HTTP 500", "timed out after 10 s"). */
+  lastError: string;
 }

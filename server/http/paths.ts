@@ -4,6 +4,7 @@ export const CHECK_EMAIL_PATH = "/signin/check-email";
 export const ONBOARDING_PATH = "/onboarding";
 export const TOKENS_PATH = "/tokens";
 export const CREDITS_PATH = "/credits";
+export const WEBHOOKS_PATH = "/webhooks";
 export const CONNECT_PATH = "/connect";
 export const OUTBOX_PATH = "/dev/outbox";
 export const MCP_PATH = "/mcp";

@@ -8,6 +8,7 @@ import { expireUnusedRegistrations, purgeExpiredOAuthRecords } from "../accounts
 import { sweepThrottleCounters } from "../limits/throttles";
 import type { JobDefinition } from "./job";
 import { notificationJobs } from "./notifications";
+import { webhookJob } from "./webhooks";
 
 /** Hours a dynamic client registration may stay unused before it is deleted (OAUTH_UNUSED_REGISTRATION_HOURS). */
 export function unusedRegistrationHours(env: NodeJS.ProcessEnv = process.env): number {
@@ -36,4 +37,5 @@ export const allJobs = (env: NodeJS.ProcessEnv = process.env): JobDefinition[] =
     run: (db) => sweepThrottleCounters(db),
   },
   ...notificationJobs(env),
+  webhookJob(env),
 ];

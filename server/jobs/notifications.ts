@@ -16,9 +16,11 @@ import { composeMail } from "../mail/notification-mail";
 import { latestSlot, slotOfWeek, weeklyCron, weeklyScheduleFromEnv } from "../notifications/week";
 import { errorMessage, log } from "../observability/logger";
 import type { JobContext, JobDefinition } from "./job";
+import { MAIL_JOB, queueMails } from "./mail-queue";
+import { lostMessages, queueWebhooks } from "./webhooks";
 
 export const FAN_OUT_JOB = "notifications-fan-out";
-export const MAIL_JOB = "mail-send";
+export { MAIL_JOB };
 export const WEEKLY_JOB = "weekly-summary";
 
 /** Catalogue changes this close together queue one fan-out. */
@@ -41,11 +43,6 @@ export const mailRetries = (env: NodeJS.ProcessEnv = process.env) => ({
   retryDelay: positiveInteger(env, "MAIL_RETRY_DELAY_SECONDS", 30),
   retryBackoff: true,
 });
-
-async function queueMails(context: JobContext, deliveryIds: readonly number[]): Promise<void> {
-  for (const deliveryId of deliveryIds)
-    await context.send(MAIL_JOB, { deliveryId }, { singletonKey: `delivery:${deliveryId}` });
-}
 
 /** Sends one e-mail owed; a failure is recorded and thrown, so pg-boss retries it with backoff. */
 export async function sendDelivery(db: Database, deliveryId: number): Promise<"sent" | "skipped"> {
@@ -78,11 +75,17 @@ export function notificationJobs(env: NodeJS.ProcessEnv = process.env): JobDefin
         const lostAfter = (data as { lostAfterSeconds?: number } | null)?.lostAfterSeconds ?? LOST_DELIVERY_SECONDS;
         const lost = await unsentDeliveries(db, lostAfter);
         await queueMails(context, [...fanned.deliveries, ...lost.filter((id) => !fanned.deliveries.includes(id))]);
+        const lostWebhooks = await lostMessages(db, lostAfter);
+        await queueWebhooks(context, [
+          ...fanned.webhooks,
+          ...lostWebhooks.filter((id) => !fanned.webhooks.includes(id)),
+        ]);
         return {
           events: fanned.events,
           notifications: fanned.notifications,
           mails: fanned.deliveries.length,
-          requeued: lost.length,
+          webhooks: fanned.webhooks.length,
+          requeued: lost.length + lostWebhooks.length,
         };
       },
     },

@@ -4,9 +4,9 @@
  * Message-ID fixed by the delivery (a mail sent again after a lost acknowledgement is the same
  * message to every mail system). Used by the mail job and by the CLI's dry run.
  */
-import type { NotificationContent, WeeklyContent } from "../domain/notifications";
+import type { NotificationContent, WebhookDisabledContent, WeeklyContent } from "../domain/notifications";
 import { mailLinkOrigin } from "../http/origin";
-import { renderNotificationMail, renderWeeklyMail } from "../notifications/render";
+import { renderNotificationMail, renderWebhookDisabledMail, renderWeeklyMail } from "../notifications/render";
 import type { Mail } from "./mail";
 import { type MailList, unsubscribeUrl } from "./unsubscribe";
 
@@ -14,24 +14,34 @@ export interface OwedMail {
   id: number;
   userId: string;
   recipient: string;
-  kind: "notification" | "weekly";
+  kind: "notification" | "weekly" | "webhook_disabled";
   dedupeKey: string;
-  content: NotificationContent | WeeklyContent;
+  content: NotificationContent | WeeklyContent | WebhookDisabledContent;
 }
+
+/** A Message-ID fixed by the delivery: the same message to every mail system if it is sent again. */
+const messageIdOf = (owed: OwedMail, origin: string) =>
+  `<delivery-${owed.id}.${owed.dedupeKey.replace(/[^A-Za-z0-9.-]/g, "-")}@${new URL(origin).hostname || "localhost"}>`;
 
 export async function composeMail(owed: OwedMail, env: NodeJS.ProcessEnv = process.env): Promise<Mail> {
   const origin = mailLinkOrigin(env);
+  // A mail about the organization's own account (no list to leave).
+  if (owed.kind === "webhook_disabled")
+    return {
+      to: owed.recipient,
+      ...renderWebhookDisabledMail(owed.content as WebhookDisabledContent, origin),
+      messageId: messageIdOf(owed, origin),
+    };
   const list: MailList = owed.kind === "weekly" ? "weekly" : "release";
   const unsubscribe = await unsubscribeUrl(origin, owed.userId, list);
   const rendered =
     owed.kind === "weekly"
       ? renderWeeklyMail(owed.content as WeeklyContent, { origin, unsubscribe })
       : renderNotificationMail(owed.content as NotificationContent, { origin, unsubscribe });
-  const host = new URL(origin).hostname || "localhost";
   return {
     to: owed.recipient,
     ...rendered,
     headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-    messageId: `<delivery-${owed.id}.${owed.dedupeKey.replace(/[^A-Za-z0-9.-]/g, "-")}@${host}>`,
+    messageId: messageIdOf(owed, origin),
   };
 }

@@ -3,9 +3,15 @@
  * part. Every name in them is catalogue text, so the HTML escapes it and headers get it on one
  * line without control characters. Pure: the links come in as arguments.
  */
-import type { AvailabilityMove, NotificationContent, WeeklyContent, WeeklyMarket } from "../domain/notifications";
+import type {
+  AvailabilityMove,
+  NotificationContent,
+  WebhookDisabledContent,
+  WeeklyContent,
+  WeeklyMarket,
+} from "../domain/notifications";
 import { escapeHtml } from "../http/html";
-import { NOTIFICATION_SETTINGS_PATH } from "../http/paths";
+import { NOTIFICATION_SETTINGS_PATH, WEBHOOKS_PATH } from "../http/paths";
 import { bandSentence, moveSentence } from "../readings/change-summary";
 import { AXIS_LABELS } from "../readings/changes-text";
 
@@ -179,6 +185,36 @@ export function renderWeeklyMail(content: WeeklyContent, links: MailLinks): Rend
           `<h2 style="font-size:17px">${escapeHtml(market.marketName)}</h2>${list(lines)}<p>${link(url, `Open ${market.marketName}`)}</p>`,
       )
       .join("")}${foot.html}`,
+  );
+  return { subject, text, html };
+}
+
+/**
+ * The e-mail to an organization's owners when the service disabled one of its webhook endpoints:
+ * which endpoint, since when it failed, and where to see the deliveries and enable it again. A
+ * service mail about their account, not a list: it has no unsubscribe link.
+ */
+export function renderWebhookDisabledMail(content: WebhookDisabledContent, origin: string): RenderedMail {
+  const endpointPage = `${origin}${WEBHOOKS_PATH}/${encodeURIComponent(content.endpointId)}`;
+  const subject = headerText(`${content.organizationName}: a webhook endpoint was disabled after failing`);
+  const details = [
+    `Endpoint: ${content.url}${content.description ? ` (${content.description})` : ""}`,
+    `Every delivery has failed since ${content.failingSince} (${content.consecutiveFailures} attempts in a row); the last: ${content.lastError}.`,
+    `It was disabled at ${content.disabledAt}. Events from then on are not sent to it; enable it again once it answers, and resend what it missed from its delivery log.`,
+  ];
+  const text = [
+    subject,
+    "",
+    ...details,
+    "",
+    `Deliveries and settings: ${endpointPage}`,
+    "",
+    "--",
+    "You own this organization.",
+  ].join("\n");
+  const html = page(
+    subject,
+    `<h1 style="font-size:20px">${escapeHtml(subject)}</h1>${list(details)}<p>${link(endpointPage, "Open the endpoint's deliveries")}</p><hr><p style="color:#57606a;font-size:13px">You own this organization.</p>`,
   );
   return { subject, text, html };
 }

@@ -16,11 +16,11 @@
  * - it must declare its redirect URIs and `token_endpoint_auth_method: "none"`: a document is
  *   public, so a client it describes can keep no secret.
  */
-import { isIP } from "node:net";
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { errors } from "oidc-provider";
 import type { Database } from "../../db/client";
+import { namesPrivateAddress } from "../http/public-address";
 import { THROTTLES, throttle } from "../limits/throttles";
 import { log } from "../observability/logger";
 import { normalizeRegistration, registrationOverLimits } from "./registration";
@@ -37,29 +37,6 @@ type Client = InstanceType<Provider["Client"]>;
 
 /** Whether tests may serve documents from this machine (decided once at start). */
 export const privateHostsAllowed = () => process.env.CIMD_ALLOW_PRIVATE_HOSTS === "1";
-
-const PRIVATE_IPV4 = [
-  /^0\./,
-  /^10\./,
-  /^127\./,
-  /^169\.254\./,
-  /^172\.(1[6-9]|2\d|3[01])\./,
-  /^192\.168\./,
-  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
-];
-
-/** A host that names a non-public address outright: localhost, or a private, loopback or link-local literal. */
-export function namesPrivateAddress(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  const family = isIP(host);
-  if (family === 4) return PRIVATE_IPV4.some((range) => range.test(host));
-  if (family === 6)
-    return (
-      host === "::" || host === "::1" || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith("::ffff:")
-    );
-  return false;
-}
 
 /** Documents that failed, by URL: when they may be fetched again. */
 const failedUntil = new Map<string, number>();

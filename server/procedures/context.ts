@@ -6,6 +6,7 @@ import { serviceUnavailable } from "../errors/api-error";
 import type { RateLimitDecision } from "../limits/rate-limiter";
 import { requestLimits } from "../limits/request-limits";
 import { errorMessage, log } from "../observability/logger";
+import type { JobSender } from "../queue/queue";
 
 /**
  * What a call tells its surface besides its data, as typed facts: each surface says them in its
@@ -55,6 +56,8 @@ export interface ApiContext {
    * behind its link, server/mcp/reading-resources.ts): it costs no credits.
    */
   prepaid: boolean;
+  /** Where a procedure queues background work (the dashboard's webhook resends); absent: it cannot. */
+  queue?: JobSender;
 }
 
 export function createApiContext(options: {
@@ -66,6 +69,7 @@ export function createApiContext(options: {
   /** Defaults to now + REQUEST_DEADLINE_MS. */
   deadline?: number;
   prepaid?: boolean;
+  queue?: JobSender;
 }): ApiContext {
   return {
     ...options,

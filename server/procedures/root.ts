@@ -9,6 +9,7 @@ import { notificationsRouter } from "./routers/notifications";
 import { organizationsRouter } from "./routers/organizations";
 import { readingsRouter } from "./routers/readings";
 import { tokensRouter } from "./routers/tokens";
+import { webhooksRouter } from "./routers/webhooks";
 import { type ApiMeta, createCallerFactory, createRouter } from "./trpc";
 
 /** The one API: REST, MCP and the dashboard all call these procedures. */
@@ -25,6 +26,7 @@ export const appRouter = createRouter({
   connections: connectionsRouter,
   following: followingRouter,
   notifications: notificationsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

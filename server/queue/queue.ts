@@ -74,3 +74,25 @@ export async function startQueue(handle: DatabaseHandle, options: QueueOptions):
   await boss.start();
   return boss;
 }
+
+/** Sends jobs to the queue from where no worker runs (a dashboard request on any instance). */
+export interface JobSender {
+  send(name: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
+}
+
+const senders = new WeakMap<DatabaseHandle, Promise<PgBoss>>();
+
+/** A sender on this database: one send-only queue per handle, started when first used. */
+export function jobSender(handle: DatabaseHandle): JobSender {
+  return {
+    send: async (name, data, options) => {
+      let boss = senders.get(handle);
+      if (!boss) {
+        boss = startQueue(handle, { work: false });
+        senders.set(handle, boss);
+        boss.catch(() => senders.delete(handle)); // the next send tries again
+      }
+      return (await boss).send(name, data, options ?? {});
+    },
+  };
+}

@@ -16,7 +16,7 @@ export function scoreMoves(comparison: Pick<ReleaseComparison, "products">): Sco
       p.scores
         ? AXES.map((axis) => {
             const s = (p.scores as NonNullable<typeof p.scores>)[axis];
-            return { product: p.name, vendor: p.vendor, axis, ...s };
+            return { productId: p.productId, product: p.name, vendor: p.vendor, axis, ...s };
           })
         : [],
     )

@@ -5,6 +5,7 @@
  */
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { DEPRECATIONS, MIN_NOTICE_DAYS } from "../domain/deprecations";
+import { DATA_LICENCE } from "../domain/licence";
 import { ERROR_CODES, ERRORS_DOC_PATH, type ErrorCode } from "../errors/codes";
 import { COMPRESS_MIN_BYTES } from "../http/compression";
 import { DEPRECATION_DOCS_PATH } from "../http/deprecation-headers";
@@ -156,6 +157,21 @@ function errorResponse(code: ErrorCode, origin: string): Json {
   };
 }
 
+/** What a file of each type holds, as far as a schema says it (a table's JSON: one object per row). */
+const DOWNLOAD_SCHEMAS: Record<string, Json> = {
+  "application/zip": { type: "string", format: "binary" },
+  "application/json": {
+    type: "array",
+    description: "One object per row, keyed by the table's column names (the manifest describes them).",
+    items: { type: "object" },
+  },
+  "application/vnd.citationstyles.csl+json": {
+    type: "array",
+    description: "CSL-JSON: one item of type dataset.",
+    items: { type: "object", required: ["id", "type", "title"] },
+  },
+};
+
 /** HEAD of an operation: answered, checked and metered as GET, without a body. */
 function headOf(get: Json & { responses: Json; operationId?: string }): Json {
   const responses = Object.fromEntries(
@@ -209,7 +225,7 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
   }) as OpenAPIObject & Json;
 
   document.info.contact = { name: "Market Positioning Service", url: `${origin}/docs/api` };
-  document.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" };
+  document.info.license = { name: DATA_LICENCE.name, identifier: DATA_LICENCE.identifier };
   document.tags = (Object.keys(GROUP_TAGS) as AnyDeclaration["group"][]).map((group) => ({
     name: GROUP_TAGS[group],
     description: `${summariesOf(group)}. ${freeness(group)}`,
@@ -268,7 +284,7 @@ export function buildOpenApiDocument(origin: string): OpenAPIObject {
         // Keyed by the bare media type; the answer's Content-Type adds its parameters (charset, header).
         download.mediaTypes.map((type) => [
           type.split(";")[0],
-          { schema: type === "application/zip" ? { type: "string", format: "binary" } : { type: "string" } },
+          { schema: DOWNLOAD_SCHEMAS[type.split(";")[0] as string] ?? { type: "string" } },
         ]),
       );
     }

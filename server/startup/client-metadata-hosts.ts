@@ -1,8 +1,10 @@
 /**
- * CIMD_ALLOW_PRIVATE_HOSTS=1 lets the authorization server fetch client metadata documents from
- * loopback and private addresses: tests serve them from this machine. Anywhere else it would let
- * anyone make the server fetch from its own network, so production refuses to start with it.
- * Decided once at start, like the dev outbox, before NODE_ENV is defaulted.
+ * Settings that let the service make requests to loopback and private addresses, for tests that
+ * serve their side from this machine: CIMD_ALLOW_PRIVATE_HOSTS (the authorization server fetching
+ * client metadata documents) and WEBHOOK_ALLOW_PRIVATE_HOSTS (webhook deliveries, and plain http
+ * endpoints). Anywhere else either would let anyone make the server reach into its own network,
+ * so production refuses to start with one. Decided once at start, like the dev outbox, before
+ * NODE_ENV is defaulted.
  */
 import { isProduction } from "./dev-outbox";
 
@@ -12,19 +14,28 @@ export interface PrivateHostsDecision {
   refusal?: string;
 }
 
-export function decidePrivateHosts(env: NodeJS.ProcessEnv): PrivateHostsDecision {
-  const setting = env.CIMD_ALLOW_PRIVATE_HOSTS ?? "";
+/** What each setting lets the service reach, in the words of its warning and refusal. */
+const REACHES = {
+  CIMD_ALLOW_PRIVATE_HOSTS: "client metadata documents would be fetched from",
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: "webhooks would be delivered to",
+} as const;
+
+export type PrivateHostsSetting = keyof typeof REACHES;
+
+export function decidePrivateHosts(
+  env: NodeJS.ProcessEnv,
+  name: PrivateHostsSetting = "CIMD_ALLOW_PRIVATE_HOSTS",
+): PrivateHostsDecision {
+  const setting = env[name] ?? "";
   if (setting === "" || setting === "0") return { allowed: false };
-  if (setting !== "1") return { allowed: false, refusal: `CIMD_ALLOW_PRIVATE_HOSTS must be 1 or 0, not "${setting}".` };
+  if (setting !== "1") return { allowed: false, refusal: `${name} must be 1 or 0, not "${setting}".` };
   if (isProduction(env))
     return {
       allowed: false,
-      refusal:
-        "CIMD_ALLOW_PRIVATE_HOSTS=1 in production: client metadata documents would be fetched from private and loopback addresses. It is for tests on one machine only.",
+      refusal: `${name}=1 in production: ${REACHES[name]} private and loopback addresses. It is for tests on one machine only.`,
     };
   return {
     allowed: true,
-    warning:
-      "CIMD_ALLOW_PRIVATE_HOSTS=1: client metadata documents may be fetched from private and loopback addresses (tests only).",
+    warning: `${name}=1: ${REACHES[name].replace(" would be ", " may be ")} private and loopback addresses (tests only).`,
   };
 }

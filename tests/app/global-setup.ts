@@ -129,6 +129,9 @@ export default async function setup(project: TestProject) {
       // Client metadata documents served by the tests from this machine, over TLS with a test CA.
       CIMD_ALLOW_PRIVATE_HOSTS: "1",
       NODE_EXTRA_CA_CERTS: TEST_CA_FILE,
+      // Webhook receivers run on this machine; their retries come quickly.
+      WEBHOOK_ALLOW_PRIVATE_HOSTS: "1",
+      WEBHOOK_RETRY_DELAY_SECONDS: "1",
     },
     undefined,
     logFile,

@@ -91,7 +91,15 @@ describe("WCAG 2.2 AA (axe-core), in Chromium", () => {
     for (const axis of ["innovation", "control", "scale"])
       await expectAccessible(page, `${product}/${axis}?country=FR`, `contributions-${axis}-table`);
     await expectAccessible(page, `${product}/offerings?country=FR`, "offerings-table");
-    for (const path of ["/geographies", "/tokens", "/credits", "/connect", "/notifications", "/notifications/settings"])
+    for (const path of [
+      "/geographies",
+      "/tokens",
+      "/credits",
+      "/webhooks",
+      "/connect",
+      "/notifications",
+      "/notifications/settings",
+    ])
       await expectAccessible(page, `${base}${path}`);
   });
 });

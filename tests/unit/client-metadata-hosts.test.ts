@@ -1,6 +1,6 @@
 /** Which client_id hosts are refused before any fetch, and when tests may lift that. */
 import { describe, expect, it } from "vitest";
-import { namesPrivateAddress } from "@/server/oauth/metadata-documents";
+import { namesPrivateAddress } from "@/server/http/public-address";
 import { decidePrivateHosts } from "@/server/startup/client-metadata-hosts";
 
 describe("namesPrivateAddress", () => {
@@ -53,5 +53,23 @@ describe("decidePrivateHosts", () => {
       /production/,
     );
     expect(decidePrivateHosts(env({ CIMD_ALLOW_PRIVATE_HOSTS: "yes" })).refusal).toMatch(/must be 1 or 0/);
+  });
+});
+
+describe("decidePrivateHosts for webhooks", () => {
+  it("follows the same rule under its own name", () => {
+    expect(decidePrivateHosts(env({ CIMD_ALLOW_PRIVATE_HOSTS: "1" }), "WEBHOOK_ALLOW_PRIVATE_HOSTS")).toEqual({
+      allowed: false,
+    });
+    expect(decidePrivateHosts(env({ WEBHOOK_ALLOW_PRIVATE_HOSTS: "1" }), "WEBHOOK_ALLOW_PRIVATE_HOSTS")).toMatchObject({
+      allowed: true,
+      warning: expect.stringMatching(/webhooks may be delivered to private/),
+    });
+    expect(
+      decidePrivateHosts(
+        env({ WEBHOOK_ALLOW_PRIVATE_HOSTS: "1", NODE_ENV: "production" }),
+        "WEBHOOK_ALLOW_PRIVATE_HOSTS",
+      ).refusal,
+    ).toMatch(/WEBHOOK_ALLOW_PRIVATE_HOSTS=1 in production: webhooks would be delivered to/);
   });
 });

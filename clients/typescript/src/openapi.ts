@@ -6771,7 +6771,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                    "application/json": string;
+                    "application/json": Record<string, never>[];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -7585,7 +7585,7 @@ export interface operations {
                 };
                 content: {
                     "application/x-bibtex": string;
-                    "application/vnd.citationstyles.csl+json": string;
+                    "application/vnd.citationstyles.csl+json": Record<string, never>[];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */

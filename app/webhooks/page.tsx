@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { WebhookManager } from "@/components/webhook-manager";
+import { requireOrganization } from "@/server/dashboard/guards";
+import { WEBHOOKS_PATH } from "@/server/http/paths";
+
+export const metadata: Metadata = { title: "Webhooks" };
+export const dynamic = "force-dynamic";
+
+export default async function WebhooksPage() {
+  const { organization } = await requireOrganization(WEBHOOKS_PATH);
+  return (
+    <main>
+      <h1>Webhooks</h1>
+      <p>
+        Endpoints of <strong>{organization.name}</strong> receive releases, archivings and changes under your countries
+        as signed HTTP POSTs, following the Standard Webhooks specification: verify each with the endpoint&apos;s secret
+        (npm <code>standardwebhooks</code>: <code>new Webhook(secret).verify(rawBody, headers)</code>) and skip a{" "}
+        <code>webhook-id</code> you have already processed. Failed deliveries are retried with backoff; an endpoint that
+        keeps failing is disabled and its owners are e-mailed.
+      </p>
+      <WebhookManager />
+    </main>
+  );
+}

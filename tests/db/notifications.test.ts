@@ -129,7 +129,12 @@ describe("a release of a followed market", () => {
     );
     expect(deliveries).toEqual([{ user_id: emailer, recipient: "emailer@example.com" }]);
     // A later fan-out finds nothing to do.
-    expect(await fanOutPendingEvents(database.db)).toEqual({ events: 0, notifications: 0, deliveries: [], webhooks: [] });
+    expect(await fanOutPendingEvents(database.db)).toEqual({
+      events: 0,
+      notifications: 0,
+      deliveries: [],
+      webhooks: [],
+    });
     [{ content } = { content }] = await notificationsOf(database.db, follower);
   });
 

@@ -168,7 +168,11 @@ const DOWNLOAD_SCHEMAS: Record<string, Json> = {
   "application/vnd.citationstyles.csl+json": {
     type: "array",
     description: "CSL-JSON: one item of type dataset.",
-    items: { type: "object", required: ["id", "type", "title"] },
+    items: {
+      type: "object",
+      required: ["id", "type", "title"],
+      properties: { id: { type: "string" }, type: { const: "dataset" }, title: { type: "string" } },
+    },
   },
 };
 

@@ -7585,7 +7585,12 @@ export interface operations {
                 };
                 content: {
                     "application/x-bibtex": string;
-                    "application/vnd.citationstyles.csl+json": Record<string, never>[];
+                    "application/vnd.citationstyles.csl+json": {
+                        id: string;
+                        /** @constant */
+                        type: "dataset";
+                        title: string;
+                    }[];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */

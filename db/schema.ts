@@ -39,6 +39,8 @@ export const controls = pgTable("controls", {
   name: text("name").notNull(),
   description: text("description").notNull(),
   framework: text("framework").notNull(),
+  /** The sovereignty objectives satisfying it evidences (docs/sovereignty.md); null: none mapped. */
+  sov: jsonb("sov").$type<NonNullable<Control["sov"]>>(),
 });
 
 export const geographies = pgTable(

@@ -20,6 +20,10 @@ const COLUMNS: Column<Row>[] = [
   { label: "Innovation p95", value: (p) => p.innovationInterval.p95, numeric: true, decimals: 1 },
   { label: "Rank best (p5)", value: (p) => p.rankInterval.best, numeric: true },
   { label: "Rank worst (p95)", value: (p) => p.rankInterval.worst, numeric: true },
+  { label: "P(top 1) %", value: (p) => Math.round(p.rankOdds.top1 * 100), numeric: true },
+  { label: "P(top 3) %", value: (p) => Math.round(p.rankOdds.top3 * 100), numeric: true },
+  { label: "P(top 5) %", value: (p) => Math.round(p.rankOdds.top5 * 100), numeric: true },
+  { label: "Tied group", value: (p) => p.rankOdds.tieGroup, numeric: true },
 ];
 
 export function CapaindexFigure({ reading, cutoffs }: { reading: CapaindexReading; cutoffs: readonly Cutoff[] }) {
@@ -30,7 +34,7 @@ export function CapaindexFigure({ reading, cutoffs }: { reading: CapaindexReadin
       title="Capability Index"
       summary={`${reading.products.length} products ranked by published Innovation${
         leader ? `; ${leader.name} leads with ${leader.innovation.toFixed(1)} (${leader.band})` : ""
-      }. Dashed lines mark the band cutoffs; whiskers span the 5th–95th percentile of each score across the sensitivity analysis, and a name says its rank range and an unsettled band.`}
+      }. Dashed lines mark the band cutoffs; whiskers span the 5th–95th percentile of each score across the sensitivity analysis, and a name says its rank range and an unsettled band. The table gives how likely each rank is (the share of draws in the top 1, 3 and 5) and groups the products that are statistically tied.`}
       columns={COLUMNS}
       rows={reading.products}
       rowKey={(p) => p.productId}

@@ -15,6 +15,7 @@ import { problemText, useTRPC } from "@/components/trpc";
 import { CapaindexFigure } from "./capaindex-figure";
 import { useCountryInUrl } from "./country-in-url";
 import { DeltaFigure } from "./delta-figure";
+import { GatesForm, type GatesState, gatesInput } from "./gates-form";
 import type { DeltaView, Geography, ServicemaxReading } from "./reading-types";
 import { ServicemaxFigure } from "./servicemax-figure";
 
@@ -25,6 +26,8 @@ interface ReadingsPanelProps {
   homeCountry: string;
   initialCountry: string;
   initialView: DeltaView;
+  /** The gates the page's URL names (`minSeal`, `require`). */
+  initialGates: GatesState;
   innovationCutoffs: readonly Cutoff[];
 }
 
@@ -150,17 +153,21 @@ export function ReadingsPanel({
   homeCountry,
   initialCountry,
   initialView,
+  initialGates,
   innovationCutoffs,
 }: ReadingsPanelProps) {
   const trpc = useTRPC();
   const [country, chooseCountryInUrl] = useCountryInUrl(initialCountry);
   const [view, setView] = useState<DeltaView>(initialView);
+  const [gates, setGates] = useState<GatesState>(initialGates);
   const releaseInput = release === undefined ? {} : { release };
   const keep = { placeholderData: keepPreviousData };
 
   const geographies = useQuery(trpc.geographies.list.queryOptions({}, { staleTime: 5 * 60_000 }));
   const capaindex = useQuery(trpc.readings.capaindex.queryOptions({ marketId, ...releaseInput }));
-  const max = useQuery(trpc.readings.servicemax.queryOptions({ marketId, ...releaseInput, country }, keep));
+  const max = useQuery(
+    trpc.readings.servicemax.queryOptions({ marketId, ...releaseInput, country, ...gatesInput(gates) }, keep),
+  );
   const delta = useQuery(trpc.readings.delta.queryOptions({ marketId, ...releaseInput, country }, keep));
 
   const geography = geographies.data?.geographies.find((g) => g.country === country);
@@ -173,6 +180,13 @@ export function ReadingsPanel({
   const chooseView = (next: DeltaView) => {
     setView(next);
     rememberInUrl({ country, view: next });
+  };
+  const chooseGates = (next: GatesState) => {
+    setGates(next);
+    rememberInUrl({
+      minSeal: next.minSeal === null ? "" : String(next.minSeal),
+      require: next.requireControls.join(","),
+    });
   };
 
   return (
@@ -207,12 +221,19 @@ export function ReadingsPanel({
           Ranked by the Innovation each product keeps with every control of {geography?.name ?? country} engaged:{" "}
           <em>off</em> is published, <em>on</em> is under the controls.
         </p>
+        <GatesForm gates={gates} controls={geographies.data?.controls ?? []} onChange={chooseGates} />
         <ReadingSlot query={max} what="the Max reading">
           {(reading) => <ServicemaxFigure reading={reading} controlNames={controlNames} />}
         </ReadingSlot>
 
         <h3>Delta</h3>
-        <p className="hint">What each product keeps and loses: published against under the controls.</p>
+        <p className="hint">
+          What each product keeps and loses: published against under the controls
+          {gatesInput(gates).minSeal !== undefined || gates.requireControls.length
+            ? " (every product; your gates rank the Max above)"
+            : ""}
+          .
+        </p>
         <ReadingSlot query={delta} what="the Delta">
           {(reading) => <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />}
         </ReadingSlot>

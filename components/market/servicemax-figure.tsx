@@ -13,6 +13,23 @@ import type { ServicemaxReading } from "./reading-types";
 
 type Row = ServicemaxReading["products"][number];
 
+/** A product's gates in words, when the reader set some: the reader's own filters. */
+export function gateWords(p: Row): string {
+  if (!p.gate) return "";
+  if (p.gate.passed) return "passes";
+  return p.gate.failed
+    .map((f) =>
+      f.gate === "available"
+        ? "unavailable here"
+        : f.gate === "minSeal"
+          ? `below SEAL-${f.required} (${f.actual === null ? "not assessable" : `SEAL-${f.actual}`})`
+          : `lacks ${f.missing.join(", ")}`,
+    )
+    .join("; ");
+}
+
+const percent = (share: number) => Math.round(share * 100);
+
 export function ServicemaxFigure({
   reading,
   controlNames,
@@ -21,8 +38,10 @@ export function ServicemaxFigure({
   controlNames: ReadonlyMap<string, string>;
 }) {
   const missing = (p: Row) => p.missingControls.map((id) => controlNames.get(id) ?? id).join("; ");
+  const gated = Boolean(reading.gates);
+  const ranked = (p: Row) => p.available && (!gated || p.gate?.passed === true);
   const columns: Column<Row>[] = [
-    { label: "Rank", value: (p) => (p.available ? p.rank : null), numeric: true },
+    { label: "Rank", value: (p) => (ranked(p) ? p.rank : null), numeric: true },
     { label: "Product", value: (p) => p.name },
     { label: "Vendor", value: (p) => p.vendor },
     { label: "State", value: (p) => (p.available ? "available" : "unavailable") },
@@ -57,40 +76,82 @@ export function ServicemaxFigure({
     },
     { label: "Rank best (p5)", value: (p) => (p.available ? p.rankInterval.best : null), numeric: true },
     { label: "Rank worst (p95)", value: (p) => (p.available ? p.rankInterval.worst : null), numeric: true },
+    { label: "P(top 1) %", value: (p) => (p.available ? percent(p.rankOdds.top1) : null), numeric: true },
+    { label: "P(top 3) %", value: (p) => (p.available ? percent(p.rankOdds.top3) : null), numeric: true },
+    { label: "P(top 5) %", value: (p) => (p.available ? percent(p.rankOdds.top5) : null), numeric: true },
+    { label: "Tied group", value: (p) => p.rankOdds.tieGroup, numeric: true },
+    { label: "SEAL", value: (p) => p.seal?.level ?? null, numeric: true },
+    { label: "Weakest objectives", value: (p) => p.seal?.weakest.join("; ") ?? "" },
+    ...(gated
+      ? ([
+          { label: "Your gates", value: gateWords },
+          {
+            label: "Rank in the whole field",
+            value: (p) => (p.available ? (p.publishedRank ?? null) : null),
+            numeric: true,
+          },
+        ] satisfies Column<Row>[])
+      : []),
   ];
-  const leader = reading.products.find((p) => p.available);
-  // The usable first, in rank order; then the unavailable, unranked, by name.
+  const leader = reading.products.find(ranked);
+  // The usable (and, with gates, passing) first, in rank order; then the rest, unranked, by name.
   const rows = [
-    ...reading.products.filter((p) => p.available),
-    ...reading.products.filter((p) => !p.available).sort((a, b) => a.name.localeCompare(b.name)),
+    ...reading.products.filter(ranked),
+    ...reading.products.filter((p) => !ranked(p)).sort((a, b) => a.name.localeCompare(b.name)),
   ];
+  const gatedOut = gated ? reading.products.filter((p) => p.available && !p.gate?.passed).length : 0;
   return (
     <ChartFigure
       id="servicemax"
       title={`Max under ${reading.country}`}
       summary={`${usableHeadline(reading.products, reading.country)} The usable are ranked by the Innovation they keep${
         leader ? `; ${leader.name} keeps the most, ${leader.on.innovation.toFixed(1)}` : ""
-      }. Each bar is the state on, in front of the state off; whiskers span the 5th–95th percentile of what it keeps across the sensitivity analysis. The unavailable follow, unranked, with no bar.`}
+      }. Each bar is the state on, in front of the state off; whiskers span the 5th–95th percentile of what it keeps across the sensitivity analysis. The unavailable follow, unranked, with no bar.${
+        gated
+          ? ` Your gates: ${reading.gates?.passed} pass${reading.gates?.passed === 1 ? "es" : ""}, ranked among ${reading.gates?.passed === 1 ? "the passing" : "themselves"}; ${gatedOut} usable product${gatedOut === 1 ? " does" : "s do"} not and ${gatedOut === 1 ? "is" : "are"} set apart with the gate missed.`
+          : ""
+      }`}
       columns={columns}
       rows={rows}
       rowKey={(p) => p.productId}
       fileName={csvFileName(reading.marketId, `r${reading.release}`, "max", reading.country)}
       cell={productNameCell(reading.marketId, reading.release)}
     >
-      <RankedBars bars={maxGhostBars(reading)} ghost valueLabel="On (kept)" ceilingLabel="Off (published)" />
+      <RankedBars
+        bars={maxGhostBars({ ...reading, products: reading.products.filter((p) => !gated || p.gate?.passed) })}
+        ghost
+        valueLabel="On (kept)"
+        ceilingLabel="Off (published)"
+      />
+      {gated && gatedOut > 0 ? (
+        <ul className="gated-out" data-testid="gated-out">
+          {reading.products
+            .filter((p) => p.available && !p.gate?.passed)
+            .map((p) => (
+              <li key={p.productId} className="gated-out" data-product-id={p.productId}>
+                {p.name}: not through your gates — {gateWords(p)}
+              </li>
+            ))}
+        </ul>
+      ) : null}
       <details className="max-states-details">
         <summary>Each product off and on, with its distance</summary>
         <ul className="max-states" data-testid="max-states">
           {rows.map((p) => (
             <li key={p.productId} data-product-id={p.productId} className={p.available ? undefined : "unavailable"}>
               <span className="max-name">
-                {p.available ? `${p.rank}.` : "–"} {p.name}
+                {ranked(p) ? `${p.rank}.` : "–"} {p.name}
               </span>{" "}
-              {p.available ? (
+              {p.available && gated && !p.gate?.passed ? (
+                <span>
+                  <strong>not through your gates</strong>: {gateWords(p)}
+                </span>
+              ) : p.available ? (
                 <span>
                   off {p.off.innovation.toFixed(1)} → on {p.on.innovation.toFixed(1)}, distance{" "}
                   {p.distance.magnitude.toFixed(1)} (Innovation {signed(p.distance.innovation)}, Control{" "}
-                  {signed(p.distance.control)}, Scale {signed(p.distance.scale)})
+                  {signed(p.distance.control)}, Scale {signed(p.distance.scale)}); top 3 in {percent(p.rankOdds.top3)} %
+                  of draws{p.seal ? `; SEAL-${p.seal.level ?? "?"}` : ""}
                 </span>
               ) : (
                 <span>

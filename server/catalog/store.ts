@@ -26,7 +26,9 @@ export class CatalogStateError extends Error {
 type Reader = Database | Transaction;
 
 export async function readControls(db: Reader): Promise<Control[]> {
-  return db.select().from(t.controls).orderBy(asc(t.controls.id));
+  const rows = await db.select().from(t.controls).orderBy(asc(t.controls.id));
+  // A control's sovereignty mapping is optional: absent, not null, as the catalogue file has it.
+  return rows.map(({ sov, ...control }) => (sov ? { ...control, sov } : control));
 }
 
 export async function readGeographies(db: Reader): Promise<Geography[]> {
@@ -45,14 +47,16 @@ export async function publishGeographies(db: Database, file: string, definition:
   await db.transaction(async (tx) => {
     await tx.delete(t.geographyControls);
     await tx.delete(t.geographies);
-    for (const control of definition.controls)
+    for (const control of definition.controls) {
+      const row = { ...control, sov: control.sov ?? null };
       await tx
         .insert(t.controls)
-        .values(control)
+        .values(row)
         .onConflictDoUpdate({
           target: t.controls.id,
-          set: { name: control.name, description: control.description, framework: control.framework },
+          set: { name: row.name, description: row.description, framework: row.framework, sov: row.sov },
         });
+    }
     const keep = new Set(definition.controls.map((c) => c.id));
     for (const { id } of await tx.select({ id: t.controls.id }).from(t.controls))
       if (!keep.has(id)) await tx.delete(t.controls).where(eq(t.controls.id, id));
@@ -306,8 +310,10 @@ export function decodeRelease(
   stored: Omit<ReturnType<typeof releaseRecord>, "definitionSha256"> & { sensitivity?: MarketSensitivity | null },
   results: readonly { country: string; result: CountryResult }[],
 ): ReleaseData {
-  // Stored at publish time; a release from before the analysis is analysed once, when first asked.
-  let sensitivity = stored.sensitivity ?? undefined;
+  // Stored at publish time; a release from before the analysis (or before its rank odds) is
+  // analysed once, when first asked, with its own seed and draws: the same numbers, and the odds.
+  let sensitivity = stored.sensitivity?.odds ? stored.sensitivity : undefined;
+  const draws = stored.sensitivity?.draws;
   return {
     marketId: stored.marketId,
     name: stored.definition.name,
@@ -325,7 +331,7 @@ export function decodeRelease(
     definition: storedDefinition(stored.definition),
     geographies: stored.geographies,
     get sensitivity() {
-      sensitivity ??= analyseRelease(storedDefinition(stored.definition), stored.geographies, stored.release);
+      sensitivity ??= analyseRelease(storedDefinition(stored.definition), stored.geographies, stored.release, draws);
       return sensitivity;
     },
   };

@@ -5,6 +5,7 @@ export const PRODUCT_VIEWS = [
   { segment: "control", label: "Control" },
   { segment: "scale", label: "Scale" },
   { segment: "offerings", label: "Offerings" },
+  { segment: "sovereignty", label: "Sovereignty" },
 ] as const;
 
 export type ProductView = (typeof PRODUCT_VIEWS)[number]["segment"];

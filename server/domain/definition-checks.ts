@@ -97,10 +97,19 @@ export function marketIssues(definition: MarketFile, controls: readonly Control[
   const knownControls = new Set(controls.map((c) => c.id));
   const indicators = new Map(definition.indicators.map((i) => [i.id, i]));
   const issues: CatalogIssue[] = [];
+  definition.indicators.forEach((indicator, i) => {
+    issues.push(...sovIssues(indicator, ["indicators", i, "sov"]));
+  });
 
   definition.products.forEach((product, p) => {
     product.offerings.forEach((offering, o) => {
       const at = ["products", p, "offerings", o];
+      for (const id of Object.keys(offering.controlEvidence ?? {}))
+        if (!offering.satisfies.includes(id))
+          issues.push({
+            path: [...at, "controlEvidence", id],
+            message: `evidence for a control this offering does not satisfy: "${id}" is not in its satisfies`,
+          });
       offering.satisfies.forEach((id, c) => {
         if (!knownControls.has(id))
           issues.push({ path: [...at, "satisfies", c], message: `unknown control id "${id}"` });
@@ -130,6 +139,33 @@ export function marketIssues(definition: MarketFile, controls: readonly Control[
   return issues;
 }
 
+/**
+ * An indicator's sovereignty mappings against its kind: only the Control axis evidences
+ * objectives; a boolean says the `level` of true, a level indicator its `levels` (names it has),
+ * a number its `thresholds` — one form each, nothing else.
+ */
+function sovIssues(indicator: Indicator, at: IssuePath): CatalogIssue[] {
+  const mappings = indicator.sov ?? [];
+  if (mappings.length > 0 && indicator.axis !== "control")
+    return [{ path: at, message: "only Control-axis indicators evidence sovereignty objectives" }];
+  const issues: CatalogIssue[] = [];
+  const expected = { boolean: "level", level: "levels", number: "thresholds" } as const;
+  mappings.forEach((mapping, m) => {
+    const path = [...at, m];
+    const given = (["level", "levels", "thresholds"] as const).filter((key) => mapping[key] !== undefined);
+    const wanted = expected[indicator.kind];
+    if (given.length !== 1 || given[0] !== wanted) {
+      issues.push({ path, message: `a ${indicator.kind} indicator maps an objective with \`${wanted}\` only` });
+      return;
+    }
+    if (indicator.kind === "level")
+      for (const name of Object.keys(mapping.levels ?? {}))
+        if (!indicator.levels.includes(name))
+          issues.push({ path: [...path, "levels", name], message: `"${name}" is not a level of ${indicator.id}` });
+  });
+  return issues;
+}
+
 /** An offering's evidence; releases stored before evidence existed have none (read as {}). */
 export function offeringEvidence(offering: Offering): Record<string, Evidence> {
   return offering.evidence ?? {};
@@ -150,12 +186,16 @@ export function evidenceDateIssues(definition: MarketFile, releaseDate: Date): C
   definition.products.forEach((product, p) => {
     product.offerings.forEach((offering, o) => {
       // Both are YYYY-MM-DD (the schema checked asOf), so text order is date order.
-      for (const [id, evidence] of Object.entries(offeringEvidence(offering)))
-        if (evidence.asOf > releaseDay)
-          issues.push({
-            path: ["products", p, "offerings", o, "evidence", id, "asOf"],
-            message: `${evidence.asOf} is after the release date ${releaseDay}: evidence cannot postdate the release that publishes it`,
-          });
+      for (const [field, entries] of [
+        ["evidence", offeringEvidence(offering)],
+        ["controlEvidence", offering.controlEvidence ?? {}],
+      ] as const)
+        for (const [id, evidence] of Object.entries(entries))
+          if (evidence.asOf > releaseDay)
+            issues.push({
+              path: ["products", p, "offerings", o, field, id, "asOf"],
+              message: `${evidence.asOf} is after the release date ${releaseDay}: evidence cannot postdate the release that publishes it`,
+            });
     });
   });
   return issues;
@@ -222,7 +262,7 @@ export function missingEvidenceIssues(definition: MarketFile): CatalogIssue[] {
   });
 }
 
-function valueProblem(indicator: Indicator, value: IndicatorValue): string | undefined {
+export function valueProblem(indicator: Indicator, value: IndicatorValue): string | undefined {
   if (value === null) return undefined; // explicitly not demonstrated
   switch (indicator.kind) {
     case "number": {

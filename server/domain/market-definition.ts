@@ -9,6 +9,7 @@
  * the rest of the catalogue (does a control id exist?) live in `definition-checks.ts`.
  */
 import { z } from "zod";
+import { SOV_OBJECTIVE_IDS } from "./sovereignty";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const AXES = ["innovation", "control", "scale"] as const;
@@ -42,6 +43,32 @@ function uniqueBy<T>(key: (item: T) => string, what: string) {
   };
 }
 
+// ---------------------------------------------------------------- sovereignty objectives
+
+const sealLevel = z.number().int("a SEAL level is a whole number").min(0).max(4, "SEAL levels go from 0 to 4");
+const sovObjective = z.enum(SOV_OBJECTIVE_IDS, { error: `must be one of ${SOV_OBJECTIVE_IDS.join(", ")}` });
+
+/** What satisfying a control evidences: the level it shows for each objective it concerns (docs/sovereignty.md). */
+const controlSovSchema = z
+  .array(z.strictObject({ objective: sovObjective, level: sealLevel }))
+  .superRefine(uniqueBy((m) => m.objective, "objective"));
+
+/**
+ * What a Control-axis indicator's value evidences for one objective, by the indicator's kind: a
+ * boolean's `level` when true; a level indicator's `levels` (level name → SEAL level; a name not
+ * listed evidences nothing); a number's `thresholds` (at least as good as `from`, in the
+ * indicator's direction, evidences `level`). Which one fits the kind is checked with the market.
+ */
+export const indicatorSovSchema = z.strictObject({
+  objective: sovObjective,
+  level: sealLevel.optional(),
+  levels: z.record(z.string(), sealLevel).optional(),
+  thresholds: z
+    .array(z.strictObject({ from: z.number().finite(), level: sealLevel }))
+    .min(1)
+    .optional(),
+});
+
 // ---------------------------------------------------------------- geographies and controls
 
 export const controlSchema = z.strictObject({
@@ -49,6 +76,8 @@ export const controlSchema = z.strictObject({
   name: text,
   description: text,
   framework: text,
+  /** The sovereignty objectives satisfying it evidences, and at what level. */
+  sov: controlSovSchema.optional(),
 });
 
 export const geographySchema = z.strictObject({
@@ -113,6 +142,11 @@ const indicatorBase = {
   description: z.string().trim().optional(),
   weight: z.number().gt(0, "weight must be > 0").finite(),
   source: z.string().trim().optional(),
+  /** Control axis only: the sovereignty objectives its value evidences (docs/sovereignty.md). */
+  sov: z
+    .array(indicatorSovSchema)
+    .superRefine(uniqueBy((m) => m.objective, "objective"))
+    .optional(),
 };
 
 const numberIndicatorSchema = z
@@ -214,6 +248,8 @@ const offeringSchema = z.strictObject({
   values: z.record(z.string(), indicatorValue).default({}),
   /** Evidence per indicator id, for values this offering writes. */
   evidence: z.record(z.string(), evidenceSchema).default({}),
+  /** Evidence per control id, for controls this offering satisfies (what shows it does). */
+  controlEvidence: z.record(z.string(), evidenceSchema).optional(),
 });
 
 const productSchema = z.strictObject({
@@ -275,4 +311,5 @@ export type Product = z.infer<typeof productSchema>;
 export type Offering = z.infer<typeof offeringSchema>;
 export type IndicatorValue = z.infer<typeof indicatorValue>;
 export type Evidence = z.infer<typeof evidenceSchema>;
+export type IndicatorSov = z.infer<typeof indicatorSovSchema>;
 export type DefinitionFile = z.infer<typeof definitionFileSchema>;

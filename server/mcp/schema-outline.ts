@@ -1,11 +1,12 @@
 /**
  * A tool's output schema as tools/list carries it: an outline. Every agent pays for tools/list on
  * every connection, and the complete output schemas were 36 of its 50 KB. The outline keeps what a
- * client needs to read and check a result — the field names and types of the top two levels
- * (array items as deep as their array), the result's required fields, enums and nullability — and
- * leaves out deeper structure, nested required lists, descriptions and numeric bounds. The complete schema of every
- * payload is in the OpenAPI document (GET /v1/openapi.json), and the server still validates each
- * result against it. Pure.
+ * client needs to read and check a result — the result's fields with their types and required
+ * ones, and the fields (with types) of the items of its lists (the products of a reading), enums
+ * and nullability — and names a nested object without describing it (a product's `rankOdds`, the
+ * answer's `page`), leaving out deeper structure, nested required lists, descriptions and numeric
+ * bounds. The complete schema of every payload is in the OpenAPI document (GET /v1/openapi.json),
+ * and the server still validates each result against it. Pure.
  */
 
 type Json = Record<string, unknown>;
@@ -13,15 +14,16 @@ type Json = Record<string, unknown>;
 /** How many levels of properties the outline keeps. */
 export const OUTLINE_DEPTH = 2;
 
-function outlined(schema: Json, defs: Json, depth: number, root = false): Json {
+function outlined(schema: Json, defs: Json, depth: number, root = false, item = false): Json {
   const ref = typeof schema.$ref === "string" ? schema.$ref : undefined;
   const node = ref ? ((defs[ref.split("/").pop() ?? ""] as Json | undefined) ?? {}) : schema;
   const out: Json = {};
   for (const key of ["type", "enum", "const"]) if (node[key] !== undefined) out[key] = node[key];
   for (const key of ["anyOf", "oneOf"])
-    if (Array.isArray(node[key])) out[key] = (node[key] as Json[]).map((s) => outlined(s, defs, depth));
+    if (Array.isArray(node[key])) out[key] = (node[key] as Json[]).map((s) => outlined(s, defs, depth, false, item));
   if (depth <= 0) return out;
-  if (node.properties && typeof node.properties === "object") {
+  // The result's own fields, and a list's items' fields; a nested object is named, not described.
+  if (node.properties && typeof node.properties === "object" && (root || item)) {
     out.properties = Object.fromEntries(
       Object.entries(node.properties as Record<string, Json>).map(([name, s]) => [name, outlined(s, defs, depth - 1)]),
     );
@@ -29,7 +31,7 @@ function outlined(schema: Json, defs: Json, depth: number, root = false): Json {
     if (root && Array.isArray(node.required)) out.required = node.required;
   }
   // An array's items are read as part of the array: they keep its depth.
-  if (node.items && typeof node.items === "object") out.items = outlined(node.items as Json, defs, depth);
+  if (node.items && typeof node.items === "object") out.items = outlined(node.items as Json, defs, depth, false, true);
   if (node.additionalProperties && typeof node.additionalProperties === "object")
     out.additionalProperties = outlined(node.additionalProperties as Json, defs, depth - 1);
   return out;
@@ -61,6 +63,7 @@ export function compactInput(schema: Json): Json {
             key !== "$schema" &&
             key !== "pattern" &&
             key !== "maxLength" &&
+            key !== "exclusiveMinimum" &&
             !(key === "maximum" && value === Number.MAX_SAFE_INTEGER),
         )
         .map(([key, value]) => [key, key === "properties" ? walkProperties(value as Json) : walk(value)]),

@@ -79,8 +79,8 @@ export interface LiveDeclaration<I extends z.ZodObject, O extends z.ZodType> ext
  */
 export interface ReadingDeclaration<I extends z.ZodObject, O extends z.ZodType> extends Common<I, O> {
   caching: Exclude<Caching, "live">;
-  /** One release (`release`), or a pair (`from`, `to`: compared). */
-  releases: "one" | "pair";
+  /** One release (`release`), a pair (`from`, `to`: compared), or every release up to `release` (a history). */
+  releases: "one" | "pair" | "history";
   /**
    * What an omitted `country` means: the organization's home country, or no country at all.
    * Only for inputs that have a `country`.

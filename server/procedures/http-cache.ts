@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { ApiContext } from "./context";
 
 /** Bump when the bytes of a reading change for the same release (fields added, order changed). */
-export const PAYLOAD_VERSION = 2;
+export const PAYLOAD_VERSION = 3;
 
 export function readingEtag(parts: (string | number)[]): string {
   const hash = createHash("sha256")

@@ -13,3 +13,7 @@ export const LISTS_PRODUCTS: SeeAlso = {
   operation: "readings.products",
   says: "lists the market's products with their ids (free)",
 };
+export const LISTS_CONTROLS: SeeAlso = {
+  operation: "geographies.list",
+  says: "lists every country's controls with their ids",
+};

@@ -16,6 +16,8 @@ export interface ReadingScope {
   release: ReleaseData;
   /** For a comparison: the earlier release, `from`. */
   earlier?: ReleaseData;
+  /** For a history: every release from 1 to `release`, in order. */
+  history?: ReleaseData[];
   /** The country engaged, or null when the reading engages none. */
   country: string | null;
   /** A value derived from the release, computed once per release and key (e.g. its scoring frame). */
@@ -79,8 +81,23 @@ interface ScopeInput {
 export async function resolveScope(
   ctx: ApiContext,
   input: ScopeInput,
-  how: { releases: "one" | "pair"; country?: "home" | "optional" },
+  how: { releases: "one" | "pair" | "history"; country?: "home" | "optional" },
 ): Promise<ResolvedScope> {
+  if (how.releases === "history") {
+    // Every release up to `release`: named by that release alone, since releases never change.
+    const loaded = await releaseOf(ctx, input.marketId, input.release);
+    const release = loaded.data;
+    const history = await Promise.all(
+      Array.from({ length: release.release - 1 }, async (_, i) => (await releaseOf(ctx, input.marketId, i + 1)).data),
+    );
+    const country = how.country ? countryOf(ctx, release, input.country, how.country) : null;
+    return {
+      scope: { release, history: [...history, release], country, cached: loaded.reading, origin: ctx.origin },
+      loaded,
+      releases: [release.release],
+      pinned: input.release !== undefined,
+    };
+  }
   if (how.releases === "one") {
     const loaded = await releaseOf(ctx, input.marketId, input.release);
     const release = loaded.data;

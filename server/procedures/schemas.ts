@@ -5,6 +5,7 @@
 import "zod-openapi";
 import { z } from "zod";
 import { SLUG_PATTERN } from "../domain/market-definition";
+import { gateParams, gatesHeaderSchema, gateVerdictSchema, rankOddsSchema, sealSchema } from "./sovereignty-schemas";
 
 // ---------------------------------------------------------------- inputs
 
@@ -22,7 +23,7 @@ export const releaseParam = z
   .int("release must be a positive integer")
   .positive("release must be a positive integer")
   .optional()
-  .meta({ description: "A release number of the market; the latest when omitted.", example: 2 });
+  .meta({ description: "A release number; default: the latest.", example: 2 });
 
 /** The one check of a country code anyone sends: two letters, either case, upper-cased. */
 export const countryCode = z
@@ -32,7 +33,7 @@ export const countryCode = z
 
 export const countryParam = countryCode.optional().meta({
   description:
-    "ISO 3166-1 alpha-2 code (either case) whose sovereign controls are engaged; default: the organization's home country. The geographies list has the valid codes.",
+    "ISO alpha-2 code whose controls are engaged; default: your home country (the geographies list has them).",
   example: "FR",
 });
 
@@ -60,20 +61,20 @@ export const narrowingParams = {
     .max(1000, "limit must be a whole number from 1 to 1,000")
     .optional()
     .meta({
-      description: "At most this many products, from the top (or `cursor`).",
+      description: "The first N products (from `cursor`).",
       example: 10,
     }),
   cursor: z
     .string()
     .max(100, "cursor must be at most 100 characters")
     .optional()
-    .meta({ description: "The previous answer's `page.nextCursor`." }),
+    .meta({ description: "The last answer's `page.nextCursor`." }),
   productIds: commaList("productIds", "a-z0-9, -", "product slugs").optional().meta({
-    description: "Only these productIds, comma-separated (at most 200).",
+    description: "Only these productIds (comma-separated, ≤ 200).",
     example: "quillmere-atlas,kestrelune-models",
   }),
   fields: commaList("fields", "A-Za-z, ", "product field names").optional().meta({
-    description: "Keep only these product fields, comma-separated (productId and name always).",
+    description: "Only these product fields (comma-separated; id and name kept).",
   }),
 };
 
@@ -99,13 +100,13 @@ export const pageSchema = z
   .meta({ id: "Page", description: "Present when the reading was narrowed: which part of it this is." });
 
 export const viewParam = z.enum(["map", "bars"], { error: "view must be map or bars" }).default("map").meta({
-  description: "The chart a client that draws one opens first: map or bars. The body is the same.",
+  description: "Which chart a client opens first; the body is the same.",
   example: "map",
 });
 
 export const marketInput = z.object({ marketId: marketIdParam });
 export const releaseInput = z.object({ marketId: marketIdParam, release: releaseParam });
-export const servicemaxInput = releaseInput.extend({ country: countryParam });
+export const servicemaxInput = releaseInput.extend({ country: countryParam, ...gateParams });
 export const deltaInput = servicemaxInput.extend({ view: viewParam });
 
 // ---------------------------------------------------------------- building blocks
@@ -277,6 +278,7 @@ export const capaindexSchema = z
           bandSettled: z
             .boolean()
             .meta({ description: "False when fewer than 95 % of the draws keep the product in its Innovation band." }),
+          rankOdds: rankOddsSchema,
         })
         .meta({ id: "CapaIndexProduct" }),
     ),
@@ -314,9 +316,16 @@ export const servicemaxSchema = z
             description:
               "5th and 95th percentile of on.innovation (the Innovation kept under the controls) across the sensitivity analysis, widened to contain it; 0–0 for an unavailable product.",
           }),
+          seal: sealSchema,
+          rankOdds: rankOddsSchema,
+          gate: gateVerdictSchema.optional(),
+          publishedRank: z.number().int().positive().optional().meta({
+            description: "With gates: the product's rank in the whole field (`rank` is among those that pass).",
+          }),
         })
         .meta({ id: "MaxProduct" }),
     ),
+    gates: gatesHeaderSchema.optional(),
     page: pageSchema,
   })
   .meta({
@@ -334,9 +343,11 @@ export const deltaSchema = z
           published: scoresSchema,
           underControls: scoresSchema,
           distance: distanceSchema,
+          gate: gateVerdictSchema.optional(),
         })
         .meta({ id: "DeltaProduct" }),
     ),
+    gates: gatesHeaderSchema.optional(),
     page: pageSchema,
   })
   .meta({
@@ -396,6 +407,24 @@ export const geographiesSchema = z
         })
         .meta({ id: "Geography" }),
     ),
+    controls: z
+      .array(
+        z
+          .object({
+            id: z.string(),
+            name: z.string(),
+            description: z.string(),
+            framework: z.string(),
+            sov: z.array(z.object({ objective: z.string(), level: z.number().int().min(0).max(4) })).meta({
+              description: "The EU Cloud Sovereignty Framework objectives satisfying it evidences, at what SEAL level.",
+            }),
+          })
+          .meta({ id: "CatalogueControl" }),
+      )
+      .meta({
+        description:
+          "Every control of the catalogue, engaged by a country or not (the ids `requireControls` takes), with what it evidences.",
+      }),
   })
   .meta({ id: "Geographies" });
 
@@ -694,7 +723,7 @@ export const whatifInput = z.object({
     .max(4000, "weights must be at most 4,000 characters")
     .meta({
       description:
-        "indicatorId:weight pairs, comma-separated; each weight a number from 0 to 1,000,000. Indicators left out keep their published weight (the snapshot's dimensions list them).",
+        "indicatorId:weight pairs, comma-separated, each weight 0 to 1,000,000; others keep their published weight (the snapshot's dimensions list them).",
       example: "frontier-benchmark:2,tool-use:0.5",
     }),
   release: releaseParam,

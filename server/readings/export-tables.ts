@@ -9,8 +9,10 @@
  */
 import { AXES, type Axis } from "../domain/market-definition";
 import type { Distance, Scores } from "../domain/scores";
+import { SOV_OBJECTIVE_IDS } from "../domain/sovereignty";
 import { capaindex, delta, servicemax, snapshot } from "./readings";
 import type { ReleaseData } from "./release";
+import { sovereigntyProfile } from "./sovereignty";
 
 export type ExportCell = string | number | boolean | null;
 
@@ -236,6 +238,20 @@ function geographiesTable(release: ReleaseData): TableBody {
   };
 }
 
+const ODDS_COLUMNS: ExportColumn[] = [
+  column("p_top1", "number", "Share of the sensitivity draws in which it ranks first (a tie shares its places)."),
+  column("p_top3", "number", "Share of the draws in which it ranks within the top 3."),
+  column("p_top5", "number", "Share of the draws in which it ranks within the top 5."),
+  column("tie_group", "integer", "Products with the same group are statistically tied; empty when unavailable."),
+];
+
+const oddsCells = (odds: { top1: number; top3: number; top5: number; tieGroup: number | null }): ExportCell[] => [
+  odds.top1,
+  odds.top3,
+  odds.top5,
+  odds.tieGroup,
+];
+
 const axisUncertaintyColumns = (axis: Axis): ExportColumn[] => [
   column(`${axis}_p5`, "number", `5th percentile of the ${axis} score over the sensitivity draws.`),
   column(`${axis}_p95`, "number", `95th percentile of the ${axis} score.`),
@@ -283,6 +299,7 @@ function capaindexTable(release: ReleaseData): TableBody {
       column("innovation_p5", "number", "5th percentile of Innovation over the draws."),
       column("innovation_p95", "number", "95th percentile of Innovation."),
       column("band_settled", "boolean", "Whether the band holds in at least 95 % of the draws."),
+      ...ODDS_COLUMNS,
     ],
     *rows() {
       for (const p of capaindex(release).products)
@@ -298,6 +315,7 @@ function capaindexTable(release: ReleaseData): TableBody {
           p.innovationInterval.p5,
           p.innovationInterval.p95,
           p.bandSettled,
+          ...oddsCells(p.rankOdds),
         ];
     },
   };
@@ -318,6 +336,13 @@ function servicemaxTable(release: ReleaseData): TableBody {
       column("rank_worst", "integer", "Worst Max rank over 90 % of the draws; empty when unavailable."),
       column("retained_p5", "number", "5th percentile of the Innovation retained; empty when unavailable."),
       column("retained_p95", "number", "95th percentile of the Innovation retained; empty when unavailable."),
+      column(
+        "seal_level",
+        "integer",
+        "Overall SEAL level (0–4) of the offering engaged; empty when unavailable or not assessable.",
+      ),
+      column("seal_weakest", "string", "The objectives at that level, ;-separated."),
+      ...ODDS_COLUMNS,
     ],
     *rows() {
       for (const country of countriesOf(release))
@@ -337,6 +362,9 @@ function servicemaxTable(release: ReleaseData): TableBody {
             kept ? p.rankInterval.worst : null,
             kept ? p.retainedInterval.p5 : null,
             kept ? p.retainedInterval.p95 : null,
+            p.seal?.level ?? null,
+            p.seal ? joined(p.seal.weakest) : null,
+            ...oddsCells(p.rankOdds),
           ];
         }
     },
@@ -371,6 +399,46 @@ function deltaTable(release: ReleaseData): TableBody {
   };
 }
 
+function sovereigntyTable(release: ReleaseData): ExportTable {
+  return {
+    name: "sovereignty",
+    description:
+      "Each product's EU Cloud Sovereignty Framework profile under every country: the offering assessed, each objective's SEAL level and the overall level, the weakest objective's (the facts behind each level are in the sovereignty profile reading).",
+    columns: [
+      ...CONTROLLED_HEAD,
+      column(
+        "available",
+        "boolean",
+        "Whether an offering satisfies every control of the country (else the default is assessed).",
+      ),
+      column("offering_id", "string", "The offering assessed."),
+      column("overall_level", "integer", "The weakest objective's level; empty when an objective cannot be assessed."),
+      column("weakest", "string", "The objectives at that level, ;-separated."),
+      ...SOV_OBJECTIVE_IDS.map((o) =>
+        column(`${o.toLowerCase().replace("-", "_")}_level`, "integer", `The ${o} level; empty when not assessable.`),
+      ),
+    ],
+    *rows() {
+      for (const country of countriesOf(release))
+        for (const product of release.definition.products) {
+          const profile = sovereigntyProfile(release, product.productId, country);
+          if (!profile) continue;
+          yield [
+            country,
+            product.productId,
+            product.name,
+            product.vendor,
+            profile.available,
+            profile.offering.id,
+            profile.overall.level,
+            joined(profile.overall.weakest),
+            ...profile.objectives.map((o) => o.level),
+          ];
+        }
+    },
+  };
+}
+
 /** Each table's rows by its name; their order is the order of the files in the manifest. */
 const TABLES = {
   products: productsTable,
@@ -384,6 +452,7 @@ const TABLES = {
   capaindex: capaindexTable,
   servicemax: servicemaxTable,
   delta: deltaTable,
+  sovereignty: sovereigntyTable,
 } satisfies Record<string, (release: ReleaseData) => TableBody>;
 
 export type ExportTableName = keyof typeof TABLES;

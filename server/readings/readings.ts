@@ -3,9 +3,11 @@
  * scoring already happened at publish time, so nothing here scores.
  */
 import type { Distance, Scores } from "../domain/scores";
-import type { ControlledSensitivity, MarketSensitivity } from "../scoring/sensitivity";
+import type { ControlledSensitivity, MarketSensitivity, RankOdds } from "../scoring/sensitivity";
+import { type Gates, hasGates, judge, passingFirst, rankPassing } from "./gates";
 import { rankBy } from "./rank";
 import { type ReleaseData, UnknownCountryError } from "./release";
+import { overallLevels } from "./sovereignty";
 
 /** What the sensitivity analysis of a release took, said once per snapshot (docs/methodology.md). */
 function analysisOf(sensitivity: MarketSensitivity) {
@@ -23,6 +25,11 @@ function entryOf<T>(entries: Readonly<Record<string, T>> | undefined, productId:
   const entry = entries?.[productId];
   if (entry === undefined) throw new Error(`no ${what} sensitivity for product ${productId}`);
   return entry;
+}
+
+/** How likely each rank is; a release analysed before the odds existed is analysed again when read (store.ts). */
+function oddsOf(entries: Readonly<Record<string, RankOdds>> | undefined, productId: string): RankOdds {
+  return entries?.[productId] ?? { top1: 0, top3: 0, top5: 0, tieGroup: null };
 }
 
 /** A Max entry as the reading says it: the rank's interval and that of the Innovation kept (`on`). */
@@ -65,6 +72,7 @@ export function capaindex(release: ReleaseData) {
         rankInterval: entryOf(sensitivity.capabilityIndex, p.productId, "rank").rankInterval,
         innovationInterval: interval,
         bandSettled,
+        rankOdds: oddsOf(sensitivity.odds?.capabilityIndex, p.productId),
       };
     }),
   };
@@ -116,30 +124,76 @@ function underControls(release: ReleaseData, country: string) {
   };
 }
 
-/** Max: ranked by the Innovation each product retains with every control engaged. */
-export function servicemax(release: ReleaseData, country: string) {
-  const { header, products } = underControls(release, country);
-  const ranks = release.sensitivity.max[header.country];
+/** The caller's gates judged for every product of an under-controls reading. */
+function gated<T extends Pick<ProductMovement, "productId" | "available" | "offering">>(
+  release: ReleaseData,
+  country: string,
+  products: T[],
+  gates: Gates,
+) {
+  const levels = overallLevels(release, country);
+  const satisfiesOf = new Map(
+    release.definition.products.map((p) => [
+      p.productId,
+      new Map(p.offerings.map((o) => [o.id, new Set(o.satisfies)])),
+    ]),
+  );
+  return products.map((p) => ({
+    ...p,
+    gate: judge(
+      { productId: p.productId, available: p.available, offeringId: p.offering?.id ?? null },
+      gates,
+      country,
+      levels.get(p.productId),
+      satisfiesOf.get(p.productId)?.get(p.offering?.id ?? "") ?? new Set(),
+    ),
+  }));
+}
+
+/** What the gates asked and how many products passed; said at the top of a gated reading. */
+function gatesHeader(gates: Gates, products: readonly { gate: { passed: boolean } }[]) {
+  const passed = products.filter((p) => p.gate.passed).length;
   return {
-    ...header,
-    products: rankBy(products, (p) => p.on.innovation).map(({ rank, ...product }) => ({
-      rank,
-      ...product,
-      ...pick(entryOf(ranks, product.productId, "Max rank")),
-    })),
+    minSeal: gates.minSeal ?? null,
+    requireControls: [...gates.requireControls],
+    passed,
+    failed: products.length - passed,
+    note: "The caller's own filters, applied to the published reading: they change no offering, score or published rank, and the service recommends nothing. Products that fail are listed after those that pass, with every gate they failed; rank odds and intervals are those of the whole field.",
   };
 }
 
-/** Delta: published vs under controls, products in the snapshot's order (by name). */
-export function delta(release: ReleaseData, country: string) {
+/**
+ * Max: ranked by the Innovation each product retains, with the overall SEAL level of the offering
+ * engaged (null when unavailable: no offering to assess) and how likely each rank is. With gates,
+ * the products that pass are ranked among themselves (`publishedRank` keeps the field's rank).
+ */
+export function servicemax(release: ReleaseData, country: string, gates: Gates = { requireControls: [] }) {
   const { header, products } = underControls(release, country);
-  return {
-    ...header,
-    products: products.map(({ off, on, distance, ...product }) => ({
-      ...product,
-      published: off,
-      underControls: on,
-      distance,
-    })),
-  };
+  const ranks = release.sensitivity.max[header.country];
+  const odds = release.sensitivity.odds?.max[header.country];
+  const levels = overallLevels(release, header.country);
+  const ranked = rankBy(products, (p) => p.on.innovation).map(({ rank, ...product }) => ({
+    rank,
+    ...product,
+    ...pick(entryOf(ranks, product.productId, "Max rank")),
+    seal: product.available ? (levels.get(product.productId) ?? null) : null,
+    rankOdds: oddsOf(odds, product.productId),
+  }));
+  if (!hasGates(gates)) return { ...header, products: ranked };
+  const judged = rankPassing(gated(release, header.country, ranked, gates), (p) => p.on.innovation);
+  return { ...header, gates: gatesHeader(gates, judged), products: judged };
+}
+
+/** Delta: published vs under controls, products in the snapshot's order (by name); with gates, those that pass first. */
+export function delta(release: ReleaseData, country: string, gates: Gates = { requireControls: [] }) {
+  const { header, products } = underControls(release, country);
+  const shaped = products.map(({ off, on, distance, ...product }) => ({
+    ...product,
+    published: off,
+    underControls: on,
+    distance,
+  }));
+  if (!hasGates(gates)) return { ...header, products: shaped };
+  const judged = passingFirst(gated(release, header.country, shaped, gates));
+  return { ...header, gates: gatesHeader(gates, judged), products: judged };
 }

@@ -104,7 +104,38 @@ export interface MarketSensitivity {
   capabilityIndex: Record<string, RankSensitivity>;
   /** Per country (upper case), per productId: the rank by the Innovation retained under its controls (Max). */
   max: Record<string, Record<string, ControlledSensitivity>>;
+  /**
+   * How likely each rank is, for the Capability Index and under each country (Max); absent from
+   * analyses stored before it existed, which are run again, with the same seed, when read.
+   */
+  odds?: {
+    capabilityIndex: Record<string, RankOdds>;
+    max: Record<string, Record<string, RankOdds>>;
+  };
 }
+
+/** The places odds are given for: P(rank ≤ k). */
+export const ODDS_PLACES = [1, 3, 5] as const;
+
+/**
+ * The share of draws in which a product ranks within the top 1, 3 and 5 (three decimals, rounded so
+ * that each column adds up to k over the products exactly: a draw has k places to give), and its
+ * group of products statistically tied with it (null when it is unavailable). A tie in a draw shares
+ * the places it spans: products tied over places 2–4 each count 2/3 within the top 3.
+ */
+export interface RankOdds {
+  top1: number;
+  top3: number;
+  top5: number;
+  /**
+   * Groups numbered from 1 in the published order: a product starts a new group unless the one
+   * before it retained more in fewer than 95 % of the draws (a tie counting half).
+   */
+  tieGroup: number | null;
+}
+
+/** The share of draws in which one product must be ahead of the next for them not to be tied. */
+export const TIE_THRESHOLD = 0.95;
 
 // ------------------------------------------------------------------------------------------ PRNG
 
@@ -240,6 +271,8 @@ interface ControlSet {
  */
 interface Model {
   productIds: string[];
+  /** Their names (productId order): the published order breaks ties by name, then id. */
+  productNames: string[];
   /** Indicators grouped by axis, market order within an axis (so sums run in the engine's order). */
   columns: Indicator[];
   bounds: (FieldBounds | undefined)[];
@@ -294,6 +327,7 @@ function buildModel(market: MarketFile, geographies: readonly Geography[], sprea
   const { values, sovereign, sources } = matrix(columns, bounds, defaults, rows, spread);
   return {
     productIds: products.map((p) => p.productId),
+    productNames: products.map((p) => p.name),
     columns,
     bounds,
     axisStart,
@@ -792,6 +826,10 @@ interface Recorded {
   retained: Series<Uint16Array>[];
   /** Per set, per draw: the rank of a product retaining 0. */
   zeroRanks: Int32Array[];
+  /** Per set: each available product's places credited, summed over draws (top 1, 3, 5; 3 per product). */
+  places: Float64Array[];
+  /** Per set: for each product in the published order but the last, the draws it retained more than the next (ties half). */
+  ahead: Float64Array[];
 }
 
 function settle(options: SensitivityOptions) {
@@ -818,8 +856,9 @@ export function analyseSensitivity(
   const model = buildModel(market, geographies, settings.spread);
   const work = workspace(model);
   const published = publishedOf(model, work);
-  const recorded = runDraws(model, work, settings);
-  return summarise(model, settings, published, recorded);
+  const orders = publishedOrders(model, published);
+  const recorded = runDraws(model, work, settings, orders);
+  return summarise(model, settings, published, recorded, orders);
 }
 
 /** Buffers every draw reuses, allocated once. */
@@ -853,7 +892,57 @@ function publishedOf(model: Model, work: Workspace): Published {
   return { tenths: model.published, ranks, retained, zeroRanks };
 }
 
-function runDraws(model: Model, work: Workspace, settings: ReturnType<typeof settle>): Recorded {
+/**
+ * Each set's available products in the published order: by retained Innovation, then name, then id
+ * (as the readings rank them); indices into `available`.
+ */
+function publishedOrders(model: Model, published: Published): Int32Array[] {
+  return model.sets.map((set, s) => {
+    const retained = published.retained[s] as Uint16Array;
+    const order = Array.from(set.available, (_, i) => i);
+    const name = (i: number) => model.productNames[set.available[i] as number] as string;
+    const id = (i: number) => model.productIds[set.available[i] as number] as string;
+    order.sort(
+      (a, b) => (retained[b] as number) - (retained[a] as number) || byText(name(a), name(b)) || byText(id(a), id(b)),
+    );
+    return Int32Array.from(order);
+  });
+}
+
+/**
+ * One draw's places under one set: a product whose value v is shared by c products, ranked a
+ * (1 + how many retain more), spans places a … a + c − 1 and is credited, for each k, the share of
+ * them within the top k. Then, along the published order, who retains more than the next.
+ */
+function creditPlaces(
+  retained: Uint16Array,
+  rankOf: Int32Array,
+  countOf: Int32Array,
+  order: Int32Array,
+  places: Float64Array,
+  ahead: Float64Array,
+) {
+  const n = retained.length;
+  for (let i = 0; i < n; i++) countOf[retained[i] as number] = 0;
+  for (let i = 0; i < n; i++) countOf[retained[i] as number] = (countOf[retained[i] as number] as number) + 1;
+  for (let i = 0; i < n; i++) {
+    const value = retained[i] as number;
+    const first = rankOf[value] as number;
+    const count = countOf[value] as number;
+    for (let j = 0; j < ODDS_PLACES.length; j++) {
+      const k = ODDS_PLACES[j] as number;
+      const within = first > k ? 0 : first + count - 1 <= k ? 1 : (k - first + 1) / count;
+      places[i * 3 + j] = (places[i * 3 + j] as number) + within;
+    }
+  }
+  for (let j = 0; j + 1 < order.length; j++) {
+    const here = retained[order[j] as number] as number;
+    const next = retained[order[j + 1] as number] as number;
+    if (here >= next) ahead[j] = (ahead[j] as number) + (here > next ? 1 : 0.5);
+  }
+}
+
+function runDraws(model: Model, work: Workspace, settings: ReturnType<typeof settle>, orders: Int32Array[]): Recorded {
   const { draws } = settings;
   const products = model.productIds.length;
   const { tenths } = work;
@@ -862,7 +951,10 @@ function runDraws(model: Model, work: Workspace, settings: ReturnType<typeof set
     ranks: model.sets.map((set) => series((n) => new Int32Array(n), set.available.length, draws)),
     retained: model.sets.map((set) => series((n) => new Uint16Array(n), set.available.length, draws)),
     zeroRanks: model.sets.map(() => new Int32Array(draws)),
+    places: model.sets.map((set) => new Float64Array(set.available.length * 3)),
+    ahead: model.sets.map((set) => new Float64Array(Math.max(0, set.available.length - 1))),
   };
+  const countOf = new Int32Array(1001);
   const weights = new Float64Array(model.columns.length);
   const random = createRandom(settings.seed);
   for (let d = 0; d < draws; d++) {
@@ -880,6 +972,14 @@ function runDraws(model: Model, work: Workspace, settings: ReturnType<typeof set
       const zero = rankUnder(model.sets[s] as ControlSet, tenths, work, s, ranks.block, b * ranks.width);
       (recorded.zeroRanks[s] as Int32Array)[d] = zero;
       (recorded.retained[s] as Series<Uint16Array>).block.set(work.retained[s] as Uint16Array, b * ranks.width);
+      creditPlaces(
+        work.retained[s] as Uint16Array,
+        work.rankOfTenths,
+        countOf,
+        orders[s] as Int32Array,
+        recorded.places[s] as Float64Array,
+        recorded.ahead[s] as Float64Array,
+      );
     }
     if (b < BLOCK - 1 && d < draws - 1) continue;
     for (const each of recorded.scores) flush(each, d - b, b + 1, draws);
@@ -926,11 +1026,65 @@ function percentiles(values: Uint16Array | Int32Array, counts: Int32Array): [num
   return [lowValue, max];
 }
 
+/**
+ * The shares, in thousandths, each rounded so that the column adds up to exactly `total` thousandths
+ * (largest remainder: the thousandths rounding leaves over go to the shares rounding cut most).
+ */
+function sharesAddingUp(exact: readonly number[], total: number): number[] {
+  const scaled = exact.map((value) => value * 1000);
+  const rounded = scaled.map((value) => Math.floor(value + 1e-9));
+  const left = total * 1000 - rounded.reduce((sum, value) => sum + value, 0);
+  const byRemainder = scaled
+    .map((value, i) => ({ i, remainder: value - (rounded[i] as number) }))
+    .sort((a, b) => b.remainder - a.remainder || a.i - b.i);
+  for (let t = 0; t < left && t < byRemainder.length; t++) {
+    const i = (byRemainder[t] as { i: number }).i;
+    rounded[i] = (rounded[i] as number) + 1;
+  }
+  return rounded.map((value) => value / 1000);
+}
+
+/** The odds of every product under one set (zeros and no group for the unavailable). */
+function oddsUnder(
+  model: Model,
+  s: number,
+  draws: number,
+  recorded: Recorded,
+  order: Int32Array,
+): Record<string, RankOdds> {
+  const set = model.sets[s] as ControlSet;
+  const n = set.available.length;
+  const places = recorded.places[s] as Float64Array;
+  const columns = ODDS_PLACES.map((k, j) =>
+    sharesAddingUp(
+      Array.from({ length: n }, (_, i) => (places[i * 3 + j] as number) / draws),
+      Math.min(k, n),
+    ),
+  );
+  const group = new Int32Array(n);
+  const ahead = recorded.ahead[s] as Float64Array;
+  let current = 1;
+  order.forEach((i, j) => {
+    if (j > 0 && (ahead[j - 1] as number) / draws >= TIE_THRESHOLD) current += 1;
+    group[i] = current;
+  });
+  const byProduct: RankOdds[] = model.productIds.map(() => ({ top1: 0, top3: 0, top5: 0, tieGroup: null }));
+  for (let i = 0; i < n; i++)
+    byProduct[set.available[i] as number] = {
+      top1: columns[0]?.[i] as number,
+      top3: columns[1]?.[i] as number,
+      top5: columns[2]?.[i] as number,
+      tieGroup: group[i] as number,
+    };
+  return Object.fromEntries(model.productIds.map((id, p) => [id, byProduct[p] as RankOdds]));
+}
+
 function summarise(
   model: Model,
   settings: ReturnType<typeof settle>,
   published: Published,
   recorded: Recorded,
+  orders: Int32Array[],
 ): MarketSensitivity {
   const { draws } = settings;
   const counts = new Int32Array(Math.max(1001, model.productIds.length + 1));
@@ -999,5 +1153,16 @@ function summarise(
         .sort(([a], [b]) => byText(a, b))
         .map(([country, s]) => [country, underSet[s] as Record<string, ControlledSensitivity>]),
     ),
+    odds: (() => {
+      const bySet = model.sets.map((_, s) => oddsUnder(model, s, draws, recorded, orders[s] as Int32Array));
+      return {
+        capabilityIndex: bySet[0] as Record<string, RankOdds>,
+        max: Object.fromEntries(
+          [...model.setOfCountry]
+            .sort(([a], [b]) => byText(a, b))
+            .map(([country, s]) => [country, bySet[s] as Record<string, RankOdds>]),
+        ),
+      };
+    })(),
   };
 }

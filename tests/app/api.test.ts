@@ -447,6 +447,8 @@ describe("OpenAPI document and reference", () => {
       "/markets/{marketId}/export/zip",
       "/markets/{marketId}/products",
       "/markets/{marketId}/products/{productId}",
+      "/markets/{marketId}/products/{productId}/history",
+      "/markets/{marketId}/products/{productId}/sovereignty",
       "/markets/{marketId}/servicemax",
       "/markets/{marketId}/snapshot",
       "/markets/{marketId}/whatif",

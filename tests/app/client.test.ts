@@ -39,13 +39,17 @@ const CALLS: { [Path in keyof paths]?: FetchOptions<paths[Path]["get"]> } = {
   "/geographies": {},
   "/markets/{marketId}/snapshot": { params: { path: market } },
   "/markets/{marketId}/capaindex": { params: { path: market } },
-  "/markets/{marketId}/servicemax": { params: { path: market, query: { country: "FR" } } },
+  "/markets/{marketId}/servicemax": { params: { path: market, query: { country: "FR", minSeal: 2 } } },
   "/markets/{marketId}/delta": { params: { path: market, query: { country: "FR", view: "bars" } } },
   "/markets/{marketId}/changes": { params: { path: market, query: { country: "FR" } } },
   "/markets/{marketId}/products": { params: { path: market } },
   "/markets/{marketId}/products/{productId}": {
     params: { path: { ...market, productId: "quillmere-atlas" }, query: { country: "FR" } },
   },
+  "/markets/{marketId}/products/{productId}/sovereignty": {
+    params: { path: { ...market, productId: "quillmere-atlas" }, query: { country: "DE" } },
+  },
+  "/markets/{marketId}/products/{productId}/history": { params: { path: { ...market, productId: "quillmere-atlas" } } },
   "/markets/{marketId}/availability": { params: { path: market } },
   "/markets/{marketId}/whatif": {
     params: { path: market, query: { weights: "reasoning-benchmark:2,key-custody:0.5", country: "FR" } },

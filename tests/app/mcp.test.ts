@@ -67,8 +67,10 @@ describe("MCP tools over Streamable HTTP", () => {
       "fields",
       "limit",
       "marketId",
+      "minSeal",
       "productIds",
       "release",
+      "requireControls",
       "view",
     ]);
     expect(delta?.inputSchema.required).toEqual(["marketId"]);

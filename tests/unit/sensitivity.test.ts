@@ -645,3 +645,104 @@ describe("ranks and the seed", () => {
     expect(() => analyseSensitivity(market, NONE, { seed: "x", spread: { estimated: 2 } })).toThrow(RangeError);
   });
 });
+
+// ------------------------------------------------------------------------------------------ rank odds
+
+describe("how likely each rank is", () => {
+  const thousandths = (n: number) => Math.round(n * 1000);
+  const rankings = (result: MarketSensitivity) => {
+    const odds = result.odds;
+    if (!odds) throw new Error("no odds");
+    return [odds.capabilityIndex, ...Object.values(odds.max)];
+  };
+
+  it("gives out exactly k places over the products, for every k, in every ranking", () => {
+    fc.assert(
+      fc.property(anything, geographiesArb, fc.string(), (market, geographies, seed) => {
+        const result = analyseSensitivity(market, geographies, { seed, draws: FEW });
+        for (const ranking of rankings(result)) {
+          const ranked = Object.values(ranking).filter((o) => o.tieGroup !== null);
+          for (const [k, key] of [
+            [1, "top1"],
+            [3, "top3"],
+            [5, "top5"],
+          ] as const) {
+            const sum = Object.values(ranking).reduce((total, o) => total + thousandths(o[key]), 0);
+            expect(sum).toBe(Math.min(k, ranked.length) * 1000);
+          }
+          for (const o of Object.values(ranking)) {
+            expect(o.top1).toBeLessThanOrEqual(o.top3);
+            expect(o.top3).toBeLessThanOrEqual(o.top5);
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("is consistent with the rank intervals: a product whose interval starts below k is in the top k in at most 5 % of draws", () => {
+    fc.assert(
+      fc.property(anything, geographiesArb, fc.string(), (market, geographies, seed) => {
+        const result = analyseSensitivity(market, geographies, { seed, draws: 200 });
+        const pairs = [
+          [result.capabilityIndex, result.odds?.capabilityIndex],
+          ...Object.entries(result.max).map(([country, ranks]) => [ranks, result.odds?.max[country]] as const),
+        ] as const;
+        for (const [intervals, odds] of pairs)
+          for (const [id, { rankInterval }] of Object.entries(intervals)) {
+            const o = odds?.[id];
+            if (!o || o.tieGroup === null) continue;
+            for (const [k, share] of [
+              [1, o.top1],
+              [3, o.top3],
+              [5, o.top5],
+            ] as const)
+              if (rankInterval.best > k) expect(share, `${id} top ${k}`).toBeLessThanOrEqual(0.05 + 0.0005);
+          }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("numbers tie groups from 1 along the published order, and separates a product that always leads", () => {
+    fc.assert(
+      fc.property(anything, fc.string(), (market, seed) => {
+        const result = analyseSensitivity(market, [], { seed, draws: FEW });
+        const published = rankBy(scoreMarket(market, []).products, (p) => p.scores.innovation);
+        const groups = published.map((p) => result.odds?.capabilityIndex[p.productId]?.tieGroup as number);
+        expect(groups[0]).toBe(1);
+        groups.forEach((g, i) => {
+          if (i > 0) expect(g - (groups[i - 1] as number)).toBeGreaterThanOrEqual(0);
+          if (i > 0) expect(g - (groups[i - 1] as number)).toBeLessThanOrEqual(1);
+        });
+      }),
+      { numRuns: 40 },
+    );
+    // Hand-made: one product best on every indicator, far ahead; two identical ones behind it.
+    const market = marketFileSchema.parse({
+      kind: "market",
+      marketId: "odds",
+      name: "Odds",
+      description: "d",
+      methodologyVersion: "1",
+      methodology: "m",
+      dimensions: plainDimensions(60),
+      indicators: [
+        { id: "i", axis: "innovation", name: "i", kind: "number", direction: "higher", weight: 1 },
+        { id: "c", axis: "control", name: "c", kind: "boolean", weight: 1 },
+        { id: "s", axis: "scale", name: "s", kind: "boolean", weight: 1 },
+      ],
+      products: ["a", "b", "c"].map((id, n) => ({
+        productId: id,
+        name: id.toUpperCase(),
+        vendor: "v",
+        offerings: [{ id: "d", name: "d", default: true, values: { i: n === 0 ? 100 : 10, c: true, s: true } }],
+      })),
+    });
+    const odds = analyseSensitivity(market, [], { seed: "s", draws: 500 }).odds?.capabilityIndex;
+    expect(odds?.a).toEqual({ top1: 1, top3: 1, top5: 1, tieGroup: 1 });
+    // B and C tie in every draw over places 2–3: half of place 2 each, both within the top 3.
+    expect(odds?.b).toEqual({ top1: 0, top3: 1, top5: 1, tieGroup: 2 });
+    expect(odds?.c).toEqual({ top1: 0, top3: 1, top5: 1, tieGroup: 2 });
+  });
+});

@@ -85,7 +85,7 @@ export interface paths {
         };
         /**
          * List geographies
-         * @description Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings. Free.
+         * @description Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings. `controls`: every control, engaged or not (ids for `requireControls`). Free.
          */
         get: operations["geographies-list"];
         put?: never;
@@ -94,7 +94,7 @@ export interface paths {
         options?: never;
         /**
          * List geographies (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings. Free.
+         * @description As GET, without the body: the same checks, headers and price. Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings. `controls`: every control, engaged or not (ids for `requireControls`). Free.
          */
         head: operations["geographies-listHead"];
         patch?: never;
@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * Max reading
-         * @description For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. `country` defaults to the organization's home country. Costs 3 credits.
+         * @description For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. Costs 3 credits.
          */
         get: operations["readings-servicemax"];
         put?: never;
@@ -166,7 +166,7 @@ export interface paths {
         options?: never;
         /**
          * Max reading (headers only)
-         * @description As GET, without the body: the same checks, headers and price. For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. `country` defaults to the organization's home country. Costs 3 credits.
+         * @description As GET, without the body: the same checks, headers and price. For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. Costs 3 credits.
          */
         head: operations["readings-servicemaxHead"];
         patch?: never;
@@ -181,7 +181,7 @@ export interface paths {
         };
         /**
          * Delta reading
-         * @description For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `country` defaults to the organization's home country; `view` (map or bars) only picks which chart a client opens first: the body is the same. Costs 3 credits.
+         * @description For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `view` (map or bars) only picks which chart a client opens first: the body is the same. Costs 3 credits.
          */
         get: operations["readings-delta"];
         put?: never;
@@ -190,7 +190,7 @@ export interface paths {
         options?: never;
         /**
          * Delta reading (headers only)
-         * @description As GET, without the body: the same checks, headers and price. For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `country` defaults to the organization's home country; `view` (map or bars) only picks which chart a client opens first: the body is the same. Costs 3 credits.
+         * @description As GET, without the body: the same checks, headers and price. For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `view` (map or bars) only picks which chart a client opens first: the body is the same. Costs 3 credits.
          */
         head: operations["readings-deltaHead"];
         patch?: never;
@@ -229,7 +229,7 @@ export interface paths {
         };
         /**
          * List products
-         * @description The products of one market release, in the catalogue's order: each `productId` (what the product breakdown takes), name, vendor and offerings (the default first) with the sovereign controls each satisfies. No scores. `release` defaults to the latest. Free.
+         * @description The products of one market release, in the catalogue's order: each `productId` (what the product breakdown takes), name, vendor and offerings (the default first) with the sovereign controls each satisfies. No scores. Free.
          */
         get: operations["readings-products"];
         put?: never;
@@ -238,7 +238,7 @@ export interface paths {
         options?: never;
         /**
          * List products (headers only)
-         * @description As GET, without the body: the same checks, headers and price. The products of one market release, in the catalogue's order: each `productId` (what the product breakdown takes), name, vendor and offerings (the default first) with the sovereign controls each satisfies. No scores. `release` defaults to the latest. Free.
+         * @description As GET, without the body: the same checks, headers and price. The products of one market release, in the catalogue's order: each `productId` (what the product breakdown takes), name, vendor and offerings (the default first) with the sovereign controls each satisfies. No scores. Free.
          */
         head: operations["readings-productsHead"];
         patch?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * Product breakdown
-         * @description One product of a market taken apart: its published scores and bands and, per axis, every indicator with its raw value, unit, normalised value, weight, its contribution in points (the contributions of an axis add up to the published score), the field's min and max it was scaled against, the evidence behind the value (source, as-of date, confidence) and the gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged under that country's controls (or the controls missing) and what each indicator keeps. `release` defaults to the latest. Costs 2 credits.
+         * @description One product of a market taken apart: its published scores and bands and, per axis, every indicator with its raw value, unit, normalised value, weight, its contribution in points (the contributions of an axis add up to the published score), the field's min and max it was scaled against, the evidence behind the value (source, as-of date, confidence) and the gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged under that country's controls (or the controls missing) and what each indicator keeps. Costs 2 credits.
          */
         get: operations["readings-product"];
         put?: never;
@@ -262,9 +262,57 @@ export interface paths {
         options?: never;
         /**
          * Product breakdown (headers only)
-         * @description As GET, without the body: the same checks, headers and price. One product of a market taken apart: its published scores and bands and, per axis, every indicator with its raw value, unit, normalised value, weight, its contribution in points (the contributions of an axis add up to the published score), the field's min and max it was scaled against, the evidence behind the value (source, as-of date, confidence) and the gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged under that country's controls (or the controls missing) and what each indicator keeps. `release` defaults to the latest. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. One product of a market taken apart: its published scores and bands and, per axis, every indicator with its raw value, unit, normalised value, weight, its contribution in points (the contributions of an axis add up to the published score), the field's min and max it was scaled against, the evidence behind the value (source, as-of date, confidence) and the gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged under that country's controls (or the controls missing) and what each indicator keeps. Costs 2 credits.
          */
         head: operations["readings-productHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/markets/{marketId}/products/{productId}/sovereignty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sovereignty profile
+         * @description One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Costs 2 credits.
+         */
+        get: operations["readings-sovereignty"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Sovereignty profile (headers only)
+         * @description As GET, without the body: the same checks, headers and price. One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Costs 2 credits.
+         */
+        head: operations["readings-sovereigntyHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/markets/{marketId}/products/{productId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Product history, restated
+         * @description One product's scores and bands in every release, as published and restated under the methodology of the yardstick `release` (default the latest): each release's own values and field re-scored with its indicators, weights and bands. Published releases never change. Costs 2 credits.
+         */
+        get: operations["readings-history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Product history, restated (headers only)
+         * @description As GET, without the body: the same checks, headers and price. One product's scores and bands in every release, as published and restated under the methodology of the yardstick `release` (default the latest): each release's own values and field re-scored with its indicators, weights and bands. Published releases never change. Costs 2 credits.
+         */
+        head: operations["readings-historyHead"];
         patch?: never;
         trace?: never;
     };
@@ -325,7 +373,7 @@ export interface paths {
         };
         /**
          * Release export: manifest
-         * @description What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index, and the Max reading and the Delta under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest. Free.
+         * @description What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index with its rank odds, the Max reading, the Delta and the sovereignty profiles under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest. Free.
          */
         get: operations["exports-manifest"];
         put?: never;
@@ -334,7 +382,7 @@ export interface paths {
         options?: never;
         /**
          * Release export: manifest (headers only)
-         * @description As GET, without the body: the same checks, headers and price. What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index, and the Max reading and the Delta under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest. Free.
+         * @description As GET, without the body: the same checks, headers and price. What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index with its rank odds, the Max reading, the Delta and the sovereignty profiles under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest. Free.
          */
         head: operations["exports-manifestHead"];
         patch?: never;
@@ -536,6 +584,8 @@ export interface components {
         };
         Geographies: {
             geographies: components["schemas"]["Geography"][];
+            /** @description Every control of the catalogue, engaged by a country or not (the ids `requireControls` takes), with what it evidences. */
+            controls: components["schemas"]["CatalogueControl"][];
         };
         Geography: {
             country: string;
@@ -547,6 +597,17 @@ export interface components {
             name: string;
             description: string;
             framework: string;
+        };
+        CatalogueControl: {
+            id: string;
+            name: string;
+            description: string;
+            framework: string;
+            /** @description The EU Cloud Sovereignty Framework objectives satisfying it evidences, at what SEAL level. */
+            sov: {
+                objective: string;
+                level: number;
+            }[];
         };
         /** @description Every product's published scores, the dimensions with their bands, and the methodology. */
         Snapshot: {
@@ -701,11 +762,20 @@ export interface components {
             };
             /** @description False when fewer than 95 % of the draws keep the product in its Innovation band. */
             bandSettled: boolean;
+            rankOdds: components["schemas"]["RankOdds"];
         };
         /** @description The 5th to 95th percentile of the product's rank across the sensitivity analysis's draws (best is the smaller number), widened to contain the published rank. */
         RankInterval: {
             best: number;
             worst: number;
+        };
+        /** @description Share of the sensitivity analysis's draws in which the product ranks within the top 1, 3 and 5 (a tie shares the places it spans; each column adds up to k over the products). Those of the whole field, gates aside. */
+        RankOdds: {
+            top1: number;
+            top3: number;
+            top5: number;
+            /** @description Products with the same group are statistically tied: in the published order, each is ahead of the next in fewer than 95 % of the draws. Null when unavailable. */
+            tieGroup: number | null;
         };
         /** @description Products ranked by the Innovation they retain with every control engaged; off, on and the distance. */
         Max: {
@@ -724,6 +794,7 @@ export interface components {
             /** @description The controls engaged; empty when nothing moves. */
             controls: components["schemas"]["ControlRef"][];
             products: components["schemas"]["MaxProduct"][];
+            gates?: components["schemas"]["Gates"];
             page?: components["schemas"]["Page"];
         };
         ControlRef: {
@@ -755,6 +826,11 @@ export interface components {
                 /** @description 0..100, one decimal. */
                 p95: number;
             };
+            seal: components["schemas"]["Seal"];
+            rankOdds: components["schemas"]["RankOdds"];
+            gate?: components["schemas"]["GateVerdict"];
+            /** @description With gates: the product's rank in the whole field (`rank` is among those that pass). */
+            publishedRank?: number;
         };
         /**
          * @description Under controls minus published, per axis, one decimal.
@@ -771,6 +847,40 @@ export interface components {
             scale: number;
             /** @description Euclidean norm of the three axis distances. */
             magnitude: number;
+        };
+        /** @description The overall EU Cloud Sovereignty Framework level of the offering engaged under the country, as the catalogue's facts evidence it; null when the product is unavailable there (no offering to assess). */
+        Seal: {
+            /** @description The weakest objective's SEAL level (0–4); null when the catalogue cannot assess an objective. */
+            level: number | null;
+            /** @description The objectives at that level. */
+            weakest: ("SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8")[];
+        } | null;
+        /** @description Whether the product passes the caller's gates, and every gate it failed. */
+        GateVerdict: {
+            passed: boolean;
+            failed: ({
+                /** @constant */
+                gate: "available";
+                detail: string;
+            } | {
+                /** @constant */
+                gate: "minSeal";
+                required: number;
+                actual: number | null;
+                weakest: ("SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8")[];
+            } | {
+                /** @constant */
+                gate: "requireControls";
+                missing: string[];
+            })[];
+        };
+        /** @description The caller's gates, present only when some were given. */
+        Gates: {
+            minSeal: number | null;
+            requireControls: string[];
+            passed: number;
+            failed: number;
+            note: string;
         };
         /** @description Each product's published scores, its scores under the controls, and the distance. */
         Delta: {
@@ -789,6 +899,7 @@ export interface components {
             /** @description The controls engaged; empty when nothing moves. */
             controls: components["schemas"]["ControlRef"][];
             products: components["schemas"]["DeltaProduct"][];
+            gates?: components["schemas"]["Gates"];
             page?: components["schemas"]["Page"];
         };
         DeltaProduct: {
@@ -807,6 +918,7 @@ export interface components {
             published: components["schemas"]["Scores"];
             underControls: components["schemas"]["Scores"];
             distance: components["schemas"]["Distance"];
+            gate?: components["schemas"]["GateVerdict"];
         };
         /** @description What release `to` changed against release `from`, per product and for the market, under one country's controls. */
         ReleaseChanges: {
@@ -1079,6 +1191,100 @@ export interface components {
             /** @description Whether the engaged offering writes this value itself. */
             overridden: boolean;
             evidence: components["schemas"]["Evidence"];
+        };
+        /** @description A product's EU Cloud Sovereignty Framework profile under a country: each objective's SEAL level with the facts behind it, and the overall level, the weakest objective's. */
+        Sovereignty: {
+            marketId: string;
+            release: number;
+            lastUpdated: string;
+            /** @description The country whose controls choose the offering assessed. */
+            country: string;
+            productId: string;
+            name: string;
+            vendor: string;
+            framework: string;
+            offering: {
+                id: string;
+                name: string;
+            };
+            /** @description False when no offering satisfies the country's controls: the default offering is assessed. */
+            available: boolean;
+            overall: {
+                level: number | null;
+                weakest: ("SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8")[];
+            };
+            objectives: {
+                /** @enum {string} */
+                objective: "SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8";
+                name: string;
+                /** @description Null: the catalogue maps no fact to this objective. */
+                level: number | null;
+                facts: {
+                    /** @enum {string} */
+                    kind: "control" | "indicator";
+                    id: string;
+                    name: string;
+                    /** @description The indicator's value; for a control, true (the offering satisfies it). */
+                    value: number | boolean | string;
+                    /** @description The level this fact evidences for the objective (0: none). */
+                    level: number;
+                    /** @description The offering whose catalogue entry states it. */
+                    statedBy: string;
+                    source: string | null;
+                    asOf: string | null;
+                    confidence: ("verified" | "vendor-claimed" | "estimated") | null;
+                    note: string | null;
+                }[];
+            }[];
+            note: string;
+        };
+        /** @description A product's releases as published and restated under one methodology, so that only like is compared with like. */
+        ProductHistory: {
+            marketId: string;
+            productId: string;
+            name: string;
+            vendor: string;
+            /** @description The release whose methodology every release is restated under. */
+            yardstick: {
+                release: number;
+                methodologyVersion: string;
+            };
+            releases: {
+                release: number;
+                lastUpdated: string;
+                /** @description The methodology it was published under. */
+                methodologyVersion: string;
+                published: {
+                    scores: {
+                        innovation: number;
+                        control: number;
+                        scale: number;
+                    };
+                    bands: {
+                        innovation: string;
+                        control: string;
+                        scale: string;
+                    };
+                };
+                /** @description Restated: the release's own values re-scored under the yardstick's methodology. Not published. */
+                restated: {
+                    methodologyVersion: string;
+                    scores: {
+                        innovation: number;
+                        control: number;
+                        scale: number;
+                    };
+                    bands: {
+                        innovation: string;
+                        control: string;
+                        scale: string;
+                    };
+                    gaps: string[];
+                    /** @description Indicators whose value this methodology cannot read (counted as not demonstrated). */
+                    unreadable: string[];
+                };
+            }[];
+            note: string;
         };
         /** @description Every product under every country's controls; each cell equals the Delta for its country. */
         AvailabilityMatrix: {
@@ -3531,6 +3737,8 @@ export interface operations {
             query?: {
                 release?: number;
                 country?: string;
+                minSeal?: number;
+                requireControls?: string;
                 limit?: number;
                 cursor?: string;
                 productIds?: string;
@@ -3803,6 +4011,8 @@ export interface operations {
             query?: {
                 release?: number;
                 country?: string;
+                minSeal?: number;
+                requireControls?: string;
                 limit?: number;
                 cursor?: string;
                 productIds?: string;
@@ -3944,6 +4154,8 @@ export interface operations {
             query?: {
                 release?: number;
                 country?: string;
+                minSeal?: number;
+                requireControls?: string;
                 view?: "map" | "bars";
                 limit?: number;
                 cursor?: string;
@@ -4217,6 +4429,8 @@ export interface operations {
             query?: {
                 release?: number;
                 country?: string;
+                minSeal?: number;
+                requireControls?: string;
                 view?: "map" | "bars";
                 limit?: number;
                 cursor?: string;
@@ -5559,6 +5773,822 @@ export interface operations {
             };
         };
     };
+    "readings-sovereignty": {
+        parameters: {
+            query?: {
+                release?: number;
+                country?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The market's slug, from the markets list. */
+                marketId: string;
+                /** @description The product's slug, from the market's products list. */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sovereignty"];
+                };
+            };
+            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release that is not a positive integer. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#invalid_request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "code": "invalid_request",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
+                     *       "issues": [
+                     *         {
+                     *           "path": "country",
+                     *           "message": "country must be an ISO 3166-1 alpha-2 code, e.g. FR"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "unauthorized",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "A valid bearer token is required."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#insufficient_credits",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "code": "insufficient_credits",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "cost": 5,
+                     *       "balance": 3
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. Or Insufficient scope (`insufficient_scope`): The token is valid but lacks the scope the operation requires (Market.Read.All for readings). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#organization_required",
+                     *       "title": "Organization required",
+                     *       "status": 403,
+                     *       "code": "organization_required",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
+                     *       "createOrganizationUrl": "https://example.com/onboarding"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "not_found",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "No market \"no-such-market\"."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_timeout",
+                     *       "title": "Request timeout",
+                     *       "status": 408,
+                     *       "code": "request_timeout",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers did not arrive within 60 seconds."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "Rate limit of 600 requests per minute exceeded."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_header_too_large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "code": "request_header_too_large",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers are larger than 16 KB."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The service failed unexpectedly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "unavailable",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The database is unreachable; retry shortly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "readings-sovereigntyHead": {
+        parameters: {
+            query?: {
+                release?: number;
+                country?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The market's slug, from the markets list. */
+                marketId: string;
+                /** @description The product's slug, from the market's products list. */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. (HEAD: no body.) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. (HEAD: no body.) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release that is not a positive integer. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. (HEAD: no body.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. (HEAD: no body.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. Or Insufficient scope (`insufficient_scope`): The token is valid but lacks the scope the operation requires (Market.Read.All for readings). (HEAD: no body.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. (HEAD: no body.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. (HEAD: no body.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. (HEAD: no body.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. (HEAD: no body.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "readings-history": {
+        parameters: {
+            query?: {
+                release?: number;
+            };
+            header?: {
+                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The market's slug, from the markets list. */
+                marketId: string;
+                /** @description The product's slug, from the market's products list. */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductHistory"];
+                };
+            };
+            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release that is not a positive integer. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#invalid_request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "code": "invalid_request",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
+                     *       "issues": [
+                     *         {
+                     *           "path": "country",
+                     *           "message": "country must be an ISO 3166-1 alpha-2 code, e.g. FR"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "unauthorized",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "A valid bearer token is required."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#insufficient_credits",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "code": "insufficient_credits",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "cost": 5,
+                     *       "balance": 3
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. Or Insufficient scope (`insufficient_scope`): The token is valid but lacks the scope the operation requires (Market.Read.All for readings). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#organization_required",
+                     *       "title": "Organization required",
+                     *       "status": 403,
+                     *       "code": "organization_required",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
+                     *       "createOrganizationUrl": "https://example.com/onboarding"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "not_found",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "No market \"no-such-market\"."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_timeout",
+                     *       "title": "Request timeout",
+                     *       "status": 408,
+                     *       "code": "request_timeout",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers did not arrive within 60 seconds."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "Rate limit of 600 requests per minute exceeded."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_header_too_large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "code": "request_header_too_large",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers are larger than 16 KB."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The service failed unexpectedly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "unavailable",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The database is unreachable; retry shortly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "readings-historyHead": {
+        parameters: {
+            query?: {
+                release?: number;
+            };
+            header?: {
+                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The market's slug, from the markets list. */
+                marketId: string;
+                /** @description The product's slug, from the market's products list. */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. (HEAD: no body.) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. (HEAD: no body.) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release that is not a positive integer. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. (HEAD: no body.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. (HEAD: no body.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. Or Insufficient scope (`insufficient_scope`): The token is valid but lacks the scope the operation requires (Market.Read.All for readings). (HEAD: no body.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. (HEAD: no body.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. (HEAD: no body.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. (HEAD: no body.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. (HEAD: no body.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "readings-availability": {
         parameters: {
             query?: {
@@ -5975,7 +7005,7 @@ export interface operations {
     "readings-whatif": {
         parameters: {
             query: {
-                /** @description indicatorId:weight pairs, comma-separated; each weight a number from 0 to 1,000,000. Indicators left out keep their published weight (the snapshot's dimensions list them). */
+                /** @description indicatorId:weight pairs, comma-separated, each weight 0 to 1,000,000; others keep their published weight (the snapshot's dimensions list them). */
                 weights: string;
                 release?: number;
                 country?: string;
@@ -6235,7 +7265,7 @@ export interface operations {
     "readings-whatifHead": {
         parameters: {
             query: {
-                /** @description indicatorId:weight pairs, comma-separated; each weight a number from 0 to 1,000,000. Indicators left out keep their published weight (the snapshot's dimensions list them). */
+                /** @description indicatorId:weight pairs, comma-separated, each weight 0 to 1,000,000; others keep their published weight (the snapshot's dimensions list them). */
                 weights: string;
                 release?: number;
                 country?: string;
@@ -6747,7 +7777,7 @@ export interface operations {
                 /** @description The market's slug, from the markets list. */
                 marketId: string;
                 /** @description A table of the release, as CSV or JSON (the manifest lists them). */
-                file: "products.csv" | "products.json" | "offerings.csv" | "offerings.json" | "indicators.csv" | "indicators.json" | "bands.csv" | "bands.json" | "values.csv" | "values.json" | "controls.csv" | "controls.json" | "geographies.csv" | "geographies.json" | "snapshot.csv" | "snapshot.json" | "capaindex.csv" | "capaindex.json" | "servicemax.csv" | "servicemax.json" | "delta.csv" | "delta.json";
+                file: "products.csv" | "products.json" | "offerings.csv" | "offerings.json" | "indicators.csv" | "indicators.json" | "bands.csv" | "bands.json" | "values.csv" | "values.json" | "controls.csv" | "controls.json" | "geographies.csv" | "geographies.json" | "snapshot.csv" | "snapshot.json" | "capaindex.csv" | "capaindex.json" | "servicemax.csv" | "servicemax.json" | "delta.csv" | "delta.json" | "sovereignty.csv" | "sovereignty.json";
             };
             cookie?: never;
         };
@@ -7018,7 +8048,7 @@ export interface operations {
                 /** @description The market's slug, from the markets list. */
                 marketId: string;
                 /** @description A table of the release, as CSV or JSON (the manifest lists them). */
-                file: "products.csv" | "products.json" | "offerings.csv" | "offerings.json" | "indicators.csv" | "indicators.json" | "bands.csv" | "bands.json" | "values.csv" | "values.json" | "controls.csv" | "controls.json" | "geographies.csv" | "geographies.json" | "snapshot.csv" | "snapshot.json" | "capaindex.csv" | "capaindex.json" | "servicemax.csv" | "servicemax.json" | "delta.csv" | "delta.json";
+                file: "products.csv" | "products.json" | "offerings.csv" | "offerings.json" | "indicators.csv" | "indicators.json" | "bands.csv" | "bands.json" | "values.csv" | "values.json" | "controls.csv" | "controls.json" | "geographies.csv" | "geographies.json" | "snapshot.csv" | "snapshot.json" | "capaindex.csv" | "capaindex.json" | "servicemax.csv" | "servicemax.json" | "delta.csv" | "delta.json" | "sovereignty.csv" | "sovereignty.json";
             };
             cookie?: never;
         };

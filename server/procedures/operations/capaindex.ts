@@ -1,7 +1,7 @@
 import { capaindex as capaindexOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { capaindexSchema, narrowingParams, releaseInput } from "../schemas";
-import { rankRange, releaseHeader } from "./text";
+import { oddsText, rankRange, releaseHeader } from "./text";
 
 export const capaindex = declareReading({
   group: "readings",
@@ -27,7 +27,7 @@ export const capaindex = declareReading({
         `Capability Index, ${releaseHeader(payload)}:`,
         ...payload.products.map(
           (p) =>
-            `${p.rank}. ${p.name} (${p.vendor}) — Innovation ${p.innovation}, ${p.band}${p.bandSettled ? "" : " (band not settled)"}; ${rankRange(p.rankInterval)}`,
+            `${p.rank}. ${p.name} (${p.vendor}) — Innovation ${p.innovation}, ${p.band}${p.bandSettled ? "" : " (band not settled)"}; ${rankRange(p.rankInterval)}; ${oddsText(p.rankOdds)}; tie group ${p.rankOdds.tieGroup}`,
         ),
       ].join("\n"),
   },

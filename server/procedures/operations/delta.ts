@@ -1,7 +1,8 @@
 import { delta as deltaOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
+import { gatesOf } from "../gates-input";
 import { deltaInput, deltaSchema, narrowingParams } from "../schemas";
-import { controlsLine, releaseHeader, scoresText } from "./text";
+import { controlsLine, gateFailuresText, releaseHeader, scoresText } from "./text";
 
 export const delta = declareReading({
   group: "readings",
@@ -11,7 +12,7 @@ export const delta = declareReading({
   path: "/markets/{marketId}/delta",
   summary: "Delta reading",
   description:
-    "For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `country` defaults to the organization's home country; `view` (map or bars) only picks which chart a client opens first: the body is the same.",
+    "For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `view` (map or bars) only picks which chart a client opens first: the body is the same.",
   input: deltaInput.extend(narrowingParams),
   narrowing: { lists: ["products"] },
   output: deltaSchema,
@@ -21,7 +22,7 @@ export const delta = declareReading({
   country: "home",
   // map and bars are the same bytes: one ETag, one cached answer.
   sameBytes: ["view"],
-  compute: ({ release, country }) => deltaOf(release, country as string),
+  compute: ({ release, country }, input) => deltaOf(release, country as string, gatesOf(input, release)),
   tool: {
     name: "service_market_get_delta",
     title: "Delta under a country's controls",
@@ -29,9 +30,15 @@ export const delta = declareReading({
     text: (payload) =>
       [
         `Delta, ${releaseHeader(payload)}. ${controlsLine(payload)}`,
-        ...payload.products.map(
-          (p) =>
-            `- ${p.name} (${p.vendor}): ${scoresText(p.published)} → ${p.available ? scoresText(p.underControls) : "unavailable"} (distance ${p.distance.magnitude})`,
+        ...(payload.gates
+          ? [
+              `Your gates: ${payload.gates.passed} pass, ${payload.gates.failed} do not (listed last). ${payload.gates.note}`,
+            ]
+          : []),
+        ...payload.products.map((p) =>
+          p.gate && !p.gate.passed
+            ? `- ${p.name} (${p.vendor}): not through your gates — ${gateFailuresText(p.gate.failed)}`
+            : `- ${p.name} (${p.vendor}): ${scoresText(p.published)} → ${p.available ? scoresText(p.underControls) : "unavailable"} (distance ${p.distance.magnitude})`,
         ),
       ].join("\n"),
   },

@@ -14,7 +14,7 @@ export const exportManifest = declareReading({
   path: "/markets/{marketId}/export",
   summary: "Release export: manifest",
   description:
-    "What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index, and the Max reading and the Delta under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest.",
+    "What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index with its rank odds, the Max reading, the Delta and the sovereignty profiles under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest.",
   input: releaseInput,
   output: manifestSchema,
   example: { marketId: "foundation-model-apis", release: 3 },

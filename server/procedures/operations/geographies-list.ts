@@ -11,7 +11,7 @@ export const geographiesList = declareLive({
   path: "/geographies",
   summary: "List geographies",
   description:
-    "Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings.",
+    "Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings. `controls`: every control, engaged or not (ids for `requireControls`).",
   input: z.object({}),
   output: geographiesSchema,
   example: {},
@@ -25,8 +25,17 @@ export const geographiesList = declareLive({
         name: g.name,
         controls: g.controls.flatMap((id) => {
           const control = byId.get(id);
-          return control ? [control] : [];
+          return control
+            ? [{ id: control.id, name: control.name, description: control.description, framework: control.framework }]
+            : [];
         }),
+      })),
+      controls: controls.map((c) => ({
+        id: c.id,
+        name: c.name,
+        description: c.description,
+        framework: c.framework,
+        sov: c.sov ?? [],
       })),
     };
   },

@@ -17,6 +17,7 @@ import { exportFile } from "./export-file";
 import { exportManifest } from "./export-manifest";
 import { exportZip } from "./export-zip";
 import { geographiesList } from "./geographies-list";
+import { history } from "./history";
 import { marketChangelog } from "./market-changelog";
 import { marketGet } from "./market-get";
 import { marketsList } from "./markets-list";
@@ -24,6 +25,7 @@ import { product } from "./product";
 import { products } from "./products";
 import { servicemax } from "./servicemax";
 import { snapshot } from "./snapshot";
+import { sovereignty } from "./sovereignty";
 import { whatif } from "./whatif";
 
 /** Each declaration by the name code uses for it; their order is the order everywhere. */
@@ -39,6 +41,8 @@ export const DECLARED = {
   changes,
   products,
   product,
+  sovereignty,
+  history,
   availability,
   whatif,
   exportManifest,
@@ -72,6 +76,7 @@ export {
   exportManifest,
   exportZip,
   geographiesList,
+  history,
   marketChangelog,
   marketGet,
   marketsList,
@@ -79,5 +84,6 @@ export {
   products,
   servicemax,
   snapshot,
+  sovereignty,
   whatif,
 };

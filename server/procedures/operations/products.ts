@@ -38,7 +38,7 @@ export const products = declareReading({
   path: "/markets/{marketId}/products",
   summary: "List products",
   description:
-    "The products of one market release, in the catalogue's order: each `productId` (what the product breakdown takes), name, vendor and offerings (the default first) with the sovereign controls each satisfies. No scores. `release` defaults to the latest.",
+    "The products of one market release, in the catalogue's order: each `productId` (what the product breakdown takes), name, vendor and offerings (the default first) with the sovereign controls each satisfies. No scores.",
   input: releaseInput.extend(narrowingParams),
   narrowing: { lists: ["products"] },
   output: productsSchema,

@@ -1,8 +1,9 @@
 import { signed } from "../../readings/change-summary";
 import { servicemax as servicemaxOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
+import { gatesOf } from "../gates-input";
 import { narrowingParams, servicemaxInput, servicemaxSchema } from "../schemas";
-import { controlsLine, rankRange, releaseHeader, scoresText } from "./text";
+import { controlsLine, gateFailuresText, oddsText, rankRange, releaseHeader, scoresText, sealText } from "./text";
 
 export const servicemax = declareReading({
   group: "readings",
@@ -12,7 +13,7 @@ export const servicemax = declareReading({
   path: "/markets/{marketId}/servicemax",
   summary: "Max reading",
   description:
-    "For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. `country` defaults to the organization's home country.",
+    "For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss.",
   input: servicemaxInput.extend(narrowingParams),
   narrowing: { lists: ["products"] },
   output: servicemaxSchema,
@@ -20,7 +21,7 @@ export const servicemax = declareReading({
   caching: "release",
   releases: "one",
   country: "home",
-  compute: ({ release, country }) => servicemaxOf(release, country as string),
+  compute: ({ release, country }, input) => servicemaxOf(release, country as string, gatesOf(input, release)),
   tool: {
     name: "service_market_get_servicemax",
     title: "Max reading under a country's controls",
@@ -28,10 +29,17 @@ export const servicemax = declareReading({
     text: (payload) =>
       [
         `Max reading, ${releaseHeader(payload)}. ${controlsLine(payload)}`,
+        ...(payload.gates
+          ? [
+              `Your gates: ${payload.gates.passed} pass, ${payload.gates.failed} do not (listed last, unranked). ${payload.gates.note}`,
+            ]
+          : []),
         ...payload.products.map((p) =>
-          p.available
-            ? `${p.rank}. ${p.name} (${p.vendor}): on ${scoresText(p.on)}; off ${scoresText(p.off)}; Innovation ${signed(p.distance.innovation)}; ${rankRange(p.rankInterval)}`
-            : `${p.rank}. ${p.name} (${p.vendor}): unavailable — misses ${p.missingControls.join(", ")}`,
+          p.gate && !p.gate.passed
+            ? `- ${p.name} (${p.vendor}): not through your gates — ${gateFailuresText(p.gate.failed)}`
+            : p.available
+              ? `${p.rank}. ${p.name} (${p.vendor}): on ${scoresText(p.on)}; off ${scoresText(p.off)}; Innovation ${signed(p.distance.innovation)}; ${sealText(p.seal)}; ${rankRange(p.rankInterval)}; ${oddsText(p.rankOdds)}`
+              : `- ${p.name} (${p.vendor}): unavailable under these controls — misses ${p.missingControls.join(", ")}`,
         ),
       ].join("\n"),
   },

@@ -19,3 +19,33 @@ export const rankRange = (interval: { best: number; worst: number }) => `${rankR
 /** "FR engages EU data residency, SecNumCloud." */
 export const controlsLine = (p: { country: string; controls: { name: string }[] }) =>
   `${p.country} engages ${p.controls.length ? p.controls.map((c) => c.name).join(", ") : "no controls: nothing moves"}.`;
+
+/** "top 3 in 62 % of draws (tied with 2 others)": how likely a rank is, said once per product. */
+export const oddsText = (odds: { top1: number; top3: number; top5: number }) =>
+  `P(top 1) ${Math.round(odds.top1 * 100)} %, P(top 3) ${Math.round(odds.top3 * 100)} %, P(top 5) ${Math.round(odds.top5 * 100)} %`;
+
+/** "SEAL-2 (weakest SOV-5)", "SEAL not assessable", or nothing for no offering. */
+export const sealText = (seal: { level: number | null; weakest: string[] } | null) =>
+  seal === null
+    ? ""
+    : seal.level === null
+      ? "SEAL not assessable from the catalogue"
+      : `SEAL-${seal.level} (weakest ${seal.weakest.join(", ")})`;
+
+/** Every gate a product failed, in words: the caller's own filters. */
+export const gateFailuresText = (
+  failed: readonly (
+    | { gate: "available"; detail: string }
+    | { gate: "minSeal"; required: number; actual: number | null; weakest: string[] }
+    | { gate: "requireControls"; missing: string[] }
+  )[],
+) =>
+  failed
+    .map((f) =>
+      f.gate === "available"
+        ? f.detail
+        : f.gate === "minSeal"
+          ? `below your SEAL-${f.required} (is ${f.actual === null ? "not assessable" : `SEAL-${f.actual}`}${f.weakest.length ? `, weakest ${f.weakest.join(", ")}` : ""})`
+          : `lacks your required ${f.missing.join(", ")}`,
+    )
+    .join("; ");

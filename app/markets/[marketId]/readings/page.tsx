@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { MarketFrame } from "@/components/market/market-frame";
 import { ReadingsPanel } from "@/components/market/readings-panel";
 import { loadMarketView, type MarketViewPageProps } from "@/server/dashboard/market-page";
+import { gatesFrom } from "@/server/dashboard/search-params";
 
 export const metadata: Metadata = { title: "Readings" };
 export const dynamic = "force-dynamic";
@@ -20,6 +21,7 @@ export default async function MarketReadings({ params, searchParams }: MarketVie
         homeCountry={market.organization.homeCountry}
         initialCountry={market.country}
         initialView={search.view === "bars" ? "bars" : "map"}
+        initialGates={gatesFrom(search)}
         innovationCutoffs={innovation?.bands ?? []}
       />
     </MarketFrame>

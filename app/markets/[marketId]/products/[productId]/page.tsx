@@ -2,8 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { bandSlug } from "@/components/market/band";
 import { ProductFrame } from "@/components/product/product-frame";
+import { RestatedHistory } from "@/components/product/restated-history";
+import { OverallSeal } from "@/components/product/sovereignty-profile";
 import { AXES, AXIS_LABELS } from "@/components/product/types";
 import { UnderControlsSummary } from "@/components/product/under-controls";
+import { dashboardCaller } from "@/server/dashboard/caller";
 import { loadProductView, type ProductViewPageProps } from "@/server/dashboard/product-page";
 import { productPath } from "@/server/dashboard/product-views";
 
@@ -22,6 +25,12 @@ export default async function ProductOverview({ params, searchParams }: ProductV
   if (under) query.set("country", under.country);
   const tail = query.size ? `?${query}` : "";
   const gaps = AXES.flatMap((axis) => product.axes[axis].indicators.filter((i) => i.gap).map((i) => i.name));
+  const api = await dashboardCaller();
+  const pinned = loaded.release ? { release: loaded.release } : {};
+  const [sovereignty, history] = await Promise.all([
+    api.readings.sovereignty({ marketId, productId, ...pinned, ...(under ? { country: under.country } : {}) }),
+    api.readings.history({ marketId, productId, ...pinned }),
+  ]);
   return (
     <ProductFrame loaded={loaded} view="">
       <h2 id="scores" className="sr-only">
@@ -47,6 +56,20 @@ export default async function ProductOverview({ params, searchParams }: ProductV
       <p className="hint" data-testid="product-gaps">
         {gaps.length ? `Not demonstrated (scored 0): ${gaps.join(", ")}.` : "Every indicator is demonstrated."}
       </p>
+      <section aria-labelledby="seal-heading" className="seal-summary">
+        <h2 id="seal-heading">Sovereignty under {countryName(sovereignty.country)}'s controls</h2>
+        <OverallSeal profile={sovereignty} />
+        <Link href={`${productPath(marketId, productId, "sovereignty")}${tail}`} data-testid="sovereignty-link">
+          Each objective and the facts behind it
+        </Link>
+      </section>
+      {history.releases.length > 1 ? (
+        <RestatedHistory history={history} />
+      ) : (
+        <p className="hint" data-testid="history-single">
+          {product.name} is in one release only: there is no history to restate yet.
+        </p>
+      )}
       {under ? (
         <section aria-labelledby="under-controls-heading">
           <h2 id="under-controls-heading">Under {countryName(under.country)}'s controls</h2>

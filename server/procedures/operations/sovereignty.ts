@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { SEAL_NAMES, type SealLevel } from "../../domain/sovereignty";
+import { notFound } from "../../errors/api-error";
+import { sovereigntyProfile } from "../../readings/sovereignty";
+import { declareReading, MARKET_READ_SCOPE } from "../declaration";
+import { LISTS_PRODUCTS } from "../pointers";
+import { countryParam, marketIdParam, releaseParam } from "../schemas";
+import { productIdParam, sovereigntySchema } from "../sovereignty-schemas";
+import { releaseHeader } from "./text";
+
+const FRAMEWORK = "EU Cloud Sovereignty Framework v1.2.1 (European Commission, DG DIGIT, October 2025)";
+
+const NOTE =
+  "The catalogue's facts read against the framework through its published mapping: an objective's level is the highest any one fact evidences (SEAL-0 when none does), the overall level the weakest objective's. Not a certification or an audit; the service recommends nothing.";
+
+const level = (value: number | null) =>
+  value === null ? "not assessable" : `SEAL-${value} (${SEAL_NAMES[value as SealLevel]})`;
+
+export const sovereignty = declareReading({
+  group: "readings",
+  name: "sovereignty",
+  scope: MARKET_READ_SCOPE,
+  credits: 2,
+  path: "/markets/{marketId}/products/{productId}/sovereignty",
+  summary: "Sovereignty profile",
+  description:
+    "One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's.",
+  input: z.object({ marketId: marketIdParam, productId: productIdParam, release: releaseParam, country: countryParam }),
+  output: sovereigntySchema,
+  example: { marketId: "foundation-model-apis", productId: "quillmere-atlas", country: "DE" },
+  caching: "release",
+  releases: "one",
+  country: "home",
+  compute: ({ release, country }, input) => {
+    const profile = sovereigntyProfile(release, input.productId, country);
+    const product = release.definition.products.find((p) => p.productId === input.productId);
+    if (!profile || !product)
+      throw notFound(
+        `Market "${release.marketId}" has no product "${input.productId}" in release ${release.release}.`,
+        LISTS_PRODUCTS,
+      );
+    return {
+      marketId: release.marketId,
+      release: release.release,
+      lastUpdated: release.lastUpdated,
+      country: country as string,
+      productId: product.productId,
+      name: product.name,
+      vendor: product.vendor,
+      framework: FRAMEWORK,
+      offering: profile.offering,
+      available: profile.available,
+      overall: profile.overall,
+      objectives: profile.objectives.map((o) => ({
+        ...o,
+        facts: o.facts.map((f) => ({ ...f, value: f.value as number | boolean | string })),
+      })),
+      note: NOTE,
+    };
+  },
+  tool: {
+    name: "service_market_get_sovereignty",
+    text: (p) =>
+      [
+        `${p.name} (${p.vendor}), ${releaseHeader(p)}, under ${p.country}'s controls: ${p.available ? `offering ${p.offering.name}` : `unavailable; the default offering ${p.offering.name} assessed`}.`,
+        `Overall ${level(p.overall.level)}${p.overall.weakest.length ? `, weakest ${p.overall.weakest.join(", ")}` : ""}.`,
+        ...p.objectives.map(
+          (o) =>
+            `${o.objective} ${o.name}: ${level(o.level)}${
+              o.facts.length
+                ? ` — ${o.facts
+                    .slice(0, 3)
+                    .map(
+                      (f) =>
+                        `${f.name} = ${String(f.value)} → SEAL-${f.level}${f.asOf ? ` [${f.confidence ?? "source"} ${f.asOf}]` : ""}`,
+                    )
+                    .join("; ")}`
+                : ""
+            }`,
+        ),
+        NOTE,
+      ].join("\n"),
+  },
+});

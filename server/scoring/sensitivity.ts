@@ -750,7 +750,7 @@ function rankUnder(
     retained[i] = best;
     if (best > 0) positive++;
   }
-  const rankOf = ranksByCounting(retained, work.rankOfTenths);
+  const rankOf = ranksByCounting(retained, work.rankOfTenths, work);
   for (let i = 0; i < n; i++) out[offset + i] = rankOf[retained[i] as number] as number;
   return 1 + positive;
 }
@@ -760,7 +760,7 @@ function rankUnder(
  * place from the top, 1 + how many are above. Counting beats sorting here, even for a few dozen
  * products: the values are small integers and there are at most 1,001 of them.
  */
-function ranksByCounting(retained: Uint16Array, rankOf: Int32Array): Int32Array {
+function ranksByCounting(retained: Uint16Array, rankOf: Int32Array, work?: Workspace): Int32Array {
   const n = retained.length;
   let low = 1000;
   let high = 0;
@@ -769,6 +769,7 @@ function ranksByCounting(retained: Uint16Array, rankOf: Int32Array): Int32Array 
     if (value < low) low = value;
     if (value > high) high = value;
   }
+  if (work) work.lowestTenths = low;
   rankOf.fill(0, low, high + 1);
   for (let i = 0; i < n; i++) rankOf[retained[i] as number] = (rankOf[retained[i] as number] as number) + 1;
   let above = 0;
@@ -870,6 +871,8 @@ interface Workspace {
   retained: Uint16Array[];
   /** Per score in tenths, the rank it gets. */
   rankOfTenths: Int32Array;
+  /** The lowest value the last ranking saw: below it `rankOfTenths` is stale. */
+  lowestTenths: number;
 }
 
 function workspace(model: Model): Workspace {
@@ -878,6 +881,7 @@ function workspace(model: Model): Workspace {
     tenths: [new Uint16Array(model.rows), new Uint16Array(model.rows), new Uint16Array(model.rows)],
     retained: model.sets.map((set) => new Uint16Array(set.available.length)),
     rankOfTenths: new Int32Array(1001),
+    lowestTenths: 0,
   };
 }
 
@@ -917,18 +921,19 @@ function publishedOrders(model: Model, published: Published): Int32Array[] {
 function creditPlaces(
   retained: Uint16Array,
   rankOf: Int32Array,
-  countOf: Int32Array,
+  low: number,
   order: Int32Array,
   places: Float64Array,
   ahead: Float64Array,
 ) {
   const n = retained.length;
-  for (let i = 0; i < n; i++) countOf[retained[i] as number] = 0;
-  for (let i = 0; i < n; i++) countOf[retained[i] as number] = (countOf[retained[i] as number] as number) + 1;
+  const deepest = ODDS_PLACES[ODDS_PLACES.length - 1] as number;
   for (let i = 0; i < n; i++) {
     const value = retained[i] as number;
     const first = rankOf[value] as number;
-    const count = countOf[value] as number;
+    if (first > deepest) continue; // beyond every place counted: no credit to give
+    // How many share the value: ranks run down by counting, so the next lower value's rank says it.
+    const count = (value > low ? (rankOf[value - 1] as number) : n + 1) - first;
     for (let j = 0; j < ODDS_PLACES.length; j++) {
       const k = ODDS_PLACES[j] as number;
       const within = first > k ? 0 : first + count - 1 <= k ? 1 : (k - first + 1) / count;
@@ -954,7 +959,6 @@ function runDraws(model: Model, work: Workspace, settings: ReturnType<typeof set
     places: model.sets.map((set) => new Float64Array(set.available.length * 3)),
     ahead: model.sets.map((set) => new Float64Array(Math.max(0, set.available.length - 1))),
   };
-  const countOf = new Int32Array(1001);
   const weights = new Float64Array(model.columns.length);
   const random = createRandom(settings.seed);
   for (let d = 0; d < draws; d++) {
@@ -975,7 +979,7 @@ function runDraws(model: Model, work: Workspace, settings: ReturnType<typeof set
       creditPlaces(
         work.retained[s] as Uint16Array,
         work.rankOfTenths,
-        countOf,
+        work.lowestTenths,
         orders[s] as Int32Array,
         recorded.places[s] as Float64Array,
         recorded.ahead[s] as Float64Array,

@@ -91,6 +91,7 @@ describe("WCAG 2.2 AA (axe-core), in Chromium", () => {
     for (const axis of ["innovation", "control", "scale"])
       await expectAccessible(page, `${product}/${axis}?country=FR`, `contributions-${axis}-table`);
     await expectAccessible(page, `${product}/offerings?country=FR`, "offerings-table");
+    await expectAccessible(page, `${product}/sovereignty?country=FR`, "sovereignty-table");
     for (const path of [
       "/geographies",
       "/tokens",

@@ -35,6 +35,7 @@ const PRODUCT_VIEWS = [
   { id: "control", path: "/control", ready: "contributions-control-table", desktop: 2.5, phone: 8 },
   { id: "scale", path: "/scale", ready: "contributions-scale-table", desktop: 2.5, phone: 8 },
   { id: "offerings", path: "/offerings", ready: "offerings-table", desktop: 2, phone: 6 },
+  { id: "sovereignty", path: "/sovereignty", ready: "sovereignty-table", desktop: 2, phone: 6 },
 ] as const;
 
 type Axis = (typeof AXES)[number];

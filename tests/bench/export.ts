@@ -9,14 +9,9 @@
  * same export built whole.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { openDatabase } from "@/db/client";
-import { publishGeographies, publishMarket } from "@/server/catalog/store";
-import { demoCatalogueWithOrganization } from "../helpers/accounts";
-import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
-import { startApp } from "../helpers/server";
+import { sizedApp } from "./sized-app";
 
 /** Resident memory of a process and all its descendants (npm start runs the server as a child), in MiB. */
 function treeRssMiB(root: number): number {
@@ -117,24 +112,9 @@ async function sampled(name: string, url: string, headers: Record<string, string
 }
 
 export async function exportBench(products = 1000, indicators = 50, geographies = 60) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "mps-bench-export-"));
-  const handle = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
-  let token: string;
-  try {
-    token = (await demoCatalogueWithOrganization(handle, "Bench", 2_000_000_000)).token;
-    await publishGeographies(handle.db, "geographies.json", generatedGeographies(geographies));
-    await publishMarket(handle.db, "market.json", generatedMarket(products, indicators), {
-      notes: "benchmark",
-      material: false,
-      publishedAt: new Date(),
-    });
-  } finally {
-    await handle.close();
-  }
-  const app = await startApp({ DATABASE_URL: "", DATA_DIR: dataDir, RATE_LIMIT: "1000000000", REDIS_URL: "" });
+  const sized = await sizedApp("export", products, indicators, geographies);
+  const { app, headers, market } = sized;
   const pid = app.process.pid as number;
-  const headers = { Authorization: `Bearer ${token}` };
-  const market = `${app.url}/v1/markets/generated-market`;
   try {
     // The release loaded and its readings' common work done, as after any first call.
     await (await fetch(`${market}/snapshot`, { headers })).arrayBuffer();
@@ -176,7 +156,6 @@ export async function exportBench(products = 1000, indicators = 50, geographies 
     );
     return { atRest, manifestMs, whole, zip, table, textBytes, kept };
   } finally {
-    await app.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await sized.stop();
   }
 }

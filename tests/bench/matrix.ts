@@ -4,15 +4,8 @@
  * Latency is what counts here (one analyst asking), so one connection; the snapshot of the same
  * market is measured beside it as the baseline. Target: the matrix at p50 < 50 ms.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { openDatabase } from "@/db/client";
-import { publishGeographies, publishMarket } from "@/server/catalog/store";
-import { demoCatalogueWithOrganization } from "../helpers/accounts";
-import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
-import { startApp } from "../helpers/server";
 import { type Figures, header, measure, row, SECONDS } from "./measure";
+import { sizedApp } from "./sized-app";
 
 export const MATRIX_TARGET_P50_MS = 50;
 
@@ -20,23 +13,8 @@ export const MATRIX_TARGET_P50_MS = 50;
 const latency = (name: string, url: string, headers: Record<string, string>) => measure(name, url, headers, 1);
 
 export async function matrixBench(products = 1000, indicators = 50, geographies = 60): Promise<Figures> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "mps-bench-matrix-"));
-  const handle = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
-  let token: string;
-  try {
-    token = (await demoCatalogueWithOrganization(handle, "Bench", 2_000_000_000)).token;
-    await publishGeographies(handle.db, "geographies.json", generatedGeographies(geographies));
-    await publishMarket(handle.db, "market.json", generatedMarket(products, indicators), {
-      notes: "benchmark",
-      material: false,
-      publishedAt: new Date(),
-    });
-  } finally {
-    await handle.close();
-  }
-  const app = await startApp({ DATABASE_URL: "", DATA_DIR: dataDir, RATE_LIMIT: "1000000000", REDIS_URL: "" });
-  const headers = { Authorization: `Bearer ${token}` };
-  const market = `${app.url}/v1/markets/generated-market`;
+  const sized = await sizedApp("matrix", products, indicators, geographies);
+  const { headers, market } = sized;
   try {
     console.log(
       `\nExplained numbers on a generated market of ${products} products × ${indicators} indicators under ${geographies} geographies (PGlite, 1 connection, ${SECONDS} s each)`,
@@ -57,7 +35,6 @@ export async function matrixBench(products = 1000, indicators = 50, geographies 
     );
     return matrix;
   } finally {
-    await app.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await sized.stop();
   }
 }

@@ -35,7 +35,8 @@ export function GatesForm({
     });
   return (
     <fieldset className="gates-form" data-testid="gates-form">
-      <legend>Your gates (your own filters: the service ranks, it does not recommend)</legend>
+      <legend>Your gates</legend>
+      <span className="hint">your own filters: the service ranks, it never recommends</span>
       <label>
         Minimum SEAL level
         <select

@@ -35,10 +35,6 @@ export function SovereigntyTable({ profile }: { profile: SovereigntyProfile }) {
   return (
     <TableWrap label={`Sovereignty objectives of ${profile.name}`}>
       <table data-testid="sovereignty-table">
-        <caption>
-          Each objective's SEAL level for {profile.offering.name} under {profile.country}'s controls, with the facts
-          behind it; the weakest sets the overall level.
-        </caption>
         <thead>
           <tr>
             <th scope="col">Objective</th>

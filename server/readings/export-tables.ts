@@ -12,7 +12,7 @@ import type { Distance, Scores } from "../domain/scores";
 import { SOV_OBJECTIVE_IDS } from "../domain/sovereignty";
 import { capaindex, delta, servicemax, snapshot } from "./readings";
 import type { ReleaseData } from "./release";
-import { sovereigntyProfile } from "./sovereignty";
+import { profilesUnder } from "./sovereignty";
 
 export type ExportCell = string | number | boolean | null;
 
@@ -419,10 +419,11 @@ function sovereigntyTable(release: ReleaseData): ExportTable {
       ),
     ],
     *rows() {
+      const byId = new Map(release.definition.products.map((p) => [p.productId, p]));
       for (const country of countriesOf(release))
-        for (const product of release.definition.products) {
-          const profile = sovereigntyProfile(release, product.productId, country);
-          if (!profile) continue;
+        for (const [productId, profile] of profilesUnder(release, country)) {
+          const product = byId.get(productId);
+          if (!product) continue;
           yield [
             country,
             product.productId,

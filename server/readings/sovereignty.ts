@@ -87,6 +87,26 @@ const evidenceOf = (evidence: Evidence | undefined) => ({
   note: evidence?.note ?? null,
 });
 
+/** A release's controls by id and its mapped indicators, looked up once per release however many profiles read them. */
+const byIdOf = new WeakMap<readonly Control[], Map<string, Control>>();
+const controlsById = (controls: readonly Control[]) => {
+  let map = byIdOf.get(controls);
+  if (!map) {
+    map = new Map(controls.map((c) => [c.id, c]));
+    byIdOf.set(controls, map);
+  }
+  return map;
+};
+const mappedOf = new WeakMap<MarketFile, Indicator[]>();
+const mappedIndicators = (definition: MarketFile) => {
+  let list = mappedOf.get(definition);
+  if (!list) {
+    list = (definition.indicators ?? []).filter((i) => i.sov?.length);
+    mappedOf.set(definition, list);
+  }
+  return list;
+};
+
 /** Every fact of one offering, per objective. */
 function factsOf(
   definition: MarketFile,
@@ -98,7 +118,7 @@ function factsOf(
   const byObjective = new Map<SovObjective, SovFact[]>();
   const add = (objective: SovObjective, fact: SovFact) =>
     byObjective.set(objective, [...(byObjective.get(objective) ?? []), fact]);
-  const controlById = new Map(controls.map((c) => [c.id, c]));
+  const controlById = controlsById(controls);
   for (const id of offering.satisfies ?? []) {
     const control = controlById.get(id);
     for (const m of control?.sov ?? [])
@@ -112,13 +132,12 @@ function factsOf(
         ...evidenceOf(offering.controlEvidence?.[id]),
       });
   }
-  for (const indicator of definition.indicators ?? []) {
-    if (!indicator.sov?.length) continue;
+  for (const indicator of mappedIndicators(definition)) {
     const own = Object.hasOwn(offering.values ?? {}, indicator.id);
     const writer = own ? offering : base;
     const value = writer.values[indicator.id];
     if (value === undefined || value === null) continue;
-    for (const m of indicator.sov)
+    for (const m of indicator.sov ?? [])
       add(m.objective, {
         kind: "indicator",
         id: indicator.id,
@@ -161,16 +180,23 @@ export function offeringProfile(
   };
 }
 
-/** The offering a country engages for a product (its default when none, or when no country is given). */
-function assessedOffering(release: ReleaseData, productId: string, country: string | null) {
-  const product = release.definition.products.find((p) => p.productId === productId);
-  if (!product) return undefined;
-  if (country === null) return { product, offering: defaultOffering(product), available: true };
+/** What a country engages, per product: the offering assessed and whether it is available. */
+function engagedUnder(release: ReleaseData, country: string | null) {
+  if (country === null) return undefined;
   const result = release.countries.get(country);
   if (!result) throw new UnknownCountryError(country);
-  const moved = result.products.find((p) => p.productId === productId);
-  const engaged = moved?.available ? product.offerings.find((o) => o.id === moved.offering?.id) : undefined;
-  return { product, offering: engaged ?? defaultOffering(product), available: Boolean(moved?.available) };
+  return new Map(result.products.map((moved) => [moved.productId, moved]));
+}
+
+/** The offering a country engages for a product (its default when none, or when no country is given). */
+function assessedOffering(
+  product: MarketFile["products"][number],
+  engaged: ReturnType<typeof engagedUnder>,
+): { offering: Offering; available: boolean } {
+  if (!engaged) return { offering: defaultOffering(product), available: true };
+  const moved = engaged.get(product.productId);
+  const offering = moved?.available ? product.offerings.find((o) => o.id === moved.offering?.id) : undefined;
+  return { offering: offering ?? defaultOffering(product), available: Boolean(moved?.available) };
 }
 
 /** A product's profile under a country (or with no controls); undefined for a product not in the release. */
@@ -179,19 +205,23 @@ export function sovereigntyProfile(
   productId: string,
   country: string | null,
 ): SovProfile | undefined {
-  const assessed = assessedOffering(release, productId, country);
-  if (!assessed) return undefined;
-  return { ...offeringProfile(release, assessed.product, assessed.offering), available: assessed.available };
+  const product = release.definition.products.find((p) => p.productId === productId);
+  if (!product) return undefined;
+  const { offering, available } = assessedOffering(product, engagedUnder(release, country));
+  return { ...offeringProfile(release, product, offering), available };
+}
+
+/** Every product's profile under a country, in the catalogue's order: what exports and gates read, each mapping looked up once. */
+export function* profilesUnder(release: ReleaseData, country: string | null): Generator<[string, SovProfile]> {
+  const assessable = assessableObjectives(release);
+  const engaged = engagedUnder(release, country);
+  for (const product of release.definition.products) {
+    const { offering, available } = assessedOffering(product, engaged);
+    yield [product.productId, { ...offeringProfile(release, product, offering, assessable), available }];
+  }
 }
 
 /** Every product's overall level under a country, by productId: what the Max reading and the gates read. */
 export function overallLevels(release: ReleaseData, country: string | null): Map<string, SovProfile["overall"]> {
-  const assessable = assessableObjectives(release);
-  const levels = new Map<string, SovProfile["overall"]>();
-  for (const product of release.definition.products) {
-    const assessed = assessedOffering(release, product.productId, country);
-    if (assessed)
-      levels.set(product.productId, offeringProfile(release, assessed.product, assessed.offering, assessable).overall);
-  }
-  return levels;
+  return new Map([...profilesUnder(release, country)].map(([id, profile]) => [id, profile.overall]));
 }

@@ -17,4 +17,8 @@ export const MCP_INSTRUCTIONS = [
   "- Under a country's controls: the product as its offering that satisfies every control the country engages (the one with the highest Innovation when several do); unavailable when no offering satisfies them — then it has no score there, never a zero.",
   "- Capability Index: products ranked by published Innovation. Max: ranked by the Innovation they keep under the controls, each product in both states, off (no controls) and on (every control engaged), with the distance between them. Delta: published against under the controls.",
   "- Distance: what each score changes by under the controls (under minus published, in points) and its magnitude, the Euclidean length of the three.",
+  "- SEAL level: the EU Cloud Sovereignty Framework's assurance level, 0 to 4, per objective SOV-1 to SOV-8, as the catalogue's facts evidence it for the offering engaged; a product's overall level is its weakest objective's. Not a certification.",
+  "- Gates (minSeal, requireControls): your own filters on the Max and Delta readings; products that fail stay in the answer after the others, each naming the gate it failed. The service never recommends.",
+  "- Rank odds: the share of the sensitivity draws in which a product ranks in the top 1, 3 and 5; products with the same tie group are statistically tied.",
+  "- Restated: a past release re-scored under a later methodology, never published; the published release is unchanged.",
 ].join("\n");

@@ -110,6 +110,11 @@ describe("the terms, defined once when an agent connects", () => {
         "Max",
         "Delta",
         "Distance",
+        "SEAL level",
+        "Gates (minSeal, requireControls)",
+        "Rank odds",
+        "tie group",
+        "Restated",
       ])
         expect(instructions, term).toContain(term);
       // Defined there, not again in every tool: no description repeats the band-settling rule.

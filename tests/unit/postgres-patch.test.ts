@@ -5,7 +5,9 @@
  * with CONNECTION_CLOSED, which the service answers as 503 `unavailable`. And a query that failed
  * after some rows arrived left its row count to the next query on the connection, which resolved
  * with leading holes (a listed market read as none); tests/faults/postgres-rows.test.ts shows both
- * cases on a real PostgreSQL, this checks the patch is in the CommonJS build too.
+ * cases on a real PostgreSQL. And a message that arrived for no query rejected the waiting query with
+ * a TypeError (500) instead of a lost connection (503); tests/unit/postgres-stray-message.test.ts
+ * shows it. This checks the patch is in the CommonJS build too.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -26,6 +28,11 @@ describe("the postgres.js patch", () => {
         const body = source.slice(source.indexOf(handler), source.indexOf(handler) + 400);
         expect(body, `${file}: ${handler}`).toMatch(/\n {4}rows = 0/);
       }
+      const dataCatch = source.slice(source.indexOf("handle(incoming.subarray(0, length + 1))"));
+      expect(dataCatch.indexOf("if (!query && e instanceof TypeError && socket)"), file).toBeGreaterThan(0);
+      expect(dataCatch.indexOf("if (!query && e instanceof TypeError && socket)")).toBeLessThan(
+        dataCatch.indexOf("errored(e)"),
+      );
     }
   });
 });

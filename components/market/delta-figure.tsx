@@ -2,7 +2,9 @@
 /**
  * The Delta in two views: the map (a streak per product from published to under controls) and the
  * bars (the ranking under controls with the published ceiling as a ghost). One table and CSV per
- * view, of what that view draws.
+ * view, of what that view draws. With the reader's gates, the chart draws those that pass, ranked
+ * among themselves; those that fail are set apart, named with the gate they missed, and stay in the
+ * table.
  */
 import {
   deltaGhostBars,
@@ -17,6 +19,7 @@ import { signed } from "@/components/charts/geometry";
 import { RankedBars } from "@/components/charts/ranked-bars";
 import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
+import { GatedOutList, gatedOut, gatesSentence, gateWords, throughGates } from "./gated-out";
 import type { DeltaReading, DeltaView } from "./reading-types";
 
 const MAP_COLUMNS: Column<Streak>[] = [
@@ -74,45 +77,59 @@ export function DeltaFigure({
     csvFileName(reading.marketId, `r${reading.release}`, "delta", suffix, reading.country);
   // The table's product names link to their pages; the CSV keeps them as text.
   const cell = productNameCell(reading.marketId, reading.release);
-  const moved = reading.products.filter((p) => p.available && p.distance.magnitude > 0).length;
+  const gated = Boolean(reading.gates);
+  const passes = throughGates(gated);
+  const drawn = { ...reading, products: reading.products.filter(passes) };
+  const byId = new Map(reading.products.map((p) => [p.productId, p]));
+  const gateColumns = <T extends { productId: string }>(): Column<T>[] =>
+    gated ? [{ label: "Your gates", value: (row) => gateWords(byId.get(row.productId) ?? {}) }] : [];
+  const gatesSummary = gated ? gatesSentence(reading.gates?.passed ?? 0, gatedOut(reading.products).length) : "";
+  const moved = drawn.products.filter((p) => p.available && p.distance.magnitude > 0).length;
   const headline = usableHeadline(reading.products, reading.country);
   const title = `Delta under ${reading.country}`;
+  const setApart = <GatedOutList products={reading.products} testId="delta-gated-out" />;
   if (view === "map") {
-    const streaks = deltaStreaks(reading);
     return (
       <ChartFigure
         id="delta-map"
         title={title}
-        summary={`${headline} Innovation against Control: each streak runs from the published point to the point under ${reading.country}'s controls; ${moved} of the usable move. Unavailable products are set apart, at their published point, greyed.`}
-        columns={MAP_COLUMNS}
-        rows={streaks}
+        summary={`${headline} Innovation against Control: each streak runs from the published point to the point under ${reading.country}'s controls; ${moved} of the usable${gated ? " that pass" : ""} move.${gatesSummary || " Unavailable products are set apart, at their published point, greyed."}`}
+        columns={[...MAP_COLUMNS, ...gateColumns<Streak>()]}
+        rows={deltaStreaks(reading)}
         rowKey={(s) => s.productId}
         fileName={file("map")}
         toolbar={toolbar}
         cell={cell}
       >
-        <DeltaMap streaks={streaks} />
+        <DeltaMap streaks={deltaStreaks(drawn)} />
         <DeltaMapLegend />
+        {setApart}
       </ChartFigure>
     );
   }
-  const bars = deltaGhostBars(reading);
+  const bars = deltaGhostBars(drawn);
+  // Those that failed a gate stay in the table, unranked, after those that pass.
+  const failing = deltaGhostBars({ ...reading, products: reading.products.filter((p) => !passes(p)) }).map((bar) => ({
+    ...bar,
+    rank: null,
+  }));
   const mostLost = bars.filter((b) => b.givesUp !== null).sort((a, b) => (b.givesUp ?? 0) - (a.givesUp ?? 0))[0];
   return (
     <ChartFigure
       id="delta-bars"
       title={title}
-      summary={`${headline} The usable are ranked by Innovation under ${reading.country}'s controls, each in front of its published ceiling${
+      summary={`${headline} The usable${gated ? " that pass your gates" : ""} are ranked by Innovation under ${reading.country}'s controls, each in front of its published ceiling${
         mostLost?.givesUp ? `; of those, ${mostLost.name} gives up the most (${signed(-mostLost.givesUp)})` : ""
-      }; the unavailable follow, unranked, with no bar.`}
-      columns={BAR_COLUMNS}
-      rows={bars}
+      }${gatesSummary ? `.${gatesSummary}` : "; the unavailable follow, unranked, with no bar."}`}
+      columns={[...BAR_COLUMNS, ...gateColumns<GhostBar>()]}
+      rows={[...bars, ...failing]}
       rowKey={(b) => b.productId}
       fileName={file("bars")}
       toolbar={toolbar}
       cell={cell}
     >
       <RankedBars bars={bars} ghost valueLabel="Under controls" ceilingLabel="Published" />
+      {setApart}
     </ChartFigure>
   );
 }

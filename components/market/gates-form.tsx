@@ -1,6 +1,6 @@
 "use client";
 /**
- * The caller's gates on the Max reading: a SEAL floor and controls the engaged offering must
+ * The caller's gates on the Max and the Delta (the Capability Index engages no country): a SEAL floor and controls the engaged offering must
  * satisfy besides the country's. Said in words as the reader's own filters: the service
  * recommends nothing, and no product is dropped — those that fail are set apart with the gate.
  */
@@ -36,7 +36,7 @@ export function GatesForm({
   return (
     <fieldset className="gates-form" data-testid="gates-form">
       <legend>Your gates</legend>
-      <span className="hint">your own filters: the service ranks, it never recommends</span>
+      <span className="hint">your own filters on the Max and the Delta: the service ranks, it never recommends</span>
       <label>
         Minimum SEAL level
         <select

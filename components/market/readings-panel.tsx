@@ -168,7 +168,9 @@ export function ReadingsPanel({
   const max = useQuery(
     trpc.readings.servicemax.queryOptions({ marketId, ...releaseInput, country, ...gatesInput(gates) }, keep),
   );
-  const delta = useQuery(trpc.readings.delta.queryOptions({ marketId, ...releaseInput, country }, keep));
+  const delta = useQuery(
+    trpc.readings.delta.queryOptions({ marketId, ...releaseInput, country, ...gatesInput(gates) }, keep),
+  );
 
   const geography = geographies.data?.geographies.find((g) => g.country === country);
   const controlNames = new Map(
@@ -209,6 +211,7 @@ export function ReadingsPanel({
         {geographies.error ? <Problem error={geographies.error} what="the countries" /> : null}
         {max.data ? <UsableHeadline reading={max.data} countryName={geography?.name} /> : null}
         <EngagedControls geography={geography} />
+        <GatesForm gates={gates} controls={geographies.data?.controls ?? []} onChange={chooseGates} />
 
         <h3>Capability Index</h3>
         <p className="hint">Every product ranked by its published Innovation; no controls are engaged here.</p>
@@ -221,19 +224,12 @@ export function ReadingsPanel({
           Ranked by the Innovation each product keeps with every control of {geography?.name ?? country} engaged:{" "}
           <em>off</em> is published, <em>on</em> is under the controls.
         </p>
-        <GatesForm gates={gates} controls={geographies.data?.controls ?? []} onChange={chooseGates} />
         <ReadingSlot query={max} what="the Max reading">
           {(reading) => <ServicemaxFigure reading={reading} controlNames={controlNames} />}
         </ReadingSlot>
 
         <h3>Delta</h3>
-        <p className="hint">
-          What each product keeps and loses: published against under the controls
-          {gatesInput(gates).minSeal !== undefined || gates.requireControls.length
-            ? " (every product; your gates rank the Max above)"
-            : ""}
-          .
-        </p>
+        <p className="hint">What each product keeps and loses: published against under the controls.</p>
         <ReadingSlot query={delta} what="the Delta">
           {(reading) => <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />}
         </ReadingSlot>

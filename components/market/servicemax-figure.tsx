@@ -9,24 +9,10 @@ import { signed } from "@/components/charts/geometry";
 import { RankedBars } from "@/components/charts/ranked-bars";
 import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
+import { GatedOutList, gatedOut, gatesSentence, gateWords, throughGates } from "./gated-out";
 import type { ServicemaxReading } from "./reading-types";
 
 type Row = ServicemaxReading["products"][number];
-
-/** A product's gates in words, when the reader set some: the reader's own filters. */
-export function gateWords(p: Row): string {
-  if (!p.gate) return "";
-  if (p.gate.passed) return "passes";
-  return p.gate.failed
-    .map((f) =>
-      f.gate === "available"
-        ? "unavailable here"
-        : f.gate === "minSeal"
-          ? `below SEAL-${f.required} (${f.actual === null ? "not assessable" : `SEAL-${f.actual}`})`
-          : `lacks ${f.missing.join(", ")}`,
-    )
-    .join("; ");
-}
 
 const percent = (share: number) => Math.round(share * 100);
 
@@ -39,7 +25,8 @@ export function ServicemaxFigure({
 }) {
   const missing = (p: Row) => p.missingControls.map((id) => controlNames.get(id) ?? id).join("; ");
   const gated = Boolean(reading.gates);
-  const ranked = (p: Row) => p.available && (!gated || p.gate?.passed === true);
+  const passes = throughGates(gated);
+  const ranked = (p: Row) => p.available && passes(p);
   const columns: Column<Row>[] = [
     { label: "Rank", value: (p) => (ranked(p) ? p.rank : null), numeric: true },
     { label: "Product", value: (p) => p.name },
@@ -99,17 +86,15 @@ export function ServicemaxFigure({
     ...reading.products.filter(ranked),
     ...reading.products.filter((p) => !ranked(p)).sort((a, b) => a.name.localeCompare(b.name)),
   ];
-  const gatedOut = gated ? reading.products.filter((p) => p.available && !p.gate?.passed).length : 0;
+  const setApart = gatedOut(reading.products).length;
   return (
     <ChartFigure
       id="servicemax"
       title={`Max under ${reading.country}`}
       summary={`${usableHeadline(reading.products, reading.country)} The usable are ranked by the Innovation they keep${
         leader ? `; ${leader.name} keeps the most, ${leader.on.innovation.toFixed(1)}` : ""
-      }. Each bar is the state on, in front of the state off; whiskers span the 5th–95th percentile of what it keeps across the sensitivity analysis. The unavailable follow, unranked, with no bar.${
-        gated
-          ? ` Your gates: ${reading.gates?.passed} pass${reading.gates?.passed === 1 ? "es" : ""}, ranked among ${reading.gates?.passed === 1 ? "the passing" : "themselves"}; ${gatedOut} usable product${gatedOut === 1 ? " does" : "s do"} not and ${gatedOut === 1 ? "is" : "are"} set apart with the gate missed.`
-          : ""
+      }. Each bar is the state on, in front of the state off; whiskers span the 5th–95th percentile of what it keeps across the sensitivity analysis.${
+        gated ? gatesSentence(reading.gates?.passed ?? 0, setApart) : " The unavailable follow, unranked, with no bar."
       }`}
       columns={columns}
       rows={rows}
@@ -118,22 +103,12 @@ export function ServicemaxFigure({
       cell={productNameCell(reading.marketId, reading.release)}
     >
       <RankedBars
-        bars={maxGhostBars({ ...reading, products: reading.products.filter((p) => !gated || p.gate?.passed) })}
+        bars={maxGhostBars({ ...reading, products: reading.products.filter(passes) })}
         ghost
         valueLabel="On (kept)"
         ceilingLabel="Off (published)"
       />
-      {gated && gatedOut > 0 ? (
-        <ul className="gated-out" data-testid="gated-out">
-          {reading.products
-            .filter((p) => p.available && !p.gate?.passed)
-            .map((p) => (
-              <li key={p.productId} className="gated-out" data-product-id={p.productId}>
-                {p.name}: not through your gates — {gateWords(p)}
-              </li>
-            ))}
-        </ul>
-      ) : null}
+      <GatedOutList products={reading.products} testId="gated-out" />
       <details className="max-states-details">
         <summary>Each product off and on, with its distance</summary>
         <ul className="max-states" data-testid="max-states">

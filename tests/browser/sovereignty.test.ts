@@ -115,6 +115,17 @@ describe("sovereign decisions in the dashboard, in Chromium", () => {
     );
     for (const r of ranked) expect(Number(r.SEAL)).toBeGreaterThanOrEqual(3);
     for (const r of rows.filter((row) => row["Your gates"]?.startsWith("below"))) expect(r.Rank).toBe("—");
+    // The Delta takes the same gates: those that fail are set apart below its chart and named in its table.
+    const gatedDelta = await api("/markets/managed-kubernetes/delta?country=FR&minSeal=3");
+    const deltaFailing = gatedDelta.products.filter((p: Json) => p.available && !p.gate.passed);
+    expect(deltaFailing.length).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByTestId("delta-gated-out").locator("li").count(), { timeout: 20_000 })
+      .toBe(deltaFailing.length);
+    const deltaRows = await tableRows(page, "delta-map-table");
+    expect(deltaRows.map((r) => [r.Product, r["Your gates"] === "passes"])).toEqual(
+      gatedDelta.products.map((p: Json) => [p.name, p.gate.passed]),
+    );
     await page.screenshot({ path: path.join(SCREENSHOTS, "readings-gates-desktop.png"), fullPage: true });
     // The link keeps the gate: opened afresh, the same reading.
     await page.goto(page.url());

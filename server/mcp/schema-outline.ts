@@ -21,6 +21,12 @@ function outlined(schema: Json, defs: Json, depth: number, root = false, item = 
   for (const key of ["type", "enum", "const"]) if (node[key] !== undefined) out[key] = node[key];
   for (const key of ["anyOf", "oneOf"])
     if (Array.isArray(node[key])) out[key] = (node[key] as Json[]).map((s) => outlined(s, defs, depth, false, item));
+  // Alternatives that are bare types (an object or null) say the same as one list of types, shorter.
+  const alternatives = out.anyOf as Json[] | undefined;
+  if (alternatives?.every((s) => Object.keys(s).length === 1 && typeof s.type === "string") && out.type === undefined) {
+    out.type = alternatives.map((s) => s.type);
+    delete out.anyOf;
+  }
   if (depth <= 0) return out;
   // The result's own fields, and a list's items' fields; a nested object is named, not described.
   if (node.properties && typeof node.properties === "object" && (root || item)) {

@@ -32,8 +32,7 @@ export const countryCode = z
   .transform((code) => code.toUpperCase());
 
 export const countryParam = countryCode.optional().meta({
-  description:
-    "ISO alpha-2 code whose controls are engaged; default: your home country (the geographies list has them).",
+  description: "ISO alpha-2 code whose controls are engaged (see the geographies list); default: your home country.",
   example: "FR",
 });
 
@@ -61,7 +60,7 @@ export const narrowingParams = {
     .max(1000, "limit must be a whole number from 1 to 1,000")
     .optional()
     .meta({
-      description: "The first N products (from `cursor`).",
+      description: "Top N products (from `cursor`).",
       example: 10,
     }),
   cursor: z
@@ -70,11 +69,11 @@ export const narrowingParams = {
     .optional()
     .meta({ description: "The last answer's `page.nextCursor`." }),
   productIds: commaList("productIds", "a-z0-9, -", "product slugs").optional().meta({
-    description: "Only these productIds (comma-separated, ≤ 200).",
+    description: "Only these productIds, comma-separated (≤ 200).",
     example: "quillmere-atlas,kestrelune-models",
   }),
   fields: commaList("fields", "A-Za-z, ", "product field names").optional().meta({
-    description: "Only these product fields (comma-separated; id and name kept).",
+    description: "Product fields to keep, comma-separated.",
   }),
 };
 

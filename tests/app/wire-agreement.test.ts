@@ -66,10 +66,10 @@ beforeAll(async () => {
 afterAll(() => client?.close());
 
 describe("tools/list", () => {
-  it("is at most 24 KB: every agent pays for it on every connection", () => {
+  it("is at most 24 kB (24,000 bytes): every agent pays for it on every connection", () => {
     console.log(`[mcp] tools/list: ${listedBytes} bytes for ${tools.length} tools`);
     expect(tools.length).toBe(DECLARATIONS.filter((d) => d.tool).length);
-    expect(listedBytes).toBeLessThanOrEqual(24 * 1024);
+    expect(listedBytes).toBeLessThanOrEqual(24_000);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The outline of an output schema that tools/list carries (server/mcp/schema-outline.ts): the
  * result's fields and its lists' items' fields, a nested object named but not described,
- * references followed, nullability and enums kept, descriptions and bounds left out. Expected
+ * references followed, nullability (as a list of types where that says it) and enums kept, descriptions and bounds left out. Expected
  * outlines are written out by hand.
  */
 import { describe, expect, it } from "vitest";
@@ -16,6 +16,7 @@ const schema = {
     state: { type: "string", enum: ["off", "on"] },
     products: { type: "array", items: { $ref: "#/$defs/Product" } },
     country: { anyOf: [{ type: "string" }, { type: "null" }] },
+    view: { anyOf: [{ type: "string", enum: ["map"] }, { type: "null" }] },
     bands: { type: "object", additionalProperties: { type: "number", minimum: 0 } },
   },
   required: ["release", "products"],
@@ -47,7 +48,9 @@ describe("the outline of an output schema", () => {
             properties: { name: { type: "string" }, scores: { type: "object" } },
           },
         },
-        country: { anyOf: [{ type: "string" }, { type: "null" }] },
+        // Bare alternatives become one list of types; alternatives with more to say stay alternatives.
+        country: { type: ["string", "null"] },
+        view: { anyOf: [{ type: "string", enum: ["map"] }, { type: "null" }] },
         // A record's values are a level of their own, as named properties are.
         bands: { type: "object", additionalProperties: { type: "number" } },
       },

@@ -85,7 +85,7 @@ export interface paths {
         };
         /**
          * List geographies
-         * @description Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings. `controls`: every control, engaged or not (ids for `requireControls`). Free.
+         * @description Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls it requires and each control's public framework. A country with no controls moves nothing. Pick `country` for the Max and Delta readings here; `controls` lists every control, engaged or not (ids for `requireControls`). Free.
          */
         get: operations["geographies-list"];
         put?: never;
@@ -94,7 +94,7 @@ export interface paths {
         options?: never;
         /**
          * List geographies (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings. `controls`: every control, engaged or not (ids for `requireControls`). Free.
+         * @description As GET, without the body: the same checks, headers and price. Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls it requires and each control's public framework. A country with no controls moves nothing. Pick `country` for the Max and Delta readings here; `controls` lists every control, engaged or not (ids for `requireControls`). Free.
          */
         head: operations["geographies-listHead"];
         patch?: never;
@@ -181,7 +181,7 @@ export interface paths {
         };
         /**
          * Delta reading
-         * @description For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `view` (map or bars) only picks which chart a client opens first: the body is the same. Costs 3 credits.
+         * @description For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. Costs 3 credits.
          */
         get: operations["readings-delta"];
         put?: never;
@@ -190,7 +190,7 @@ export interface paths {
         options?: never;
         /**
          * Delta reading (headers only)
-         * @description As GET, without the body: the same checks, headers and price. For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `view` (map or bars) only picks which chart a client opens first: the body is the same. Costs 3 credits.
+         * @description As GET, without the body: the same checks, headers and price. For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. Costs 3 credits.
          */
         head: operations["readings-deltaHead"];
         patch?: never;
@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * Release changes
-         * @description What one release of a market changed against an earlier one: products that entered or left, each product's score change per axis split into what its own values, the field (other products moving the min–max bounds) and the method (indicators, weights) caused, band and rank changes, and for one country its Max rank and availability before and after; at market level, methodology, bands, indicators, weights and products. `to` defaults to the latest release, `from` to the one before, `country` to the organization's home country. Costs 2 credits.
+         * @description What one release of a market changed against an earlier one: products that entered or left; each product's score change per axis split into its own values, the field (bounds moved by other products) and the method (indicators, weights); band and rank changes; for one country, Max rank and availability before and after; and the market's methodology, bands, indicators, weights and products. Costs 2 credits.
          */
         get: operations["readings-changes"];
         put?: never;
@@ -214,7 +214,7 @@ export interface paths {
         options?: never;
         /**
          * Release changes (headers only)
-         * @description As GET, without the body: the same checks, headers and price. What one release of a market changed against an earlier one: products that entered or left, each product's score change per axis split into what its own values, the field (other products moving the min–max bounds) and the method (indicators, weights) caused, band and rank changes, and for one country its Max rank and availability before and after; at market level, methodology, bands, indicators, weights and products. `to` defaults to the latest release, `from` to the one before, `country` to the organization's home country. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. What one release of a market changed against an earlier one: products that entered or left; each product's score change per axis split into its own values, the field (bounds moved by other products) and the method (indicators, weights); band and rank changes; for one country, Max rank and availability before and after; and the market's methodology, bands, indicators, weights and products. Costs 2 credits.
          */
         head: operations["readings-changesHead"];
         patch?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * Product breakdown
-         * @description One product of a market taken apart: its published scores and bands and, per axis, every indicator with its raw value, unit, normalised value, weight, its contribution in points (the contributions of an axis add up to the published score), the field's min and max it was scaled against, the evidence behind the value (source, as-of date, confidence) and the gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged under that country's controls (or the controls missing) and what each indicator keeps. Costs 2 credits.
+         * @description One product of a market taken apart: its published scores and bands; per axis, each indicator's raw value, unit, normalised value, weight, contribution in points (an axis's contributions add up to its score), the field's min and max it was scaled against, and its evidence (source, as-of date, confidence) and gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged there (or the controls missing) and what each indicator keeps. Costs 2 credits.
          */
         get: operations["readings-product"];
         put?: never;
@@ -262,7 +262,7 @@ export interface paths {
         options?: never;
         /**
          * Product breakdown (headers only)
-         * @description As GET, without the body: the same checks, headers and price. One product of a market taken apart: its published scores and bands and, per axis, every indicator with its raw value, unit, normalised value, weight, its contribution in points (the contributions of an axis add up to the published score), the field's min and max it was scaled against, the evidence behind the value (source, as-of date, confidence) and the gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged under that country's controls (or the controls missing) and what each indicator keeps. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. One product of a market taken apart: its published scores and bands; per axis, each indicator's raw value, unit, normalised value, weight, contribution in points (an axis's contributions add up to its score), the field's min and max it was scaled against, and its evidence (source, as-of date, confidence) and gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged there (or the controls missing) and what each indicator keeps. Costs 2 credits.
          */
         head: operations["readings-productHead"];
         patch?: never;
@@ -325,7 +325,7 @@ export interface paths {
         };
         /**
          * Availability matrix
-         * @description Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. `release` defaults to the latest. Costs 3 credits.
+         * @description Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Costs 3 credits.
          */
         get: operations["readings-availability"];
         put?: never;
@@ -334,7 +334,7 @@ export interface paths {
         options?: never;
         /**
          * Availability matrix (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. `release` defaults to the latest. Costs 3 credits.
+         * @description As GET, without the body: the same checks, headers and price. Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Costs 3 credits.
          */
         head: operations["readings-availabilityHead"];
         patch?: never;
@@ -349,7 +349,7 @@ export interface paths {
         };
         /**
          * What-if weights
-         * @description The Capability Index of one market recomputed with indicator weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight), and with `country` the Max reading too, each product beside its published rank and score with its rank change (positive: moved up). Marked `published: false`: nothing is stored and nothing published changes. An unknown indicator, a negative or non-numeric weight, or an axis whose weights are all zero is refused, naming the weight. `release` defaults to the latest. Costs 5 credits.
+         * @description The Capability Index of one market recomputed with weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with its rank change (positive: moved up). Marked `published: false`: nothing is stored or changed. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming the weight. Costs 5 credits.
          */
         get: operations["readings-whatif"];
         put?: never;
@@ -358,7 +358,7 @@ export interface paths {
         options?: never;
         /**
          * What-if weights (headers only)
-         * @description As GET, without the body: the same checks, headers and price. The Capability Index of one market recomputed with indicator weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight), and with `country` the Max reading too, each product beside its published rank and score with its rank change (positive: moved up). Marked `published: false`: nothing is stored and nothing published changes. An unknown indicator, a negative or non-numeric weight, or an axis whose weights are all zero is refused, naming the weight. `release` defaults to the latest. Costs 5 credits.
+         * @description As GET, without the body: the same checks, headers and price. The Capability Index of one market recomputed with weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with its rank change (positive: moved up). Marked `published: false`: nothing is stored or changed. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming the weight. Costs 5 credits.
          */
         head: operations["readings-whatifHead"];
         patch?: never;

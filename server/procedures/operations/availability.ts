@@ -11,7 +11,7 @@ export const availability = declareReading({
   path: "/markets/{marketId}/availability",
   summary: "Availability matrix",
   description:
-    "Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. `release` defaults to the latest.",
+    "Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country.",
   input: releaseInput.extend({ ...narrowingParams, countries: countriesParam }),
   narrowing: { lists: ["products"], columns: { path: "countries", cells: "cells" } },
   output: availabilitySchema,

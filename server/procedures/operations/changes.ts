@@ -14,7 +14,7 @@ export const changes = declareReading({
   path: "/markets/{marketId}/changes",
   summary: "Release changes",
   description:
-    "What one release of a market changed against an earlier one: products that entered or left, each product's score change per axis split into what its own values, the field (other products moving the min–max bounds) and the method (indicators, weights) caused, band and rank changes, and for one country its Max rank and availability before and after; at market level, methodology, bands, indicators, weights and products. `to` defaults to the latest release, `from` to the one before, `country` to the organization's home country.",
+    "What one release of a market changed against an earlier one: products that entered or left; each product's score change per axis split into its own values, the field (bounds moved by other products) and the method (indicators, weights); band and rank changes; for one country, Max rank and availability before and after; and the market's methodology, bands, indicators, weights and products.",
   input: changesInput.extend(narrowingParams),
   narrowing: { lists: ["products"] },
   output: changesSchema,

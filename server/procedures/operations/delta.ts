@@ -12,7 +12,7 @@ export const delta = declareReading({
   path: "/markets/{marketId}/delta",
   summary: "Delta reading",
   description:
-    "For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. `view` (map or bars) only picks which chart a client opens first: the body is the same.",
+    "For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses.",
   input: deltaInput.extend(narrowingParams),
   narrowing: { lists: ["products"] },
   output: deltaSchema,

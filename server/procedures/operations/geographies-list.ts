@@ -11,7 +11,7 @@ export const geographiesList = declareLive({
   path: "/geographies",
   summary: "List geographies",
   description:
-    "Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls each one requires and the public framework each control comes from. A country with no controls moves nothing. Use it to pick a valid `country` for the delta and Max readings. `controls`: every control, engaged or not (ids for `requireControls`).",
+    "Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls it requires and each control's public framework. A country with no controls moves nothing. Pick `country` for the Max and Delta readings here; `controls` lists every control, engaged or not (ids for `requireControls`).",
   input: z.object({}),
   output: geographiesSchema,
   example: {},

@@ -24,7 +24,7 @@ export const product = declareReading({
   path: "/markets/{marketId}/products/{productId}",
   summary: "Product breakdown",
   description:
-    "One product of a market taken apart: its published scores and bands and, per axis, every indicator with its raw value, unit, normalised value, weight, its contribution in points (the contributions of an axis add up to the published score), the field's min and max it was scaled against, the evidence behind the value (source, as-of date, confidence) and the gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged under that country's controls (or the controls missing) and what each indicator keeps.",
+    "One product of a market taken apart: its published scores and bands; per axis, each indicator's raw value, unit, normalised value, weight, contribution in points (an axis's contributions add up to its score), the field's min and max it was scaled against, and its evidence (source, as-of date, confidence) and gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged there (or the controls missing) and what each indicator keeps.",
   input: productInput,
   output: productSchema,
   example: { marketId: "foundation-model-apis", productId: "quillmere-atlas", country: "FR" },

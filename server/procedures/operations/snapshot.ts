@@ -22,7 +22,7 @@ export const snapshot = declareReading({
   compute: ({ release }) => snapshotOf(release),
   tool: {
     name: "service_market_get_snapshot",
-    addendum: "Also returns the snapshot as a readable HTML table (resource ui://service/snapshot/{marketId}).",
+    addendum: "Also returns it as a readable HTML table (resource ui://service/snapshot/{marketId}).",
     text: (payload) =>
       [
         `Snapshot of ${payload.name}, ${releaseHeader(payload)}; methodology ${payload.methodologyVersion}.`,

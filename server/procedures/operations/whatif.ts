@@ -14,7 +14,7 @@ export const whatif = declareReading({
   path: "/markets/{marketId}/whatif",
   summary: "What-if weights",
   description:
-    "The Capability Index of one market recomputed with indicator weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight), and with `country` the Max reading too, each product beside its published rank and score with its rank change (positive: moved up). Marked `published: false`: nothing is stored and nothing published changes. An unknown indicator, a negative or non-numeric weight, or an axis whose weights are all zero is refused, naming the weight. `release` defaults to the latest.",
+    "The Capability Index of one market recomputed with weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with its rank change (positive: moved up). Marked `published: false`: nothing is stored or changed. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming the weight.",
   input: whatifInput.extend(narrowingParams),
   narrowing: { lists: ["capabilityIndex.products", "max.products"] },
   output: whatifSchema,

@@ -7,10 +7,12 @@
  * Outside development the API (/v1, /mcp) is answered from Node directly by the same handlers the
  * app/ route files call; in development those route files serve it, so edits reload.
  */
+import { appUrlOrExit } from "../server/startup/app-url";
 import { decidePrivateHosts } from "../server/startup/client-metadata-hosts";
 import { isProduction, outboxOrExit } from "../server/startup/dev-outbox";
 
 const dev = process.argv.includes("--dev");
+appUrlOrExit(process.env);
 const outbox = outboxOrExit(process.env);
 // The page and the sign-in flow read the decision from here on.
 process.env.DEV_OUTBOX = outbox.outbox ? "1" : "0";

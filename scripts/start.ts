@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { appUrlOrExit } from "../server/startup/app-url";
 import { outboxOrExit } from "../server/startup/dev-outbox";
 import { buildMcpViews, VIEW_OUTPUT } from "./build-mcp-views";
 
@@ -42,6 +43,7 @@ function buildIsCurrent(): boolean {
   return SOURCES.every((entry) => newestSourceTime(entry) <= builtAt);
 }
 
+appUrlOrExit(process.env);
 outboxOrExit(process.env);
 
 if (!buildIsCurrent()) {

@@ -17,7 +17,7 @@ const sessionMaxAge = Number(process.env.SESSION_MAX_AGE_SECONDS) || 30 * 24 * 3
 /** How long a sign-in link works. */
 const MAGIC_LINK_MAX_AGE = 15 * 60;
 
-import { clientAddress } from "../http/client-address";
+import { clientNetworkOf } from "../http/client-address";
 import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "../http/paths";
 import { THROTTLES, throttle, throttleKey } from "../limits/throttles";
 import { log } from "../observability/logger";
@@ -34,7 +34,7 @@ function providers(): Provider[] {
         // The requester sees the same page whether or not a mail goes out: nothing to enumerate.
         const verdict = await throttle(db, [
           [THROTTLES.signInPerAddress, identifier],
-          [THROTTLES.signInPerClient, clientAddress(request.headers)],
+          [THROTTLES.signInPerClient, clientNetworkOf(request.headers)],
         ]).catch((error: unknown) => {
           // A throttle that cannot count does not lock people out: the mail goes, the fault is logged.
           log().error({ error: String(error) }, "sign-in throttle failed");
@@ -66,7 +66,8 @@ async function config(): Promise<NextAuthConfig> {
       verificationTokensTable: authVerificationTokens,
     }),
     secret: authSecret(),
-    // The server answers on whatever host it is reached by; set AUTH_URL behind a proxy.
+    // next-auth reads the origin from X-Forwarded-Host/-Proto; the route hands it a request whose
+    // origin headers we wrote from the operator's origin (atPublicOrigin), never the client's.
     trustHost: true,
     session: { strategy: "database", maxAge: sessionMaxAge },
     providers: providers(),

@@ -4,7 +4,8 @@
  * instrumentation.ts: migrations, seeding, exit-with-parent; on SIGTERM or SIGINT stop accepting,
  * let in-flight requests finish, close Next, exit 143 or 130) and two things it cannot:
  * - every request is stamped, at the door, with whether it came straight from this machine
- *   (server/http/peer.ts), for the dev outbox;
+ *   (server/http/peer.ts), for the dev outbox, and with the origin the operator decided
+ *   (server/http/origin.ts) in place of any origin header the client sent;
  * - a request Node's HTTP parser refuses before any handler runs (headers over 16 KB, a malformed
  *   request line, one that takes too long to arrive) gets our problem+json answer
  *   (server/http/client-error.ts) instead of Node's bare status line;
@@ -18,7 +19,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net";
 import next from "next";
 import { clientErrorResponse } from "../http/client-error";
-import { connectionOrigin } from "../http/origin";
+import { connectionOrigin, stampOrigin } from "../http/origin";
 import { stampPeer } from "../http/peer";
 import { problemOf, problemResponse } from "../http/problem";
 import { apiSecurityHeaders } from "../http/security-headers";
@@ -198,6 +199,7 @@ export async function serve({
 
   server.on("request", async (request, response) => {
     stampPeer(request);
+    stampOrigin(request);
     try {
       await ready;
       const path = direct.length > 0 ? directPath(request.url) : undefined;

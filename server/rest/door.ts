@@ -45,7 +45,7 @@ export function refuseAtTheDoor(
   if (!holder || !operation || !error) return undefined;
 
   const requestId = randomUUID();
-  const origin = publicOriginFrom((name) => header(request, name), "http://localhost");
+  const origin = publicOriginFrom((name) => header(request, name));
   const description = describeError(error);
   const problem = problemOf(description.code, description.detail, { origin, requestId }, description);
   const holdMs = requestLimits().refusalHoldMs;

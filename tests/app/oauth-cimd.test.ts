@@ -348,6 +348,7 @@ describe("outside test mode", () => {
         DATABASE_URL: "",
         REDIS_URL: "",
         NODE_ENV: "production",
+        APP_URL: "http://mps.internal.example",
         DEV_OUTBOX: "1",
         CIMD_ALLOW_PRIVATE_HOSTS: "1",
       }),

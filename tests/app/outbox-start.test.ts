@@ -28,9 +28,12 @@ const outboxStatus = async (base: string) => (await fetch(`${base}/dev/outbox`))
 
 describe("npm start refuses", () => {
   it.each([
-    ["NODE_ENV=production", { NODE_ENV: "production" }],
+    ["NODE_ENV=production", { NODE_ENV: "production", APP_URL: "http://mps.internal.example" }],
     ["an https APP_URL", { APP_URL: "https://api.example.org" }],
-    ["NODE_ENV=production with DEV_OUTBOX=0", { NODE_ENV: "production", DEV_OUTBOX: "0" }],
+    [
+      "NODE_ENV=production with DEV_OUTBOX=0",
+      { NODE_ENV: "production", DEV_OUTBOX: "0", APP_URL: "https://api.example.org" },
+    ],
   ])("production without SMTP_URL or the opt-in: %s", async (_what, vars) => {
     const { code, output } = await startRefused(freshEnv(vars));
     expect(code).toBe(1);
@@ -38,6 +41,20 @@ describe("npm start refuses", () => {
     expect(output).toMatch(/Set SMTP_URL .* or DEV_OUTBOX=1/s);
     expect(output).not.toContain("[server] listening");
     expect(output).not.toContain(WARNING);
+  });
+
+  it("production without APP_URL: links would follow the Host a client sends", async () => {
+    const { code, output } = await startRefused(freshEnv({ NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:9" }));
+    expect(code).toBe(1);
+    expect(output).toContain("[start] not starting. No APP_URL in production");
+    expect(output).toContain("Set APP_URL to it");
+    expect(output).not.toContain("[server] listening");
+  });
+
+  it("an APP_URL that is no origin", async () => {
+    const { code, output } = await startRefused(freshEnv({ APP_URL: "https://api.example.org/base?x=1" }));
+    expect(code).toBe(1);
+    expect(output).toContain("APP_URL must be an origin only");
   });
 
   it("a DEV_OUTBOX other than 1 or 0", async () => {
@@ -49,7 +66,9 @@ describe("npm start refuses", () => {
 
 describe("npm start in production", () => {
   it("starts when the operator opts in with DEV_OUTBOX=1, warns, and serves the outbox to loopback only", async () => {
-    const app = await startApp(freshEnv({ NODE_ENV: "production", DEV_OUTBOX: "1" }));
+    const app = await startApp(
+      freshEnv({ NODE_ENV: "production", DEV_OUTBOX: "1", APP_URL: "http://mps.internal.example" }),
+    );
     try {
       expect(app.output()).toContain(WARNING);
       expect(app.output()).toMatch(/\[server\] listening on http:\/\/localhost:\d+ \(production\)/);
@@ -62,7 +81,9 @@ describe("npm start in production", () => {
   }, 240_000);
 
   it("starts with SMTP_URL, the outbox off for everyone, no warning", async () => {
-    const app = await startApp(freshEnv({ NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:9" }));
+    const app = await startApp(
+      freshEnv({ NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:9", APP_URL: "http://mps.internal.example" }),
+    );
     try {
       expect(app.output()).not.toContain(WARNING);
       expect(await outboxStatus(app.url)).toBe(404);

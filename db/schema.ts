@@ -138,6 +138,11 @@ export const users = pgTable("users", {
   activeOrganizationId: text("active_organization_id").references((): AnyPgColumn => organizations.id, {
     onDelete: "set null",
   }),
+  /**
+   * When this person's first organization got the starting grant: the grant is once per person,
+   * however many organizations they create (docs/accounts.md, "Starting credits").
+   */
+  startingGrantAt: timestamp("starting_grant_at", { withTimezone: true, mode: "date" }),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
@@ -211,9 +216,12 @@ export const organizations = pgTable(
     creditBalance: integer("credit_balance").notNull().default(0),
     /** Requests per rate-limit window; null: the service default. */
     rateLimit: integer("rate_limit"),
+    /** Who created it from the dashboard (null: the operator CLI): bounds how many one person makes. */
+    createdByUserId: text("created_by_user_id").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
+    index("organizations_created_by").on(t.createdByUserId),
     check("organizations_balance_not_negative", sql`${t.creditBalance} >= 0`),
     check("organizations_home_country_iso", sql`${t.homeCountry} ~ '^[A-Z]{2}$'`),
     check("organizations_rate_limit_positive", sql`${t.rateLimit} is null or ${t.rateLimit} > 0`),

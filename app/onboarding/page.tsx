@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { credits } from "@/components/format";
 import { OnboardingForm } from "@/components/onboarding-form";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireUser, safeReturnPath } from "@/server/dashboard/guards";
@@ -14,7 +15,7 @@ export default async function OnboardingPage({
 }) {
   const returnTo = safeReturnPath((await searchParams).returnTo) ?? TOKENS_PATH;
   await requireUser(`${ONBOARDING_PATH}?returnTo=${encodeURIComponent(returnTo)}`);
-  const { organizations: existing } = await (await dashboardCaller()).organizations.list();
+  const { organizations: existing, next } = await (await dashboardCaller()).organizations.list();
   return (
     <main className="narrow">
       <h1>Create an organization</h1>
@@ -22,7 +23,18 @@ export default async function OnboardingPage({
         API tokens, credits and MCP connections belong to an organization. You will be its owner.
         {existing.length > 0 ? ` You already belong to ${existing.length}; this adds another.` : ""}
       </p>
-      <OnboardingForm returnTo={returnTo} />
+      <p data-testid="onboarding-terms">
+        {next.credits > 0
+          ? `Your first organization starts with ${credits(next.credits)}.`
+          : "Starting credits come with a person's first organization only: this one starts at 0 credits, and the operator can grant more."}
+      </p>
+      {next.remaining === 0 ? (
+        <p role="alert" className="error">
+          You have created as many organizations as one person may. Use one of yours, or ask the operator for another.
+        </p>
+      ) : (
+        <OnboardingForm returnTo={returnTo} />
+      )}
     </main>
   );
 }

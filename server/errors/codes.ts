@@ -7,7 +7,7 @@ export const ERROR_CODES = {
     status: 400,
     title: "Invalid request",
     description:
-      "A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release that is not a positive integer. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed.",
+      "A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed.",
     action:
       "Fix the parameters named in `issues` (without `issues`: the request itself). `detail` names the operation that lists valid values where there is one: GET /v1/geographies (MCP: service_geographies_list) for countries.",
   },
@@ -43,6 +43,13 @@ export const ERROR_CODES = {
     title: "Organization required",
     description: "The signed-in user does not belong to an organization yet; readings are billed to an organization.",
     action: "Create an organization at the URL given in `detail`, then retry with the same credentials.",
+  },
+  quota_exceeded: {
+    status: 403,
+    title: "Quota exceeded",
+    description:
+      "The signed-in person reached a quota of the dashboard: the organizations one person may create (MAX_ORGANIZATIONS_PER_PERSON, default 5). Nothing was created.",
+    action: "Use one of your organizations, or ask the operator for another.",
   },
   not_found: {
     status: 404,

@@ -72,6 +72,9 @@ const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
       "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
     createOrganizationUrl: "https://example.com/onboarding",
   },
+  quota_exceeded: {
+    detail: "you have created 5 organizations, as many as one person may; ask the operator for another",
+  },
   not_found: { detail: 'No market "no-such-market".' },
   method_not_allowed: { detail: "POST is not allowed on /v1/markets; use GET." },
   request_timeout: { detail: "The request's headers did not arrive within 60 seconds." },

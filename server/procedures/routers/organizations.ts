@@ -2,12 +2,14 @@
 import { z } from "zod";
 import {
   createOrganization,
+  newOrganizationTerms,
   OrganizationError,
+  OrganizationLimitError,
   organizationsOf,
   switchOrganization,
 } from "../../accounts/organizations";
 import { readGeographies } from "../../catalog/store";
-import { invalidRequest, notFound } from "../../errors/api-error";
+import { invalidRequest, notFound, quotaExceeded } from "../../errors/api-error";
 import { countryCode } from "../schemas";
 import { createRouter, userProcedure } from "../trpc";
 
@@ -15,6 +17,8 @@ export const organizationsRouter = createRouter({
   list: userProcedure.query(async ({ ctx }) => ({
     activeId: ctx.caller.organization?.id ?? null,
     organizations: await organizationsOf(ctx.db, ctx.userId),
+    /** What one more organization would start with, and how many more this person may create. */
+    next: await newOrganizationTerms(ctx.db, ctx.userId),
   })),
 
   /** Countries an organization may call home (onboarding runs before any organization exists). */
@@ -35,8 +39,9 @@ export const organizationsRouter = createRouter({
     )
     .mutation(async ({ ctx, input }) => {
       try {
-        return await createOrganization(ctx.db, { ...input, ownerUserId: ctx.userId });
+        return await createOrganization(ctx.db, { ...input, ownerUserId: ctx.userId, selfServe: true });
       } catch (error) {
+        if (error instanceof OrganizationLimitError) throw quotaExceeded(error.message);
         if (error instanceof OrganizationError)
           throw invalidRequest(error.message, [{ path: "homeCountry", message: error.message }]);
         throw error;

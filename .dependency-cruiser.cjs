@@ -13,7 +13,14 @@ const LAYERS = [
   // Observability (logs, metrics) sits with storage: it writes to stdout and db/ counts its caches.
   {
     name: "storage",
-    paths: ["^db/", "^server/catalog/", "^server/limits/", "^server/queue/", "^server/observability/"],
+    paths: [
+      "^db/",
+      "^server/catalog/",
+      "^server/exports/",
+      "^server/limits/",
+      "^server/queue/",
+      "^server/observability/",
+    ],
   },
   { name: "accounts", paths: ["^server/accounts/"] },
   { name: "start-up", paths: ["^server/startup/", "^server/http-server/"] },

@@ -56,6 +56,8 @@ export const BEARER_REALM = "market-positioning";
 
 export const notFound = (detail: string, see?: SeeAlso) => new ApiError("not_found", detail, see ? { see } : {});
 
+export const quotaExceeded = (detail: string) => new ApiError("quota_exceeded", detail);
+
 export const invalidRequest = (detail: string, issues: ProblemIssue[], see?: SeeAlso) =>
   new ApiError("invalid_request", detail, { issues, ...(see ? { see } : {}) });
 
@@ -119,4 +121,22 @@ export const tooManyConcurrent = (maxInFlight: number, maxQueued: number) =>
     "too_many_concurrent",
     `The organization already has ${maxInFlight} metered calls in progress and ${maxQueued} waiting on this instance; retry in 1 s or send fewer at once. Nothing was debited.`,
     { headers: { "Retry-After": "1" } },
+  );
+
+/** No download place is free on this instance: the organization's own downloads, or everyone's, fill them. */
+export const tooManyDownloads = (whose: "organization" | "instance", limit: number) =>
+  new ApiError(
+    "too_many_concurrent",
+    whose === "organization"
+      ? `The organization already has ${limit} release downloads in progress on this instance; retry once one has finished. Nothing was debited.`
+      : `${limit} release downloads are in progress on this instance, as many as it sends at once; retry shortly. Nothing was debited.`,
+    { headers: { "Retry-After": whose === "organization" ? "5" : "2" } },
+  );
+
+/** A download's file could not be made ready within its deadline (it is still being built: retry). */
+export const downloadNotReady = (deadlineMs: number) =>
+  new ApiError(
+    "unavailable",
+    `The release's files could not be made ready within ${deadlineMs} ms; they are still being built. Nothing was debited. Retry shortly.`,
+    { headers: { "Retry-After": String(RETRY_AFTER_SECONDS * 5) } },
   );

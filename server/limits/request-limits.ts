@@ -19,6 +19,14 @@ export interface RequestLimits {
    * instead of arriving as one block the event loop must refuse at once. 0: answered at once.
    */
   refusalHoldMs: number;
+  /** Release exports (a table or the archive) of one organization streaming at once on one instance. */
+  exportMaxPerOrganization: number;
+  /** Release exports streaming at once on one instance, every organization together. */
+  exportMaxTotal: number;
+  /** How long a download may take to be ready (its file built, once per release) before it answers 503. */
+  exportDeadlineMs: number;
+  /** A download whose client takes nothing for this long is cut off, and its slot freed. */
+  exportStallMs: number;
 }
 
 function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -38,6 +46,10 @@ export function requestLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Requ
     orgMaxInFlight: whole(env, "ORG_MAX_IN_FLIGHT", 8),
     orgMaxQueued: whole(env, "ORG_MAX_QUEUED", 16, 0),
     refusalHoldMs: whole(env, "ORG_REFUSAL_HOLD_MS", 1000, 0),
+    exportMaxPerOrganization: whole(env, "EXPORT_MAX_PER_ORG", 2),
+    exportMaxTotal: whole(env, "EXPORT_MAX_TOTAL", 4),
+    exportDeadlineMs: whole(env, "EXPORT_DEADLINE_MS", 60_000, 1000),
+    exportStallMs: whole(env, "EXPORT_STALL_MS", 30_000, 100),
   };
 }
 

@@ -33,6 +33,11 @@ export interface CallFacts {
   download?: Download;
   /** The answer never changes (a pinned release's file): `Cache-Control: immutable`. */
   immutable?: boolean;
+  /**
+   * A later deadline the call was given as it ran (epoch ms): a download, whose file may take
+   * longer to make ready than a reading takes to compute. The debit honours it.
+   */
+  extendedDeadline?: number;
 }
 
 export interface ApiContext {
@@ -58,6 +63,11 @@ export interface ApiContext {
   prepaid: boolean;
   /** Where a procedure queues background work (the dashboard's webhook resends); absent: it cannot. */
   queue?: JobSender;
+  /**
+   * The surface sends a download's file (REST): only then is a file made ready and a download
+   * place taken. Other surfaces get the file's name and type alone.
+   */
+  sendsFiles?: boolean;
 }
 
 export function createApiContext(options: {
@@ -70,6 +80,7 @@ export function createApiContext(options: {
   deadline?: number;
   prepaid?: boolean;
   queue?: JobSender;
+  sendsFiles?: boolean;
 }): ApiContext {
   return {
     ...options,

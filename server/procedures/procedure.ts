@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { deprecationOf } from "../domain/deprecations";
 import { invalidRequest } from "../errors/api-error";
 import { type Narrowing, NarrowingError, narrow, selectFields } from "../readings/narrowing";
+import { readyDownload } from "./built-download";
 import type { ApiContext } from "./context";
 import {
   type AnyDeclaration,
@@ -115,8 +116,8 @@ async function serveReading(
       ],
       resolved.pinned,
     );
-  if (declaration.download && !ctx.facts.notModified) {
-    ctx.facts.download = declaration.download.file(scope, input);
+  if (declaration.download && ctx.sendsFiles && !ctx.facts.notModified) {
+    ctx.facts.download = await readyDownload(ctx, declaration.download.file(scope, input));
     // A pinned release's file never changes: a client may keep it for good.
     ctx.facts.immutable = resolved.pinned;
   }

@@ -7,7 +7,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { noteDatabaseFault } from "../../db/faults";
 import { creditBalance, debitCredits } from "../accounts/credits";
-import type { CallerOrganization } from "../auth/caller";
+import type { Caller, CallerOrganization } from "../auth/caller";
 import { describeOperation, type Operation } from "../domain/operations";
 import {
   deadlineExceeded,
@@ -21,7 +21,7 @@ import {
 import { describeError, isDatabaseUnavailable } from "../errors/describe";
 import { ONBOARDING_PATH } from "../http/paths";
 import { organizationBulkhead } from "../limits/organization-bulkhead";
-import { rateLimitHeaders } from "../limits/rate-limiter";
+import { type RateLimitDecision, rateLimitHeaders } from "../limits/rate-limiter";
 import { requestLimits } from "../limits/request-limits";
 import { defaultRateLimit, sharedRateLimiter } from "../limits/shared-rate-limit";
 import { serviceMetrics } from "../observability/metrics";
@@ -91,6 +91,7 @@ export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
   // and what it cannot hold is refused in memory, before it costs the database anything (the rate
   // limit's count is a round trip when there is no Redis).
   const admission = caller.metered ? await enterBulkhead(ctx, organization.id) : undefined;
+  let answered = false;
   try {
     await enforceRateLimit(ctx, operation, organization);
     // Spare the work when it cannot be paid for. The caller's balance may be a cached hint, never
@@ -100,9 +101,12 @@ export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
 
     const result = await next({ ctx: { caller, defaultCountry: organization.homeCountry } });
     if (result.ok && caller.metered) await meter(ctx, operation, caller.credentialId, organization);
+    answered = result.ok;
     return result;
   } finally {
     admission?.();
+    // A download the call will not send frees its place now; one it sends, once its last byte is out.
+    if (!answered) ctx.facts.download?.done?.();
   }
 });
 
@@ -140,15 +144,27 @@ async function enforceRateLimit(
   operation: Operation,
   organization: CallerOrganization,
 ): Promise<void> {
-  const decision = await sharedRateLimiter().consume(
-    `org:${organization.id}`,
-    organization.rateLimit ?? defaultRateLimit(),
-  );
+  const decision = await countRequests({ organization, userId: null, credentialId: null }, 1);
   ctx.facts.rateLimit = decision;
   if (!decision.allowed) {
     serviceMetrics().rateLimited(operation.name);
     throw rateLimited(decision.resetSeconds, rateLimitHeaders(decision));
   }
+}
+
+/**
+ * Counts `requests` against the caller's rate limit: its organization's (shared by every token,
+ * connection and surface of it), or, for a person with no organization yet, their own at the
+ * default limit. The one count every surface uses: procedures count their call; the MCP edge
+ * counts the messages no procedure will (tools/list, initialize, each message of a batch).
+ */
+export function countRequests(
+  caller: Pick<Caller, "organization" | "userId" | "credentialId">,
+  requests: number,
+): Promise<RateLimitDecision> {
+  const { organization } = caller;
+  const key = organization ? `org:${organization.id}` : `person:${caller.userId ?? caller.credentialId ?? "unknown"}`;
+  return sharedRateLimiter().consume(key, organization?.rateLimit ?? defaultRateLimit(), requests);
 }
 
 /** Debits a successful metered call (a 304 and a prepaid page are free) and records its cost and the balance. */
@@ -160,7 +176,8 @@ async function meter(
 ): Promise<void> {
   const cost = ctx.facts.notModified || ctx.prepaid ? 0 : operation.credits;
   // Past its deadline the caller has given up or will: answer 503 and charge nothing.
-  if (cost > 0 && Date.now() >= ctx.deadline) throw deadlineExceeded(requestLimits().deadlineMs);
+  if (cost > 0 && Date.now() >= (ctx.facts.extendedDeadline ?? ctx.deadline))
+    throw deadlineExceeded(requestLimits().deadlineMs);
   let balance: number;
   if (cost === 0)
     balance = await creditBalance(ctx.db, organization.id); // the caller's may be a cached hint
@@ -173,7 +190,7 @@ async function meter(
         operation: operation.name,
         tokenId: credentialId,
         requestId: ctx.requestId,
-        deadline: ctx.deadline,
+        deadline: ctx.facts.extendedDeadline ?? ctx.deadline,
       },
       { lockTimeoutMs: requestLimits().debitLockTimeoutMs },
     );

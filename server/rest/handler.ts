@@ -23,6 +23,7 @@ import { nodeHeaders } from "../http/node-headers";
 import { publicOrigin, publicOriginFrom } from "../http/origin";
 import { problemHeaders, problemOf, problemResponse } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
+import { requestLimits } from "../limits/request-limits";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { errorMessage, log } from "../observability/logger";
 import { type CallFacts, createApiContext, reachDatabase } from "../procedures/context";
@@ -101,8 +102,11 @@ export async function answerRestRequest(request: RestRequest, database: () => Pr
 /** /v1 as a Fetch handler: the app/ route files, under `next dev`. */
 export async function handleRestRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
   const { status, headers, body, download } = await answerRestRequest(request, database);
-  if (request.method === "HEAD") return new Response(null, { status, headers });
-  return new Response(download ? downloadBody(download) : body, { status, headers });
+  if (request.method === "HEAD") {
+    download?.done?.();
+    return new Response(null, { status, headers });
+  }
+  return new Response(download ? downloadBody(download, requestLimits().exportStallMs) : body, { status, headers });
 }
 
 /**
@@ -121,10 +125,13 @@ export async function serveRestRequest(
     database,
   );
   const coding = negotiateEncoding(incoming.headers["accept-encoding"]);
+  // A HEAD sends no file: its download place is free at once.
+  if (method === "HEAD") download?.done?.();
   if (download && method !== "HEAD") {
-    await sendDownload(outgoing, status, headers, download, coding).catch((error: unknown) =>
-      // The answer was under way: the call is logged as answered; this says it did not arrive whole.
-      log().warn({ requestId: headers["X-Request-Id"], error: errorMessage(error) }, "rest: a download was cut off"),
+    await sendDownload(outgoing, status, headers, download, coding, requestLimits().exportStallMs).catch(
+      (error: unknown) =>
+        // The answer was under way: the call is logged as answered; this says it did not arrive whole.
+        log().warn({ requestId: headers["X-Request-Id"], error: errorMessage(error) }, "rest: a download was cut off"),
     );
     return;
   }
@@ -150,7 +157,7 @@ const restNamer: OperationNamer = (declaration) => `GET ${API_PREFIX}${declarati
 
 async function answer(request: RestRequest, database: () => Promise<Database>, call: RestCall): Promise<RestAnswer> {
   const { requestId } = call;
-  const origin = publicOriginFrom((name) => request.headers.get(name) ?? undefined, request.url);
+  const origin = publicOriginFrom((name) => request.headers.get(name) ?? undefined);
   const requestUrl = new URL(request.url);
   call.path = requestUrl.pathname;
   const path = requestUrl.pathname.slice(API_PREFIX.length) || "/";
@@ -188,6 +195,7 @@ async function answer(request: RestRequest, database: () => Promise<Database>, c
     requestId,
     origin,
     authenticate: bearerAuthenticator(db, request.headers),
+    sendsFiles: true,
   });
   call.facts = context.facts;
   const cleaned = withoutInheritedNames(requestUrl);
@@ -201,7 +209,8 @@ async function answer(request: RestRequest, database: () => Promise<Database>, c
   const failure = run.error ? withSeeAlso(describeError(run.error), restNamer) : undefined;
   if (run.error) call.error = run.error.cause ?? run.error;
 
-  if (response.status >= 400)
+  if (response.status >= 400) {
+    context.facts.download?.done?.();
     return fail(
       failure ??
         (response.status === 404
@@ -209,6 +218,7 @@ async function answer(request: RestRequest, database: () => Promise<Database>, c
           : { code: "internal_error", detail: "The service failed unexpectedly." }),
       factHeaders(context.facts, false),
     );
+  }
 
   const headers: Record<string, string> = { ...response.headers, "X-Request-Id": requestId, ...COMMON_HEADERS };
   if (context.facts.notModified) {

@@ -1,4 +1,5 @@
-import { downloadOf, exportFiles, MEDIA_TYPES } from "../../readings/export";
+import { downloadName, MEDIA_TYPES } from "../../readings/export";
+import { builtDownload } from "../built-download";
 import { declareDownload } from "../declaration";
 import { exportFileInput } from "../export-schemas";
 
@@ -18,10 +19,13 @@ export const exportFile = declareDownload({
   namedByOrigin: true,
   download: {
     mediaTypes: [MEDIA_TYPES.csv, MEDIA_TYPES.json],
-    file: ({ release, origin }, input) => {
-      const file = exportFiles(release, { origin }).find((f) => f.path === input.file);
-      if (!file) throw new Error(`no export file ${input.file}`); // the input's enum lists only files there are
-      return downloadOf(release, file);
-    },
+    file: ({ release, origin }, input) =>
+      builtDownload(
+        release,
+        origin,
+        downloadName(release, input.file),
+        input.file.endsWith(".csv") ? MEDIA_TYPES.csv : MEDIA_TYPES.json,
+        input.file,
+      ),
   },
 });

@@ -1,4 +1,5 @@
-import { archiveFolder, releaseArchive } from "../../readings/export";
+import { archiveFolder } from "../../readings/export";
+import { builtDownload } from "../built-download";
 import { declareDownload } from "../declaration";
 import { releaseInput } from "../schemas";
 
@@ -20,10 +21,6 @@ export const exportZip = declareDownload({
   namedByOrigin: true,
   download: {
     mediaTypes: [ZIP],
-    file: ({ release, origin }) => ({
-      fileName: `${archiveFolder(release)}.zip`,
-      mediaType: ZIP,
-      content: () => releaseArchive(release, { origin }),
-    }),
+    file: ({ release, origin }) => builtDownload(release, origin, `${archiveFolder(release)}.zip`, ZIP, "archive"),
   },
 });

@@ -18,10 +18,19 @@ export const marketIdParam = z
     example: "foundation-model-apis",
   });
 
-export const releaseParam = z
-  .number({ error: "release must be a positive integer" })
-  .int("release must be a positive integer")
-  .positive("release must be a positive integer")
+/**
+ * The largest release number there can be: releases are stored as PostgreSQL `integer`. Declared,
+ * so the OpenAPI document states it and a larger one is the caller's 400, never a database error.
+ */
+export const MAX_RELEASE = 2_147_483_647;
+
+/** A release number as every operation takes it: a whole number from 1 to MAX_RELEASE. */
+export const releaseNumber = (name: string) => {
+  const message = `${name} must be a whole number from 1 to ${MAX_RELEASE.toLocaleString("en")}`;
+  return z.number({ error: message }).int(message).min(1, message).max(MAX_RELEASE, message);
+};
+
+export const releaseParam = releaseNumber("release")
   .optional()
   .meta({ description: "A release number; default: the latest.", example: 2 });
 
@@ -429,18 +438,12 @@ export const geographiesSchema = z
 
 // ---------------------------------------------------------------- release comparison
 
-const releaseNumberParam = (description: string) =>
-  z
-    .number({ error: "a release must be a positive integer" })
-    .int("a release must be a positive integer")
-    .positive("a release must be a positive integer")
-    .optional()
-    .meta({ description, example: 2 });
-
 export const changesInput = z.object({
   marketId: marketIdParam,
-  from: releaseNumberParam("The earlier release; `to` − 1 when omitted."),
-  to: releaseNumberParam("The later release; the latest when omitted."),
+  from: releaseNumber("from")
+    .optional()
+    .meta({ description: "The earlier release; `to` − 1 when omitted.", example: 2 }),
+  to: releaseNumber("to").optional().meta({ description: "The later release; the latest when omitted.", example: 3 }),
   country: countryParam,
 });
 

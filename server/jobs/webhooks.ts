@@ -18,9 +18,9 @@ import {
 } from "../accounts/webhooks";
 import { unseal } from "../auth/sealed";
 import { WEBHOOK_JOB } from "../domain/webhooks";
-import { OutboundRefused, postOutbound } from "../http/outbound";
 import { signedHeaders } from "../http/standard-webhooks";
 import { errorMessage, log } from "../observability/logger";
+import { OutboundRefused, postOutbound } from "../outbound/guard";
 import type { JobContext, JobDefinition } from "./job";
 import { queueMails } from "./mail-queue";
 
@@ -70,6 +70,19 @@ const USER_AGENT = "MarketPositioning-Webhooks/1 (+https://www.standardwebhooks.
 
 export type DeliveryOutcome = "delivered" | "failed" | "gave up" | "skipped";
 
+/**
+ * A connection's failure in words for the endpoint's owner: its kind (refused, reset, TLS…) and
+ * never the address it was dialled at (the system's messages name it: "connect ECONNREFUSED …").
+ */
+function connectionFailure(failure: unknown): string {
+  const code = (failure as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === "string" && /^[A-Z0-9_]+$/.test(code)) return `the connection failed (${code})`;
+  return errorMessage(failure).replace(
+    /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?|\[?[0-9a-f]*:[0-9a-f:.]+\]?(?::\d+)?/gi,
+    "…",
+  );
+}
+
 /** One attempt at one message; throws when the queue should retry it. */
 export async function deliverMessage(
   db: Database,
@@ -112,7 +125,7 @@ export async function deliverMessage(
     excerpt = answer.excerpt;
     if (status < 200 || status >= 300) error = `HTTP ${status}`;
   } catch (failure) {
-    error = failure instanceof OutboundRefused ? failure.message : `could not be sent: ${errorMessage(failure)}`;
+    error = failure instanceof OutboundRefused ? failure.message : `could not be sent: ${connectionFailure(failure)}`;
   }
   const delivered = error === null;
   // A resend is one attempt; the queue's own attempts stop when its retries are spent.

@@ -6,9 +6,11 @@
  * authentication, special-use addresses refused at connect). What this module adds, as the
  * feature's hooks:
  *
- * - private, loopback and link-local hosts named literally are refused before any fetch (the
- *   library refuses them once DNS has answered); CIMD_ALLOW_PRIVATE_HOSTS=1 lifts both, for tests
- *   on one machine, and is refused in production (server/startup/client-metadata-hosts.ts);
+ * - every fetch goes through the service's one outbound guard (`documentFetch`): a name that
+ *   resolves to a private, loopback or link-local address is refused before any connection is
+ *   made, and hosts named literally are refused before the library even asks;
+ *   CIMD_ALLOW_PRIVATE_HOSTS=1 lifts both, for tests on one machine, and is refused in production
+ *   (server/startup/client-metadata-hosts.ts);
  * - fetches per host are throttled across instances, and a document that failed is not fetched
  *   again for NEGATIVE_CACHE_SECONDS (the library caches only documents that passed);
  * - the document is the registration of a native or web client like one made by DCR: the same
@@ -23,6 +25,7 @@ import type { Database } from "../../db/client";
 import { namesPrivateAddress } from "../http/public-address";
 import { THROTTLES, throttle } from "../limits/throttles";
 import { log } from "../observability/logger";
+import { guardedFetch } from "../outbound/fetch";
 import { normalizeRegistration, registrationOverLimits } from "./registration";
 
 /** How long a document that could not be used is not fetched again (per instance). */
@@ -54,18 +57,29 @@ const refuse = (description: string): never => {
   throw new errors.InvalidClientMetadata(description);
 };
 
+/** Client metadata documents the library was allowed to fetch and is about to (allowDocumentFetch said yes). */
+const expected = new Set<string>();
+
 /**
- * The fetch the library uses for documents: its SSRF guard kept unless tests allow this
- * machine; the body read within the cap; the document amended as a DCR registration is.
+ * Every fetch the authorization server makes, through the service's one outbound guard
+ * (server/outbound/guard.ts: public addresses only, checked before connecting, no redirects, a
+ * time and size cap). A client metadata document is besides read within its own cap and amended
+ * as a DCR registration is; anything else (a client's `jwks_uri`) is passed on as it came.
  */
 export function documentFetch(): Fetch {
+  const guarded = guardedFetch(() => ({
+    allowPrivate: privateHostsAllowed(),
+    timeoutMs: FETCH_TIMEOUT_MS,
+    maxResponseBytes: FETCH_MAX_BYTES,
+    overflow: "refuse",
+  }));
   return async (url, options) => {
-    const init = { ...options } as RequestInit & { dispatcher?: unknown };
-    if (privateHostsAllowed()) delete init.dispatcher;
-    const id = String(url);
+    const { dispatcher: _unused, ...init } = options as RequestInit & { dispatcher?: unknown };
+    const id = url instanceof Request ? url.url : String(url);
+    if (!expected.delete(id)) return guarded(id, init);
     fetching.add(id);
     try {
-      return await amended(await fetch(url, init));
+      return await amended(await guarded(id, init));
     } finally {
       fetching.delete(id);
       // Until the document proves good (allowDocumentClient clears this), the URL counts as failed.
@@ -73,6 +87,10 @@ export function documentFetch(): Fetch {
     }
   };
 }
+
+/** What the authorization server reads of any document it fetches, and how long it waits (its own timeout is 2.5 s). */
+const FETCH_MAX_BYTES = 64 * 1024;
+const FETCH_TIMEOUT_MS = 2500;
 
 /** Only what the library reads of the headers: a copied Content-Length would no longer be true. */
 const CACHE_HEADERS = ["cache-control", "expires", "content-type"];
@@ -127,6 +145,7 @@ export function allowDocumentFetch(db: Database) {
     if ((failedUntil.get(clientId) ?? 0) > Date.now()) return false;
     const verdict = await throttle(db, [[THROTTLES.metadataDocumentsPerHost, url.host]]);
     if (!verdict.allowed) log().warn({ host: url.host }, "oauth: client metadata document fetches throttled");
+    else expected.add(clientId);
     return verdict.allowed;
   };
 }

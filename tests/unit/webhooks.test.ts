@@ -9,10 +9,10 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SealBrokenError, seal, unseal } from "@/server/auth/sealed";
-import { OutboundRefused, outboundUrlProblem, postOutbound } from "@/server/http/outbound";
 import { isPublicAddress } from "@/server/http/public-address";
 import { newWebhookSecret, signedHeaders } from "@/server/http/standard-webhooks";
 import { renderWebhookDisabledMail } from "@/server/notifications/render";
+import { OutboundRefused, outboundUrlProblem, postOutbound } from "@/server/outbound/guard";
 
 let server: Server;
 let port: number;
@@ -79,7 +79,29 @@ describe("the outbound guard", () => {
     ];
     const before = seen.length;
     const attempt = postOutbound(`https://rebind.example:${port}/`, "{}", {}, { ...options, resolve });
-    await expect(attempt).rejects.toThrow(/resolves to 127\.0\.0\.1, which is not a public address/);
+    await expect(attempt).rejects.toThrow("rebind.example is not a public address");
+    // The refusal names no address: the endpoint's owner learns nothing of what the name resolves to.
+    await expect(attempt).rejects.not.toThrow(/127\.0\.0\.1|93\.184/);
+    expect(seen.length).toBe(before);
+  });
+
+  it.each([
+    ["IPv4-compatible", "::7f00:1"],
+    ["IPv4-compatible, dotted", "::127.0.0.1"],
+    ["IPv4-compatible public", "::8.8.8.8"],
+    ["NAT64", "64:ff9b::7f00:1"],
+    ["local NAT64", "64:ff9b:1::a00:1"],
+    ["6to4 of loopback", "2002:7f00:1::1"],
+    ["Teredo", "2001::5ef5:79fb"],
+    ["IPv4-mapped", "::ffff:127.0.0.1"],
+  ])("refuses a name resolving to a %s address (%s), and the literal itself", async (_kind, address) => {
+    expect(isPublicAddress(address), address).toBe(false);
+    expect(outboundUrlProblem(`https://[${address}]/hook`, false)).toContain("must not name a private");
+    const resolve = async () => [{ address, family: 6 }];
+    const before = seen.length;
+    await expect(postOutbound(`https://v6.example:${port}/`, "{}", {}, { ...options, resolve })).rejects.toThrow(
+      "v6.example is not a public address",
+    );
     expect(seen.length).toBe(before);
   });
 

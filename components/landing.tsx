@@ -37,15 +37,13 @@ function SampleFigure({ sample }: { sample: SampleReading | null }) {
         {sample.retryAfterSeconds} s, or sign in to read every market.
       </p>
     );
-  const { reading, marketName, countryName } = sample;
-  const usable = reading.products.filter((p) => p.available);
-  const unavailable = reading.products.filter((p) => !p.available);
+  const { reading, marketName, countryName, total, usable } = sample;
   return (
     <figure className="sample card" data-testid="sample-reading">
       <figcaption>
         <strong>Sample, live:</strong> {marketName}, release {reading.release}, under {countryName}&apos;s controls.{" "}
         <span className="usable-headline-inline" data-testid="sample-headline">
-          {usable.length} of {reading.products.length} products are usable there.
+          {usable} of {total} products are usable there.
         </span>
       </figcaption>
       <TableWrap label="The sample reading">
@@ -69,7 +67,7 @@ function SampleFigure({ sample }: { sample: SampleReading | null }) {
             </tr>
           </thead>
           <tbody>
-            {[...usable, ...unavailable].map((p) => (
+            {reading.products.map((p) => (
               <tr key={p.productId} className={p.available ? undefined : "unavailable"}>
                 <td className="num" data-label="Rank">
                   {p.available ? p.rank : "–"}
@@ -88,7 +86,18 @@ function SampleFigure({ sample }: { sample: SampleReading | null }) {
           </tbody>
         </table>
       </TableWrap>
-      <p className="hint">Demo data: every vendor here is fictional.</p>
+      <p className="hint" data-testid="sample-more">
+        {total > reading.products.length ? (
+          <>
+            The first {reading.products.length} of {total} products.{" "}
+            <Link href={`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent(`/markets/${sample.marketId}/readings`)}`}>
+              Sign in to read them all
+            </Link>
+            .{" "}
+          </>
+        ) : null}
+        Demo data: every vendor here is fictional.
+      </p>
     </figure>
   );
 }

@@ -7,7 +7,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { loadRelease } from "../catalog/releases";
 import { listMarkets } from "../catalog/store";
-import { clientAddress } from "../http/client-address";
+import { clientNetworkOf } from "../http/client-address";
 import { publicOriginOf } from "../http/origin";
 import { THROTTLES, throttle } from "../limits/throttles";
 import { servicemax } from "../procedures/operations";
@@ -16,12 +16,25 @@ import { getDatabase } from "../startup/database";
 /** The country the sample engages when the release was scored for it: many controls, a clear story. */
 const SAMPLE_COUNTRY = "FR";
 
+/** The market the sample reads (SAMPLE_MARKET, default the demo's foundation-model APIs) when it is listed. */
+const SAMPLE_MARKET = () => process.env.SAMPLE_MARKET || "foundation-model-apis";
+
+/** How many products the sample shows: a first page, whatever the market's size. */
+export const SAMPLE_ROWS = 8;
+
+type MaxReading = Awaited<ReturnType<typeof servicemax.compute>>;
+
 export type SampleReading =
   | {
       kind: "reading";
+      marketId: string;
       marketName: string;
       countryName: string;
-      reading: Awaited<ReturnType<typeof servicemax.compute>>;
+      /** The reading, its products cut to the first SAMPLE_ROWS (the usable first, by rank). */
+      reading: MaxReading;
+      /** Products in the whole reading, and how many of them are usable under the country. */
+      total: number;
+      usable: number;
     }
   | { kind: "throttled"; retryAfterSeconds: number }
   | { kind: "none" };
@@ -29,12 +42,13 @@ export type SampleReading =
 export async function sampleReading(): Promise<SampleReading> {
   const { db } = await getDatabase();
   const requestHeaders = await headers();
-  const verdict = await throttle(db, [[THROTTLES.sampleReadingPerClient, clientAddress(requestHeaders)]]);
+  const verdict = await throttle(db, [[THROTTLES.sampleReadingPerClient, clientNetworkOf(requestHeaders)]]);
   if (!verdict.allowed) return { kind: "throttled", retryAfterSeconds: verdict.retryAfterSeconds };
-  // The fullest listed market makes the best sample: the most products (then the first by id).
-  const market = (await listMarkets(db, { listedOnly: true }))
+  // The chosen market when it is listed, else the first listed market by id: never "the largest".
+  const listed = (await listMarkets(db, { listedOnly: true }))
     .filter((m) => m.release !== null)
-    .sort((a, b) => b.productCount - a.productCount || a.marketId.localeCompare(b.marketId))[0];
+    .sort((a, b) => a.marketId.localeCompare(b.marketId));
+  const market = listed.find((m) => m.marketId === SAMPLE_MARKET()) ?? listed[0];
   if (!market) return { kind: "none" };
   const loaded = await loadRelease(db, market.marketId);
   if (!loaded) return { kind: "none" };
@@ -42,11 +56,21 @@ export async function sampleReading(): Promise<SampleReading> {
   const country = release.countries.has(SAMPLE_COUNTRY) ? SAMPLE_COUNTRY : [...release.countries.keys()].sort()[0];
   if (!country) return { kind: "none" };
   const geography = release.geographies.find((g) => g.country === country);
-  // The reading's own declared computation: the numbers the API answers. Not kept (it is small, and
-  // the API's kept answers stay the procedure's alone).
+  // The reading's own declared computation: the numbers the API answers. Not kept (the API's kept
+  // answers stay the procedure's alone).
   const reading = await servicemax.compute(
     { release, country, cached: loaded.reading, origin: publicOriginOf(requestHeaders) },
     { marketId: release.marketId, country },
   );
-  return { kind: "reading", marketName: release.name, countryName: geography?.name ?? country, reading };
+  const usable = reading.products.filter((p) => p.available);
+  const firstPage = [...usable, ...reading.products.filter((p) => !p.available)].slice(0, SAMPLE_ROWS);
+  return {
+    kind: "reading",
+    marketId: release.marketId,
+    marketName: release.name,
+    countryName: geography?.name ?? country,
+    reading: { ...reading, products: firstPage },
+    total: reading.products.length,
+    usable: usable.length,
+  };
 }

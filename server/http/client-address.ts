@@ -4,6 +4,8 @@
  * Behind a reverse proxy, set TRUST_PROXY=1 and the first hop of X-Forwarded-For is used instead
  * (the proxy must overwrite that header, as they do).
  */
+import ipaddr from "ipaddr.js";
+
 export const CLIENT_ADDRESS_HEADER = "x-mps-client-address";
 
 /** The address, or null when no server of ours saw the connection (`next start`/`next dev` directly). */
@@ -14,3 +16,23 @@ export function clientAddress(headers: Headers, env: NodeJS.ProcessEnv = process
   }
   return headers.get(CLIENT_ADDRESS_HEADER) || null;
 }
+
+/**
+ * The network a client is counted by: an IPv4 address (an IPv4-mapped IPv6 one as its IPv4) is
+ * one client, but an IPv6 client is its /64 — one subscriber gets a whole /64 and may take a new
+ * address from it for every request, so counting per address would give them unlimited tries.
+ * Anything that is no address is counted as the text it is.
+ */
+export function clientNetwork(address: string | null): string | null {
+  if (address === null) return null;
+  const literal = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  if (!ipaddr.isValid(literal)) return address;
+  const parsed = ipaddr.process(literal);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
+}
+
+/** The client's network (see clientNetwork) from request headers: what abuse throttles count by. */
+export const clientNetworkOf = (headers: Headers, env: NodeJS.ProcessEnv = process.env) =>
+  clientNetwork(clientAddress(headers, env));

@@ -19,7 +19,8 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimiter {
-  consume(key: string, limit: number): Promise<RateLimitDecision>;
+  /** Counts `requests` (default 1) against `key`'s limit. */
+  consume(key: string, limit: number, requests?: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
   readonly backend: "redis" | "memory";
 }
@@ -100,13 +101,15 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
 
   return {
     backend: redis ? "redis" : "memory",
-    async consume(key, limit) {
+    async consume(key, limit, requests = 1) {
       // Limits are whole requests; checking also keeps junk values out of the Map.
       if (!Number.isSafeInteger(limit) || limit <= 0)
         throw new Error(`rate limit must be a whole number > 0, not ${limit}`);
+      if (!Number.isSafeInteger(requests) || requests <= 0)
+        throw new Error(`requests must be a whole number > 0, not ${requests}`);
       await connected;
       try {
-        return decision(await limiterFor(limit).consume(key), limit, true);
+        return decision(await limiterFor(limit).consume(key, requests), limit, true);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decision(rejection, limit, false);
         throw rejection;

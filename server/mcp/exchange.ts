@@ -5,6 +5,7 @@
  * outcome read back from it when no tool of ours ran to say it.
  */
 import { TOOLS } from "./tools";
+import { CHARTS_RESOURCE_URI } from "./views";
 
 /** JSON-RPC methods of MCP, as metric labels; anything else a client sends is counted as unknown. */
 const MCP_METHODS = new Set([
@@ -92,6 +93,28 @@ export function mcpMessageOf(body: unknown): McpMessage {
       ? params.name.slice(0, NAME_LIMIT)
       : null;
   return { rpcMethod: body.method.slice(0, NAME_LIMIT), tool };
+}
+
+/**
+ * How many of a POST's JSON-RPC messages the edge counts against the caller's rate limit: every
+ * message (each of a batch, notifications and responses too) but those a procedure counts when it
+ * runs — tool calls, and reads of a reading link or the snapshot page. A body that is no JSON still
+ * costs one: it was a request.
+ */
+export function messagesCountedAtTheEdge(body: unknown): number {
+  if (body === NOT_JSON) return 1;
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) return 1;
+  return messages.filter((message) => !countedByAProcedure(message)).length;
+}
+
+function countedByAProcedure(message: unknown): boolean {
+  if (!isObject(message)) return false;
+  if (message.method === "tools/call") return true;
+  if (message.method !== "resources/read" || !isObject(message.params)) return false;
+  const uri = message.params.uri;
+  // The chart view is a static page; every other resource is a reading a procedure serves.
+  return typeof uri === "string" && !uri.startsWith(CHARTS_RESOURCE_URI);
 }
 
 /**

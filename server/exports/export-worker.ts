@@ -23,7 +23,13 @@ function writeFile(file: string, pieces: Iterable<string | Uint8Array>): number 
   return bytes;
 }
 
-function build({ release, origin, folder }: BuildRequest & { release: ReleaseData }): BuiltExport {
+/** The release the cache sent as JSON text (./export-cache.ts, releaseJson), as the readings take it. */
+function releaseOf(json: string): ReleaseData {
+  const parsed = JSON.parse(json) as Omit<ReleaseData, "countries"> & { countries: [string, unknown][] };
+  return { ...parsed, countries: new Map(parsed.countries) } as ReleaseData;
+}
+
+function build(release: ReleaseData, { origin, folder }: BuildRequest): BuiltExport {
   const where = { origin };
   const files: Record<string, number> = {};
   for (const file of exportFiles(release, where))
@@ -32,5 +38,5 @@ function build({ release, origin, folder }: BuildRequest & { release: ReleaseDat
   return { files };
 }
 
-const request = (workerData as { request: BuildRequest & { release: ReleaseData } }).request;
-parentPort?.postMessage(build(request));
+const { request, release } = workerData as { request: BuildRequest; release: string };
+parentPort?.postMessage(build(releaseOf(release), request));

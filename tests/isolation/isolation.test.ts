@@ -4,23 +4,30 @@
  * transaction, and one organization's burst. Each time the other organization is answered as if
  * alone, the troubled one within its deadline, and every success is charged exactly once.
  */
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
+import { loadDefinitionFile } from "@/server/catalog/load";
+import { publishMarket } from "@/server/catalog/store";
+import { DEMO_FOLDER } from "@/server/startup/seed";
 import {
   creditBooks,
   demoCatalogueWithOrganization,
   type FixtureOrganization,
   organization,
 } from "../helpers/accounts";
+import { generatedMarket } from "../helpers/generated-catalogue";
 import { signInRequest } from "../helpers/logs";
 import { createPgCluster, type PgCluster } from "../helpers/pg-cluster";
 import { type RunningApp, startInstances } from "../helpers/server";
 import { percentile } from "../helpers/stats";
 
 const SNAPSHOT = "/v1/markets/foundation-model-apis/snapshot";
+/** A generated market of 1,000 products: its whole-release archive takes seconds to build. */
+const LARGE_MARKET = "generated-flood";
 const CREDITS = 10_000_000;
 /** The deadline and lock timeout the instances run with (shorter than the defaults, same shape). */
 const DEADLINE_MS = 3000;
@@ -94,6 +101,14 @@ describe("two instances, one PostgreSQL", () => {
       async (db) => {
         troubled = await demoCatalogueWithOrganization(db, "Troubled", CREDITS);
         bystander = await organization(db.db, "Bystander", { homeCountry: "FR", credits: CREDITS });
+        const demo = await loadDefinitionFile(path.join(DEMO_FOLDER, "geographies.yaml"));
+        const controls = demo.kind === "geographies" ? demo.controls.map((c) => c.id).slice(0, 12) : [];
+        const large = generatedMarket(1000, 50, { seed: 5, marketId: LARGE_MARKET, controls });
+        await publishMarket(db.db, "generated.json", large, {
+          notes: "Generated for the download flood.",
+          material: false,
+          publishedAt: new Date(),
+        });
       },
       {
         RATE_LIMIT: "1000000000",
@@ -248,6 +263,65 @@ describe("two instances, one PostgreSQL", () => {
         organizationId: troubled.id,
       });
   });
+
+  it("keeps one organization's downloads to their places, and another's free calls fast", async () => {
+    const organizationCall = async (url: string, token: string) => {
+      const began = performance.now();
+      const response = await fetch(`${url}/v1/organization`, { headers: { Authorization: `Bearer ${token}` } });
+      await response.arrayBuffer();
+      return { status: response.status, ms: performance.now() - began };
+    };
+    const steadyFree = async (count: number) => {
+      const answers = [];
+      for (let i = 0; i < count; i++)
+        answers.push(await organizationCall((apps[i % 2] as RunningApp).url, bystander.token));
+      return answers;
+    };
+    // The release loaded on both instances first (a free read): loading a large release once is
+    // what any reading of it costs; the flood is what is measured.
+    for (const app of apps)
+      expect(
+        (
+          await fetch(`${app.url}/v1/markets/${LARGE_MARKET}/products?limit=1`, {
+            headers: { Authorization: `Bearer ${troubled.token}` },
+          })
+        ).status,
+      ).toBe(200);
+    const alone = await steadyFree(40);
+    const before = await creditBooks(handle, troubled.id);
+    // Twelve whole-release archives of a 1,000-product market at once from each instance.
+    const flood = Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const response = await fetch(`${(apps[i % 2] as RunningApp).url}/v1/markets/${LARGE_MARKET}/export/zip`, {
+          headers: { Authorization: `Bearer ${troubled.token}` },
+        });
+        const bytes = (await response.arrayBuffer()).byteLength;
+        return { status: response.status, bytes, length: Number(response.headers.get("content-length")) };
+      }),
+    );
+    const during = await steadyFree(60);
+    const answers = await flood;
+
+    const sent = answers.filter((a) => a.status === 200);
+    // Two places per organization on each instance: at most four archives at once, the rest refused.
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.length).toBeLessThanOrEqual(4);
+    for (const answer of sent) expect(answer.bytes).toBe(answer.length);
+    for (const answer of answers.filter((a) => a.status !== 200)) expect(answer.status).toBe(429);
+    const after = await creditBooks(handle, troubled.id);
+    expect(before.balance - after.balance).toBe(25 * sent.length);
+    expect(during.every((a) => a.status === 200)).toBe(true);
+    const p99 = (list: { ms: number }[]) =>
+      percentile(
+        list.map((a) => a.ms),
+        99,
+      );
+    console.log(
+      `[isolation] download flood: ${sent.length} sent, ${answers.length - sent.length} refused; bystander's free call p99 alone ${p99(alone).toFixed(1)} ms, during ${p99(during).toFixed(1)} ms`,
+    );
+    // Before downloads had places of their own, the same flood held it at 0.6–1.1 s.
+    expect(Math.max(...during.map((a) => a.ms))).toBeLessThan(500);
+  }, 300_000);
 });
 
 /** Asks for a sign-in link as the sign-in form does; where it sends the browser. */

@@ -24,15 +24,25 @@ export const marketIdParam = z
  */
 export const MAX_RELEASE = 2_147_483_647;
 
-/** A release number as every operation takes it: a whole number from 1 to MAX_RELEASE. */
-export const releaseNumber = (name: string) => {
-  const message = `${name} must be a whole number from 1 to ${MAX_RELEASE.toLocaleString("en")}`;
-  return z.number({ error: message }).int(message).min(1, message).max(MAX_RELEASE, message);
+/**
+ * A whole-number parameter with its range declared: the OpenAPI document and the MCP tool schema
+ * state it, and anything else is the caller's 400. A query string's text is read as decimal digits
+ * only ("16", never "0x10", "1e3", " 2" or ""), and a JSON argument must be a number.
+ */
+export const wholeNumber = (name: string, min: number, max: number) => {
+  const message = `${name} must be a whole number from ${min.toLocaleString("en")} to ${max.toLocaleString("en")}`;
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^-?\d{1,16}$/.test(value) ? Number(value) : value),
+    z.number({ error: message }).int(message).min(min, message).max(max, message),
+  );
 };
+
+/** A release number as every operation takes it: a whole number from 1 to MAX_RELEASE. */
+export const releaseNumber = (name: string) => wholeNumber(name, 1, MAX_RELEASE);
 
 export const releaseParam = releaseNumber("release")
   .optional()
-  .meta({ description: "A release number; default: the latest.", example: 2 });
+  .meta({ description: "Release; default: the latest.", example: 2 });
 
 /** The one check of a country code anyone sends: two letters, either case, upper-cased. */
 export const countryCode = z
@@ -62,16 +72,10 @@ const commaList = (name: string, characters: string, what: string) =>
  * token budget and says how to get the rest.
  */
 export const narrowingParams = {
-  limit: z
-    .number({ error: "limit must be a whole number from 1 to 1,000" })
-    .int("limit must be a whole number from 1 to 1,000")
-    .min(1, "limit must be a whole number from 1 to 1,000")
-    .max(1000, "limit must be a whole number from 1 to 1,000")
-    .optional()
-    .meta({
-      description: "Top N products (from `cursor`).",
-      example: 10,
-    }),
+  limit: wholeNumber("limit", 1, 1000).optional().meta({
+    description: "Top N products (from `cursor`).",
+    example: 10,
+  }),
   cursor: z
     .string()
     .max(100, "cursor must be at most 100 characters")
@@ -828,17 +832,26 @@ export const organizationSchema = z
   })
   .meta({ id: "Organization", description: "The calling token's organization: balance and limits." });
 
+/** The instants a usage period may name: wide enough for any ledger, inside what PostgreSQL stores. */
+const USAGE_SPAN = { from: "2000-01-01T00:00:00Z", to: "9999-12-31T23:59:59Z" } as const;
+
+/** A usage period's end, as an ISO 8601 date-time within USAGE_SPAN. */
+const usageInstant = (name: string, example: string) => {
+  const message = `${name} must be an ISO 8601 date-time from 2000-01-01 to 9999-12-31, e.g. ${example}`;
+  return z.iso.datetime({ offset: true, error: message }).refine((value) => {
+    const at = Date.parse(value);
+    return at >= Date.parse(USAGE_SPAN.from) && at <= Date.parse(USAGE_SPAN.to);
+  }, message);
+};
+
 export const usageInput = z.object({
-  from: z.iso
-    .datetime({ offset: true, error: "from must be an ISO 8601 date-time, e.g. 2026-11-01T00:00:00Z" })
+  from: usageInstant("from", "2026-11-01T00:00:00Z").optional().meta({
+    description:
+      "Start of the period (its bucket's start), 2000-01-01 to 9999-12-31; default: 30 days (day) or 24 hours (hour) before `to`.",
+  }),
+  to: usageInstant("to", "2026-11-25T00:00:00Z")
     .optional()
-    .meta({
-      description: "Start of the period (its bucket's start); default: 30 days (day) or 24 hours (hour) before `to`.",
-    }),
-  to: z.iso
-    .datetime({ offset: true, error: "to must be an ISO 8601 date-time, e.g. 2026-11-25T00:00:00Z" })
-    .optional()
-    .meta({ description: "End of the period, exclusive; default: now." }),
+    .meta({ description: "End of the period, exclusive, 2000-01-01 to 9999-12-31; default: now." }),
   bucket: z
     .enum(["day", "hour"], { error: "bucket must be day or hour" })
     .default("day")
@@ -873,13 +886,7 @@ export const usageSchema = z
   });
 
 export const ledgerInput = z.object({
-  limit: z
-    .number({ error: "limit must be a whole number from 1 to 100" })
-    .int("limit must be a whole number from 1 to 100")
-    .min(1, "limit must be a whole number from 1 to 100")
-    .max(100, "limit must be a whole number from 1 to 100")
-    .default(25)
-    .meta({ description: "Entries per page, newest first." }),
+  limit: wholeNumber("limit", 1, 100).default(25).meta({ description: "Entries per page, newest first." }),
   cursor: z
     .string()
     .max(100, "cursor must be at most 100 characters")

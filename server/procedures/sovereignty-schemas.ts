@@ -69,8 +69,12 @@ export const gatesHeaderSchema = z
 export const gateParams = {
   minSeal: z
     .preprocess(
-      (value) => (typeof value === "string" ? value.replace(/^SEAL-/i, "") : value),
-      z.coerce
+      // SEAL-2 or 2 as text (a query, an MCP client that sends strings); anything else as it came.
+      (value) => {
+        const digits = typeof value === "string" ? value.replace(/^SEAL-/i, "") : value;
+        return typeof digits === "string" && /^\d{1,3}$/.test(digits) ? Number(digits) : digits;
+      },
+      z
         .number({ error: "minSeal must be a SEAL level from 0 to 4 (or SEAL-0 … SEAL-4)" })
         .int("minSeal must be a SEAL level from 0 to 4 (or SEAL-0 … SEAL-4)")
         .min(0, "minSeal must be a SEAL level from 0 to 4 (or SEAL-0 … SEAL-4)")

@@ -236,7 +236,7 @@ describe("organizations and the dashboard procedures", () => {
       expect(answer.problem?.detail).toContain(`${base}/onboarding`);
     }
     const organizations = await dashboardCall(base, accounts.newcomerSession, "organizations.list");
-    expect(organizations.data).toEqual({ activeId: null, organizations: [] });
+    expect(organizations.data).toEqual({ activeId: null, organizations: [], next: { credits: 1000, remaining: 5 } });
   });
 
   it("refuses the dashboard's procedures without a session, or with an expired one", async () => {

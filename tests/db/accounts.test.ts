@@ -269,7 +269,11 @@ describe("organizations and isolation through the dashboard procedures", () => {
       createOrganization(database.db, { name: "Nowhere", homeCountry: "ZZ", ownerUserId: userId }),
     ).rejects.toThrow(/not a known geography/);
     const dashboard = await dashboardAs(userId);
-    expect(await dashboard.organizations.list()).toEqual({ activeId: null, organizations: [] });
+    expect(await dashboard.organizations.list()).toEqual({
+      activeId: null,
+      organizations: [],
+      next: { credits: 1000, remaining: 5 },
+    });
     await expect(dashboard.tokens.list()).rejects.toMatchObject({ problemCode: "organization_required" });
     const created = await dashboard.organizations.create({ name: "Owner AG", homeCountry: "ch" });
     expect(created).toMatchObject({ homeCountry: "CH", creditBalance: 1000 });

@@ -61,6 +61,16 @@ export interface AccountFixtures {
   oauthNewcomer: { userId: string; session: string };
   /** Home FR, credits and rate limit to spare: the fuzz suite's own, so its ledger is exact. */
   fuzz: FixtureOrganization;
+  /** 100 credits: the hostile suite's download flood (tests/app/owasp/api4), so its charges are exact. */
+  flood: FixtureOrganization;
+  /** 1,000 credits: the hostile suite's other attacks (tests/app/owasp/), billed apart from every other suite. */
+  hostile: FixtureOrganization;
+  /** Another organization the hostile suite attacks from `hostile` (object-level authorization). */
+  victim: FixtureOrganization;
+  /** Credits and rate limit to spare: the schema-derived fuzz (tests/app/schema-fuzz.test.ts), billed apart. */
+  schemaFuzz: FixtureOrganization;
+  /** People signed in with no organization yet, each for one hostile test that creates organizations. */
+  people: { tapper: string; racer: string; assigner: string; orgless: string };
   /** The app's OAuth signing key (private JWK), to forge tokens the app must refuse. */
   signingKey: JWK;
 }
@@ -144,6 +154,16 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
     follower: await organization(db, "Follower", { homeCountry: "FR", credits: 1000 }),
     oauthNewcomer: await signedInUser(db, null),
     fuzz: await organization(db, "Fuzz", { homeCountry: "FR", credits: 100_000_000, rateLimit: 1_000_000_000 }),
+    flood: await organization(db, "Flood", { credits: 100 }),
+    hostile: await organization(db, "Hostile", { credits: 1000 }),
+    victim: await organization(db, "Victim", { homeCountry: "FR", credits: 1000 }),
+    schemaFuzz: await organization(db, "Schema fuzz", { credits: 100_000_000, rateLimit: 1_000_000_000 }),
+    people: {
+      tapper: (await signedInUser(db, null)).session,
+      racer: (await signedInUser(db, null)).session,
+      assigner: (await signedInUser(db, null)).session,
+      orgless: (await signedInUser(db, null)).session,
+    },
     signingKey: (await signingKeys(db))[0] as JWK,
   };
 }
@@ -159,6 +179,7 @@ export function fixtureSecrets(fixtures: AccountFixtures): string[] {
     fixtures.newcomerSession,
     fixtures.expiredSession,
     fixtures.oauthNewcomer.session,
+    ...Object.values(fixtures.people),
   ];
 }
 

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { describeOperation, type Operation } from "../domain/operations";
-import { type AnyDeclaration, type EmbeddedResource, operationOf } from "../procedures/declaration";
+import { type AnyDeclaration, type EmbeddedResource, operationOf, toolOutputSchema } from "../procedures/declaration";
 import { DECLARATIONS } from "../procedures/operations";
 import type { createCaller } from "../procedures/root";
 import type { NarrowingSpec } from "../readings/narrowing";
@@ -40,8 +40,22 @@ export interface ToolDefinition {
 const rootObject = (schema: z.ZodType) =>
   schema instanceof z.ZodObject ? (z.object(schema.shape) as z.ZodType) : schema;
 
-/** A tool takes no argument it does not know when it takes none at all (REST ignores unknown query parameters). */
-const toolInput = (input: z.ZodObject) => (Object.keys(input.shape).length === 0 ? input.strict() : input);
+/**
+ * The tool's arguments: the operation's input with the tool's own defaults (declaration
+ * `tool.defaults`); a tool takes no argument it does not know when it takes none at all (REST
+ * ignores unknown query parameters).
+ */
+function toolInput(input: z.ZodObject, defaults: Record<string, unknown> = {}): z.ZodObject {
+  if (Object.keys(input.shape).length === 0) return input.strict();
+  const overrides = Object.fromEntries(
+    Object.entries(defaults).map(([key, value]) => {
+      const field = input.shape[key] as z.ZodType;
+      const inner = field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : field;
+      return [key, inner.default(value as never).meta({ ...z.globalRegistry.get(field), default: value })];
+    }),
+  );
+  return Object.keys(overrides).length ? input.extend(overrides) : input;
+}
 
 /** The procedure of a declaration on a server-side caller: `caller.<group>.<name>`. */
 const procedureCall = (declaration: AnyDeclaration) => (caller: Caller, input: unknown) => {
@@ -59,8 +73,8 @@ function toolOf(declaration: AnyDeclaration): ToolDefinition[] {
       operation,
       title: tool.title ?? operation.summary,
       description: describeOperation(operation, tool.addendum),
-      input: toolInput(declaration.input),
-      output: rootObject(declaration.output),
+      input: toolInput(declaration.input, tool.defaults),
+      output: rootObject(toolOutputSchema(declaration)),
       call: procedureCall(declaration),
       render: tool.text as (payload: never) => string,
       ...(tool.embed ? { embed: tool.embed as (payload: never) => EmbeddedResource[] } : {}),

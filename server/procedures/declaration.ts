@@ -11,6 +11,7 @@ import { MARKET_READ_SCOPE, type Operation } from "../domain/operations";
 import type { NarrowingSpec } from "../readings/narrowing";
 import type { ApiContext } from "./context";
 import type { ReadingScope } from "./reading-scope";
+import { completeOrSparse, eitherAnswer } from "./sparse-schema";
 
 /**
  * How an answer may be cached, which decides the ETag, conditional requests and validate-once:
@@ -32,6 +33,8 @@ export type Group = "markets" | "geographies" | "readings" | "exports" | "accoun
 export interface EmbeddedResource {
   type: "resource";
   resource: { uri: string; mimeType: string; text: string };
+  /** Who it is for (MCP annotations): a page for the person reads as noise to the model. */
+  annotations?: { audience: ("user" | "assistant")[]; priority?: number };
 }
 
 /** How an MCP tool shows the operation's answer. */
@@ -48,6 +51,13 @@ export interface ToolDeclaration<Payload> {
   embed?(payload: Payload): EmbeddedResource[];
   /** Draws in the MCP Apps chart view, for hosts that render MCP Apps. */
   chart?: boolean;
+  /**
+   * Defaults the tool's arguments have where the operation's differ (a compact answer for a model's
+   * first call, say): the tool's input schema states them, and its result is REST's for them.
+   */
+  defaults?: Record<string, unknown>;
+  /** The output schema the tool declares, for an operation answering one of several shapes (MCP's must be an object). */
+  output?: z.ZodType;
 }
 
 /**
@@ -173,3 +183,30 @@ export const operationOf = (declaration: AnyDeclaration): Operation => ({
 });
 
 export { MARKET_READ_SCOPE };
+
+/**
+ * What a declaration's procedure answers, as every surface declares it: its output, or for a
+ * reading that takes `fields`, its output or that output's sparse variant (./sparse-schema.ts).
+ * One instance per declaration, so its components are named once.
+ */
+export function answerSchema(declaration: AnyDeclaration): z.ZodType {
+  const known = answerSchemas.get(declaration);
+  if (known) return known;
+  const spec = "narrowing" in declaration ? declaration.narrowing : undefined;
+  const schema: z.ZodType =
+    spec && "fields" in declaration.input.shape
+      ? completeOrSparse(declaration.output as z.ZodObject<z.ZodRawShape>, spec)
+      : declaration.output;
+  answerSchemas.set(declaration, schema);
+  return schema;
+}
+const answerSchemas = new WeakMap<AnyDeclaration, z.ZodType>();
+
+/** The same as one object (MCP output schemas must be objects): products may lack any field but their identity. */
+export function toolOutputSchema(declaration: AnyDeclaration): z.ZodType {
+  if (declaration.tool?.output) return declaration.tool.output;
+  const spec = "narrowing" in declaration ? declaration.narrowing : undefined;
+  return spec && "fields" in declaration.input.shape
+    ? eitherAnswer(declaration.output as z.ZodObject<z.ZodRawShape>, spec)
+    : declaration.output;
+}

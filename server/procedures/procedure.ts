@@ -12,6 +12,7 @@ import { readyDownload } from "./built-download";
 import type { ApiContext } from "./context";
 import {
   type AnyDeclaration,
+  answerSchema,
   type Group,
   hasEtag,
   type LiveDeclaration,
@@ -140,8 +141,12 @@ export function procedureOf<I extends z.ZodObject, O extends z.ZodType>(declarat
   caching: AnyDeclaration["caching"];
 }) {
   const full = declaration as unknown as AnyDeclaration;
+  // What the procedure declares it answers: the output, or it or its sparse variant (`fields`). Its
+  // callers in this code base (the dashboard, MCP) are typed with the complete answer: only REST
+  // and MCP callers ask for `fields`, and the documents they read say the union.
+  const answer = answerSchema(full) as O;
   // Only an answer kept and served as the same frozen object may skip validation the second time.
-  const output = declaration.caching === "release" ? validatedOnce(declaration.output) : declaration.output;
+  const output = declaration.caching === "release" ? validatedOnce(answer) : answer;
   const spec = "narrowing" in full ? full.narrowing : undefined;
   return (
     apiProcedure

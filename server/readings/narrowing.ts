@@ -75,8 +75,9 @@ export function offsetOf(cursor: string | undefined): number {
 
 /**
  * The reading with each product of its lists cut to `fields` (and its identity), in the order the
- * reading has them; an unknown field is an error that names the valid ones. Applied after the
- * reading passed its output schema: a sparse answer is that schema with the other fields absent.
+ * reading has them, and `fields` listing what they kept; an unknown field is an error that names
+ * the valid ones. Applied after the reading passed its output schema: a sparse answer is that
+ * schema's sparse variant (server/procedures/sparse-schema.ts).
  */
 export function selectFields<T extends Json>(payload: T, spec: NarrowingSpec, fields: string | undefined): T {
   if (fields === undefined) return payload;
@@ -97,7 +98,8 @@ export function selectFields<T extends Json>(payload: T, spec: NarrowingSpec, fi
       path,
       list.map((item) => Object.fromEntries(Object.entries(item).filter(([key]) => kept.has(key)))),
     );
-  return out as T;
+  // Says what it is: a sparse answer, and which fields its products kept (its own schema's variant).
+  return { ...out, fields: [...kept] } as unknown as T;
 }
 
 /** Whether the caller asked for any narrowing at all. */

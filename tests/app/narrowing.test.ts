@@ -108,8 +108,10 @@ describe("narrowing on REST", () => {
     expect(sparse.status).toBe(200);
     expect(sparse.etag).not.toBe(full.etag);
     const { products: fullProducts, ...fullRest } = full.body as Reading;
-    const { products: sparseProducts, ...sparseRest } = sparse.body as Reading;
+    const { products: sparseProducts, fields, ...sparseRest } = sparse.body as Reading & { fields: string[] };
     expect(sparseRest).toEqual(fullRest);
+    // A sparse answer says what it is, and which fields its products kept.
+    expect(fields).toEqual(["productId", "name", "available", "distance"]);
     expect(sparseProducts).toEqual(
       fullProducts.map((p) => ({ productId: p.productId, name: p.name, available: p.available, distance: p.distance })),
     );

@@ -85,7 +85,7 @@ export interface paths {
         };
         /**
          * List geographies
-         * @description Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls it requires and each control's public framework. A country with no controls moves nothing. Pick `country` for the Max and Delta readings here; `controls` lists every control, engaged or not (ids for `requireControls`). Free.
+         * @description Every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls it requires, and every control once, engaged or not, with its public framework (ids for `requireControls`). A country with no controls moves nothing. `detail=full` gives each country's controls as objects with descriptions. Free.
          */
         get: operations["geographies-list"];
         put?: never;
@@ -94,7 +94,7 @@ export interface paths {
         options?: never;
         /**
          * List geographies (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls it requires and each control's public framework. A country with no controls moves nothing. Pick `country` for the Max and Delta readings here; `controls` lists every control, engaged or not (ids for `requireControls`). Free.
+         * @description As GET, without the body: the same checks, headers and price. Every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls it requires, and every control once, engaged or not, with its public framework (ids for `requireControls`). A country with no controls moves nothing. `detail=full` gives each country's controls as objects with descriptions. Free.
          */
         head: operations["geographies-listHead"];
         patch?: never;
@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * Release changes
-         * @description What one release of a market changed against an earlier one: products that entered or left; each product's score change per axis split into its own values, the field (bounds moved by other products) and the method (indicators, weights); band and rank changes; for one country, Max rank and availability before and after; and the market's methodology, bands, indicators, weights and products. Costs 2 credits.
+         * @description What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Costs 2 credits.
          */
         get: operations["readings-changes"];
         put?: never;
@@ -214,7 +214,7 @@ export interface paths {
         options?: never;
         /**
          * Release changes (headers only)
-         * @description As GET, without the body: the same checks, headers and price. What one release of a market changed against an earlier one: products that entered or left; each product's score change per axis split into its own values, the field (bounds moved by other products) and the method (indicators, weights); band and rank changes; for one country, Max rank and availability before and after; and the market's methodology, bands, indicators, weights and products. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Costs 2 credits.
          */
         head: operations["readings-changesHead"];
         patch?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * Product breakdown
-         * @description One product of a market taken apart: its published scores and bands; per axis, each indicator's raw value, unit, normalised value, weight, contribution in points (an axis's contributions add up to its score), the field's min and max it was scaled against, and its evidence (source, as-of date, confidence) and gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged there (or the controls missing) and what each indicator keeps. Costs 2 credits.
+         * @description One product of a market taken apart: published scores and bands; per axis, each indicator's raw and normalised value, unit, weight and contribution in points (adding up to the score), the field's min and max, its evidence (source, as-of date, confidence) and gaps; its offerings, the values each overrides and the controls each satisfies. With `country`: the offering engaged there (or the controls missing) and what each indicator keeps. Costs 2 credits.
          */
         get: operations["readings-product"];
         put?: never;
@@ -262,7 +262,7 @@ export interface paths {
         options?: never;
         /**
          * Product breakdown (headers only)
-         * @description As GET, without the body: the same checks, headers and price. One product of a market taken apart: its published scores and bands; per axis, each indicator's raw value, unit, normalised value, weight, contribution in points (an axis's contributions add up to its score), the field's min and max it was scaled against, and its evidence (source, as-of date, confidence) and gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged there (or the controls missing) and what each indicator keeps. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. One product of a market taken apart: published scores and bands; per axis, each indicator's raw and normalised value, unit, weight and contribution in points (adding up to the score), the field's min and max, its evidence (source, as-of date, confidence) and gaps; its offerings, the values each overrides and the controls each satisfies. With `country`: the offering engaged there (or the controls missing) and what each indicator keeps. Costs 2 credits.
          */
         head: operations["readings-productHead"];
         patch?: never;
@@ -349,7 +349,7 @@ export interface paths {
         };
         /**
          * What-if weights
-         * @description The Capability Index of one market recomputed with weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with its rank change (positive: moved up). Marked `published: false`: nothing is stored or changed. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming the weight. Costs 5 credits.
+         * @description The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with rankChange (places gained). Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Costs 5 credits.
          */
         get: operations["readings-whatif"];
         put?: never;
@@ -358,7 +358,7 @@ export interface paths {
         options?: never;
         /**
          * What-if weights (headers only)
-         * @description As GET, without the body: the same checks, headers and price. The Capability Index of one market recomputed with weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with its rank change (positive: moved up). Marked `published: false`: nothing is stored or changed. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming the weight. Costs 5 credits.
+         * @description As GET, without the body: the same checks, headers and price. The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with rankChange (places gained). Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Costs 5 credits.
          */
         head: operations["readings-whatifHead"];
         patch?: never;
@@ -609,6 +609,21 @@ export interface components {
                 level: number;
             }[];
         };
+        /** @description Asked with detail=ids: each country's controls by id, every control named once. */
+        GeographiesByControlId: {
+            geographies: {
+                country: string;
+                name: string;
+                /** @description The ids of the controls it engages (see controls). */
+                controls: string[];
+            }[];
+            /** @description Every control of the catalogue, once. */
+            controls: {
+                id: string;
+                name: string;
+                framework: string;
+            }[];
+        };
         /** @description Every product's published scores, the dimensions with their bands, and the methodology. */
         Snapshot: {
             marketId: string;
@@ -732,6 +747,40 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last. */
             nextCursor: string | null;
         };
+        /** @description Every product's published scores, the dimensions with their bands, and the methodology. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseSnapshot: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            name: string;
+            methodologyVersion: string;
+            /** @description How each axis was scored; to be quoted verbatim. */
+            methodology: string;
+            dimensions: components["schemas"]["Dimension"][];
+            products: {
+                productId: string;
+                name: string;
+                vendor?: string;
+                scores?: components["schemas"]["Scores"];
+                /** @description Band name per axis. */
+                bands?: {
+                    innovation: string;
+                    control: string;
+                    scale: string;
+                };
+                /** @description Indicators the product does not demonstrate (scored 0). */
+                gaps?: string[];
+                uncertainty?: components["schemas"]["ProductUncertainty"];
+            }[];
+            uncertainty: components["schemas"]["UncertaintyAnalysis"];
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
+        };
         /** @description Products ranked by published Innovation (competition ranking 1, 2, 2, 4; ties by name). */
         CapaIndex: {
             marketId: string;
@@ -776,6 +825,39 @@ export interface components {
             top5: number;
             /** @description Products with the same group are statistically tied: in the published order, each is ahead of the next in fewer than 95 % of the draws. Null when unavailable. */
             tieGroup: number | null;
+        };
+        /** @description Products ranked by published Innovation (competition ranking 1, 2, 2, 4; ties by name). Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseCapaIndex: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            products: {
+                rank?: number;
+                productId: string;
+                name: string;
+                vendor?: string;
+                /** @description 0..100, one decimal. */
+                innovation?: number;
+                band?: string;
+                rankInterval?: components["schemas"]["RankInterval"];
+                /** @description The snapshot's uncertainty.innovation.interval: 5th–95th percentile of Innovation. */
+                innovationInterval?: {
+                    /** @description 0..100, one decimal. */
+                    p5: number;
+                    /** @description 0..100, one decimal. */
+                    p95: number;
+                };
+                /** @description False when fewer than 95 % of the draws keep the product in its Innovation band. */
+                bandSettled?: boolean;
+                rankOdds?: components["schemas"]["RankOdds"];
+            }[];
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
         };
         /** @description Products ranked by the Innovation they retain with every control engaged; off, on and the distance. */
         Max: {
@@ -882,6 +964,58 @@ export interface components {
             failed: number;
             note: string;
         };
+        /** @description Products ranked by the Innovation they retain with every control engaged; off, on and the distance. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseMax: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            /**
+             * @description The country whose controls are engaged.
+             * @example FR
+             */
+            country: string;
+            /** @description The controls engaged; empty when nothing moves. */
+            controls: components["schemas"]["ControlRef"][];
+            products: {
+                rank?: number;
+                productId: string;
+                name: string;
+                vendor?: string;
+                /** @description False when no offering satisfies every engaged control. */
+                available?: boolean;
+                /** @description The offering engaged under the controls; null when the product is unavailable. */
+                offering?: {
+                    id: string;
+                    name: string;
+                } | null;
+                /** @description Control ids no offering satisfies (unavailable products). */
+                missingControls?: string[];
+                off?: components["schemas"]["Scores"];
+                on?: components["schemas"]["Scores"];
+                distance?: components["schemas"]["Distance"];
+                rankInterval?: components["schemas"]["RankInterval"];
+                /** @description 5th and 95th percentile of on.innovation (the Innovation kept under the controls) across the sensitivity analysis, widened to contain it; 0–0 for an unavailable product. */
+                retainedInterval?: {
+                    /** @description 0..100, one decimal. */
+                    p5: number;
+                    /** @description 0..100, one decimal. */
+                    p95: number;
+                };
+                seal?: components["schemas"]["Seal"];
+                rankOdds?: components["schemas"]["RankOdds"];
+                gate?: components["schemas"]["GateVerdict"];
+                /** @description With gates: the product's rank in the whole field (`rank` is among those that pass). */
+                publishedRank?: number;
+            }[];
+            gates?: components["schemas"]["Gates"];
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
+        };
         /** @description Each product's published scores, its scores under the controls, and the distance. */
         Delta: {
             marketId: string;
@@ -919,6 +1053,45 @@ export interface components {
             underControls: components["schemas"]["Scores"];
             distance: components["schemas"]["Distance"];
             gate?: components["schemas"]["GateVerdict"];
+        };
+        /** @description Each product's published scores, its scores under the controls, and the distance. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseDelta: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            /**
+             * @description The country whose controls are engaged.
+             * @example FR
+             */
+            country: string;
+            /** @description The controls engaged; empty when nothing moves. */
+            controls: components["schemas"]["ControlRef"][];
+            products: {
+                productId: string;
+                name: string;
+                vendor?: string;
+                /** @description False when no offering satisfies every engaged control. */
+                available?: boolean;
+                /** @description The offering engaged under the controls; null when the product is unavailable. */
+                offering?: {
+                    id: string;
+                    name: string;
+                } | null;
+                /** @description Control ids no offering satisfies (unavailable products). */
+                missingControls?: string[];
+                published?: components["schemas"]["Scores"];
+                underControls?: components["schemas"]["Scores"];
+                distance?: components["schemas"]["Distance"];
+                gate?: components["schemas"]["GateVerdict"];
+            }[];
+            gates?: components["schemas"]["Gates"];
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
         };
         /** @description What release `to` changed against release `from`, per product and for the market, under one country's controls. */
         ReleaseChanges: {
@@ -1034,8 +1207,83 @@ export interface components {
         RankChange: {
             from: number | null;
             to: number | null;
-            /** @description to − from: negative moved up. null when absent from either. */
+            /** @description Places gained, from − to: positive moved up (3 → 1 is 2), as every reading says a rank's move. null when absent from either. */
+            movedUp: number | null;
+            /**
+             * @deprecated
+             * @description Deprecated (sunset 2027-06-01), the opposite sign: to − from, negative moved up. Use movedUp.
+             */
             change: number | null;
+        };
+        /** @description What release `to` changed against release `from`, per product and for the market, under one country's controls. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseReleaseChanges: {
+            marketId: string;
+            from: {
+                release: number;
+                /**
+                 * @description ISO 8601 timestamp.
+                 * @example 2026-05-04T09:00:00.000Z
+                 */
+                lastUpdated: string;
+                methodologyVersion: string;
+            };
+            to: {
+                release: number;
+                /**
+                 * @description ISO 8601 timestamp.
+                 * @example 2026-05-04T09:00:00.000Z
+                 */
+                lastUpdated: string;
+                methodologyVersion: string;
+            };
+            country: string;
+            market: components["schemas"]["MarketChange"];
+            products: {
+                productId: string;
+                name: string;
+                vendor?: string;
+                /** @enum {string} */
+                status?: "entered" | "left" | "stayed";
+                /** @description null when the product entered or left. */
+                scores?: {
+                    innovation: components["schemas"]["AxisChange"];
+                    control: components["schemas"]["AxisChange"];
+                    scale: components["schemas"]["AxisChange"];
+                } | null;
+                bands?: {
+                    innovation: {
+                        from: string | null;
+                        to: string | null;
+                        changed: boolean;
+                    };
+                    control: {
+                        from: string | null;
+                        to: string | null;
+                        changed: boolean;
+                    };
+                    scale: {
+                        from: string | null;
+                        to: string | null;
+                        changed: boolean;
+                    };
+                };
+                capabilityIndexRank?: components["schemas"]["RankChange"];
+                max?: {
+                    rank: components["schemas"]["RankChange"];
+                    available: {
+                        from: boolean | null;
+                        to: boolean | null;
+                    };
+                    offering: {
+                        from: string | null;
+                        to: string | null;
+                    };
+                    availability: ("became_available" | "became_unavailable" | "offering_changed" | "unchanged") | null;
+                };
+            }[];
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
         };
         /** @description The products of a release: ids to name them by, vendors and offerings. */
         ProductList: {
@@ -1062,6 +1310,33 @@ export interface components {
                 /** @description Ids of the sovereign controls it satisfies. */
                 satisfies: string[];
             }[];
+        };
+        /** @description The products of a release: ids to name them by, vendors and offerings. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseProductList: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            products: {
+                /** @description The `productId` the product breakdown takes. */
+                productId: string;
+                name: string;
+                vendor?: string;
+                offerings?: {
+                    id: string;
+                    name: string;
+                    /** @description The offering scored when no control is engaged. */
+                    default: boolean;
+                    /** @description Ids of the sovereign controls it satisfies. */
+                    satisfies: string[];
+                }[];
+            }[];
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
         };
         /** @description One product's scores traced to every indicator value, its evidence and its offerings. */
         ProductBreakdown: {
@@ -1324,6 +1599,35 @@ export interface components {
             distance: number;
             missingControls: string[];
         };
+        /** @description Every product under every country's controls; each cell equals the Delta for its country. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseAvailabilityMatrix: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            /** @description The columns, by country code; every product's `cells` follow this order. */
+            countries: {
+                country: string;
+                name: string;
+                controls: components["schemas"]["ControlRef"][];
+            }[];
+            products: {
+                productId: string;
+                name: string;
+                vendor?: string;
+                /** @description Published Innovation. */
+                innovation?: number;
+                /** @description How many countries it is available in. */
+                availableIn?: number;
+                cells?: components["schemas"]["AvailabilityCell"][];
+            }[];
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
+        };
         /** @description Rankings recomputed with the caller's weights beside the published ones; never published. */
         WhatIf: {
             marketId: string;
@@ -1398,6 +1702,80 @@ export interface components {
             retainedInnovation: number;
             /** @description 0..100, one decimal. */
             publishedRetainedInnovation: number;
+        };
+        /** @description Rankings recomputed with the caller's weights beside the published ones; never published. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseWhatIf: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            /**
+             * @description Always false: this is not the published ranking.
+             * @constant
+             */
+            published: false;
+            weights: {
+                indicatorId: string;
+                /** @enum {string} */
+                axis: "innovation" | "control" | "scale";
+                /** @description The published weight. */
+                published: number;
+                /** @description The weight this answer was computed with. */
+                used: number;
+            }[];
+            capabilityIndex: {
+                products: {
+                    /** @description Rank with the caller's weights. */
+                    rank?: number;
+                    /** @description Rank in the published reading. */
+                    publishedRank?: number;
+                    /** @description publishedRank − rank: positive when the product moved up. */
+                    rankChange?: number;
+                    productId: string;
+                    name: string;
+                    vendor?: string;
+                    /** @description 0..100, one decimal. */
+                    innovation?: number;
+                    /** @description 0..100, one decimal. */
+                    publishedInnovation?: number;
+                    /** @description The Innovation band with the caller's weights. */
+                    band?: string;
+                }[];
+            };
+            max?: {
+                country: string;
+                controls: {
+                    id: string;
+                    name: string;
+                }[];
+                products: {
+                    /** @description Rank with the caller's weights. */
+                    rank?: number;
+                    /** @description Rank in the published reading. */
+                    publishedRank?: number;
+                    /** @description publishedRank − rank: positive when the product moved up. */
+                    rankChange?: number;
+                    productId: string;
+                    name: string;
+                    vendor?: string;
+                    available?: boolean;
+                    /** @description The offering engaged under the controls; null when the product is unavailable. */
+                    offering?: {
+                        id: string;
+                        name: string;
+                    } | null;
+                    /** @description 0..100, one decimal. */
+                    retainedInnovation?: number;
+                    /** @description 0..100, one decimal. */
+                    publishedRetainedInnovation?: number;
+                }[];
+            };
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
         };
         /** @description What a release export holds: each file with its rows, bytes and SHA-256, the tables' columns, the licence and the citation. */
         ExportManifest: {
@@ -2609,7 +2987,9 @@ export interface operations {
     };
     "geographies-list": {
         parameters: {
-            query?: never;
+            query?: {
+                detail?: "full" | "ids";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2631,7 +3011,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Geographies"];
+                    "application/json": components["schemas"]["Geographies"] | components["schemas"]["GeographiesByControlId"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#invalid_request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "code": "invalid_request",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
+                     *       "issues": [
+                     *         {
+                     *           "path": "country",
+                     *           "message": "country must be an ISO 3166-1 alpha-2 code, e.g. FR"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. */
@@ -2810,7 +3216,9 @@ export interface operations {
     };
     "geographies-listHead": {
         parameters: {
-            query?: never;
+            query?: {
+                detail?: "full" | "ids";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2829,6 +3237,14 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. (HEAD: no body.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2947,7 +3363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Snapshot"];
+                    "application/json": components["schemas"]["Snapshot"] | components["schemas"]["SparseSnapshot"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -3358,7 +3774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CapaIndex"];
+                    "application/json": components["schemas"]["CapaIndex"] | components["schemas"]["SparseCapaIndex"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -3772,7 +4188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Max"];
+                    "application/json": components["schemas"]["Max"] | components["schemas"]["SparseMax"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -4190,7 +4606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Delta"];
+                    "application/json": components["schemas"]["Delta"] | components["schemas"]["SparseDelta"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -4607,7 +5023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReleaseChanges"];
+                    "application/json": components["schemas"]["ReleaseChanges"] | components["schemas"]["SparseReleaseChanges"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -5020,7 +5436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductList"];
+                    "application/json": components["schemas"]["ProductList"] | components["schemas"]["SparseProductList"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -6627,7 +7043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AvailabilityMatrix"];
+                    "application/json": components["schemas"]["AvailabilityMatrix"] | components["schemas"]["SparseAvailabilityMatrix"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -7037,7 +7453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WhatIf"];
+                    "application/json": components["schemas"]["WhatIf"] | components["schemas"]["SparseWhatIf"];
                 };
             };
             /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */

@@ -3,6 +3,7 @@
  * part. Every name in them is catalogue text, so the HTML escapes it and headers get it on one
  * line without control characters. Pure: the links come in as arguments.
  */
+
 import type {
   AvailabilityMove,
   NotificationContent,
@@ -10,6 +11,7 @@ import type {
   WeeklyContent,
   WeeklyMarket,
 } from "../domain/notifications";
+import { nameList } from "../formats/name-list";
 import { escapeHtml } from "../http/html";
 import { NOTIFICATION_SETTINGS_PATH, WEBHOOKS_PATH } from "../http/paths";
 import { bandSentence, moveSentence } from "../readings/change-summary";
@@ -69,8 +71,8 @@ export function notificationLines(content: NotificationContent): { headline: str
           : `The methodology was revised (version ${content.methodologyVersion}), not materially.`,
       );
     else details.push(`Methodology ${content.methodologyVersion}, unchanged.`);
-    if (content.productsEntered.length) details.push(`Entered: ${content.productsEntered.join(", ")}.`);
-    if (content.productsLeft.length) details.push(`Left: ${content.productsLeft.join(", ")}.`);
+    if (content.productsEntered.length) details.push(`Entered: ${nameList(content.productsEntered)}.`);
+    if (content.productsLeft.length) details.push(`Left: ${nameList(content.productsLeft)}.`);
     for (const move of content.topMoves) details.push(`${moveSentence(move)}.`);
     if (content.topMoves.length === 0) details.push("No score changed.");
     for (const move of content.bandMoves) details.push(`${bandSentence(move)}.`);
@@ -137,8 +139,8 @@ export function weeklyMarketLines(market: WeeklyMarket, country: string | null):
     );
   if (market.archived) lines.push("Archived this week: no longer listed.");
   if (market.compared) lines.push(`Compared: release ${market.compared.from} → ${market.compared.to}.`);
-  if (market.productsEntered.length) lines.push(`Entered: ${market.productsEntered.join(", ")}.`);
-  if (market.productsLeft.length) lines.push(`Left: ${market.productsLeft.join(", ")}.`);
+  if (market.productsEntered.length) lines.push(`Entered: ${nameList(market.productsEntered)}.`);
+  if (market.productsLeft.length) lines.push(`Left: ${nameList(market.productsLeft)}.`);
   for (const axis of Object.keys(AXIS_LABELS) as (keyof typeof AXIS_LABELS)[]) {
     const movers = market.movers.filter((m) => m.axis === axis);
     if (movers.length) lines.push(`Biggest movers, ${AXIS_LABELS[axis]}: ${movers.map(moveSentence).join("; ")}.`);

@@ -4,6 +4,7 @@
  * dashboard renders them as text, so product names need no escaping here).
  */
 import { AXIS_LABELS, type Axis } from "../domain/market-definition";
+import { nameList } from "../formats/name-list";
 import type { Attribution, AxisChange, ProductChange, ReleaseComparison } from "./changes";
 
 export { AXIS_LABELS };
@@ -99,7 +100,7 @@ export function marketChangeLines(comparison: ReleaseComparison): { id: MarketLi
       ? `Methodology ${to} reworded${material}.`
       : `Methodology ${from} → ${to}${material}.`;
   const names = new Map(comparison.products.map((p) => [p.productId, p.name]));
-  const named = (ids: readonly string[]) => ids.map((id) => names.get(id) ?? id).join(", ");
+  const named = (ids: readonly string[]) => nameList(ids.map((id) => names.get(id) ?? id));
   const lines: { id: MarketLineId; text: string }[] = [{ id: "methodology", text: methodology }];
   const add = (id: MarketLineId, label: string, items: readonly unknown[], text: () => string) => {
     if (items.length > 0) lines.push({ id, text: `${label}: ${text()}.` });
@@ -107,13 +108,13 @@ export function marketChangeLines(comparison: ReleaseComparison): { id: MarketLi
   add("bands", "Bands changed", market.bandsChanged, () =>
     market.bandsChanged.map((b) => `${AXIS_LABELS[b.axis]} from ${bandsList(b.from)} to ${bandsList(b.to)}`).join("; "),
   );
-  add("indicators-added", "Indicators added", market.indicatorsAdded, () => market.indicatorsAdded.join(", "));
-  add("indicators-removed", "Indicators removed", market.indicatorsRemoved, () => market.indicatorsRemoved.join(", "));
+  add("indicators-added", "Indicators added", market.indicatorsAdded, () => nameList(market.indicatorsAdded));
+  add("indicators-removed", "Indicators removed", market.indicatorsRemoved, () => nameList(market.indicatorsRemoved));
   add("indicators-redefined", "Indicators redefined", market.indicatorsRedefined, () =>
-    market.indicatorsRedefined.join(", "),
+    nameList(market.indicatorsRedefined),
   );
   add("weights", "Weights changed", market.weightsChanged, () =>
-    market.weightsChanged.map((w) => `${w.indicatorId} ${w.from} → ${w.to}`).join(", "),
+    nameList(market.weightsChanged.map((w) => `${w.indicatorId} ${w.from} → ${w.to}`)),
   );
   add("products-added", "Products added", market.productsAdded, () => named(market.productsAdded));
   add("products-removed", "Products removed", market.productsRemoved, () => named(market.productsRemoved));

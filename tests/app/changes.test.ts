@@ -141,7 +141,7 @@ describe("service_market_get_changes", () => {
     const text = result.content[0]?.text ?? "";
     expect(text).toMatch(/^Release 3 of foundation-model-apis against release 2/);
     expect(text).toContain("Methodology 2.0 reworded.");
-    expect(text).toContain("1 product entered: fennwick-private-inference.");
+    expect(text).toContain("Products added: Fennwick Private Inference.");
     expect(text).toMatch(/of which [+−-]?[\d.]+ (from its own values|because the field moved)/);
   });
 });

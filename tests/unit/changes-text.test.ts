@@ -22,7 +22,7 @@ import {
 const MINUS = "\u2212";
 
 const unchangedMax: ProductChange["max"] = {
-  rank: { from: 1, to: 1, change: 0 },
+  rank: { from: 1, to: 1, movedUp: 0, change: 0 },
   available: { from: true, to: true },
   offering: { from: "public", to: "public" },
   availability: "unchanged",
@@ -38,7 +38,7 @@ function product(overrides: Partial<ProductChange>): ProductChange {
     status: "stayed",
     scores: { innovation: axis, control: axis, scale: axis },
     bands: { innovation: band, control: band, scale: band },
-    capabilityIndexRank: { from: 1, to: 1, change: 0 },
+    capabilityIndexRank: { from: 1, to: 1, movedUp: 0, change: 0 },
     max: unchangedMax,
     ...overrides,
   };
@@ -167,7 +167,7 @@ describe("market-level lines", () => {
     expect(lines).toEqual([
       { id: "methodology", text: "Methodology 1.0 → 2.0, a material change." },
       { id: "bands", text: "Bands changed: Control from Foundation 0, Frontier 50 to Foundation 0, Frontier 60." },
-      { id: "indicators-added", text: "Indicators added: immunity, keys." },
+      { id: "indicators-added", text: "Indicators added: immunity; keys." },
       { id: "indicators-removed", text: "Indicators removed: old." },
       { id: "indicators-redefined", text: "Indicators redefined: certs." },
       { id: "weights", text: "Weights changed: residency 3 → 2.5." },
@@ -208,7 +208,7 @@ describe("the What changed table", () => {
         control: { from: "Foundation", to: "Foundation", changed: false },
         scale: { from: "Frontier", to: "Frontier", changed: false },
       },
-      capabilityIndexRank: { from: 1, to: 2, change: 1 },
+      capabilityIndexRank: { from: 1, to: 2, movedUp: -1, change: 1 },
     });
     const html = renderToStaticMarkup(
       createElement(ReleaseChanges, { comparison: comparison({ productsAdded: [] }, [stayed]) }),

@@ -2,7 +2,7 @@ import { delta as deltaOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { gatesOf } from "../gates-input";
 import { deltaInput, deltaSchema, narrowingParams } from "../schemas";
-import { controlsLine, gateFailuresText, releaseHeader, scoresText } from "./text";
+import { controlsLine, engagedText, gateFailuresText, gatesLine, releaseHeader, scoresText } from "./text";
 
 export const delta = declareReading({
   group: "readings",
@@ -27,19 +27,19 @@ export const delta = declareReading({
     name: "service_market_get_delta",
     title: "Delta under a country's controls",
     chart: true,
-    text: (payload) =>
-      [
+    text: (payload) => {
+      const nonePass = payload.gates?.passed === 0;
+      return [
         `Delta, ${releaseHeader(payload)}. ${controlsLine(payload)}`,
-        ...(payload.gates
-          ? [
-              `Your gates: ${payload.gates.passed} pass, ${payload.gates.failed} do not (listed last). ${payload.gates.note}`,
-            ]
-          : []),
-        ...payload.products.map((p) =>
+        ...gatesLine(payload.gates),
+        ...(nonePass ? [] : payload.products).map((p) =>
           p.gate && !p.gate.passed
             ? `- ${p.name} (${p.vendor}): not through your gates — ${gateFailuresText(p.gate.failed)}`
-            : `- ${p.name} (${p.vendor}): ${scoresText(p.published)} → ${p.available ? scoresText(p.underControls) : "unavailable"} (distance ${p.distance.magnitude})`,
+            : p.available
+              ? `- ${p.name} (${p.vendor}): ${scoresText(p.published)} → ${scoresText(p.underControls)} (distance ${p.distance.magnitude}); ${engagedText(p, payload.controls)}`
+              : `- ${p.name} (${p.vendor}): ${scoresText(p.published)}; ${engagedText(p, payload.controls)}`,
         ),
-      ].join("\n"),
+      ].join("\n");
+    },
   },
 });

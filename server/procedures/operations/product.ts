@@ -1,5 +1,6 @@
 import { AXIS_LABELS } from "../../domain/market-definition";
 import { notFound } from "../../errors/api-error";
+import { nameList } from "../../formats/name-list";
 import { signed } from "../../readings/change-summary";
 import { product as productOf, scoringFrame, UnknownProductError } from "../../readings/product";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
@@ -24,7 +25,7 @@ export const product = declareReading({
   path: "/markets/{marketId}/products/{productId}",
   summary: "Product breakdown",
   description:
-    "One product of a market taken apart: its published scores and bands; per axis, each indicator's raw value, unit, normalised value, weight, contribution in points (an axis's contributions add up to its score), the field's min and max it was scaled against, and its evidence (source, as-of date, confidence) and gaps; its offerings with the values each overrides and the controls each satisfies. With `country`, the offering engaged there (or the controls missing) and what each indicator keeps.",
+    "One product of a market taken apart: published scores and bands; per axis, each indicator's raw and normalised value, unit, weight and contribution in points (adding up to the score), the field's min and max, its evidence (source, as-of date, confidence) and gaps; its offerings, the values each overrides and the controls each satisfies. With `country`: the offering engaged there (or the controls missing) and what each indicator keeps.",
   input: productInput,
   output: productSchema,
   example: { marketId: "foundation-model-apis", productId: "quillmere-atlas", country: "FR" },
@@ -74,7 +75,7 @@ export const product = declareReading({
         lines.push(
           under.available
             ? `Under ${under.country}'s controls: ${under.offering?.name} engaged, ${scoresText(under.underControls)} (distance ${under.distance.magnitude}).`
-            : `Under ${under.country}'s controls: unavailable — misses ${under.missingControls.join(", ")}.`,
+            : `Under ${under.country}'s controls: unavailable — misses ${nameList(under.missingControls)}.`,
         );
         const moved = (["innovation", "control", "scale"] as const).flatMap((axis) =>
           under.axes[axis].indicators.filter((i) => i.change !== 0).map((i) => ({ axis, ...i })),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nameList } from "../../formats/name-list";
 import { products as productsOf } from "../../readings/products";
 import { declareReading } from "../declaration";
 import { narrowingParams, pageSchema, releaseInput } from "../schemas";
@@ -53,7 +54,7 @@ export const products = declareReading({
         `${payload.products.length} products of ${releaseHeader(payload)}:`,
         ...payload.products.map(
           (p) =>
-            `- ${p.productId}: ${p.name} (${p.vendor}); offerings ${p.offerings.map((o) => `${o.id}${o.satisfies.length ? ` [${o.satisfies.join(", ")}]` : ""}`).join(", ")}`,
+            `- ${p.productId}: ${p.name} (${p.vendor}); offerings ${nameList(p.offerings.map((o) => `${o.id}${o.satisfies.length ? ` [${nameList(o.satisfies)}]` : ""}`))}`,
         ),
       ].join("\n"),
   },

@@ -3,7 +3,17 @@ import { servicemax as servicemaxOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { gatesOf } from "../gates-input";
 import { narrowingParams, servicemaxInput, servicemaxSchema } from "../schemas";
-import { controlsLine, gateFailuresText, oddsText, rankRange, releaseHeader, scoresText, sealText } from "./text";
+import {
+  controlsLine,
+  engagedText,
+  gateFailuresText,
+  gatesLine,
+  oddsText,
+  rankRange,
+  releaseHeader,
+  scoresText,
+  sealText,
+} from "./text";
 
 export const servicemax = declareReading({
   group: "readings",
@@ -26,21 +36,19 @@ export const servicemax = declareReading({
     name: "service_market_get_servicemax",
     title: "Max reading under a country's controls",
     chart: true,
-    text: (payload) =>
-      [
+    text: (payload) => {
+      const nonePass = payload.gates?.passed === 0;
+      return [
         `Max reading, ${releaseHeader(payload)}. ${controlsLine(payload)}`,
-        ...(payload.gates
-          ? [
-              `Your gates: ${payload.gates.passed} pass, ${payload.gates.failed} do not (listed last, unranked). ${payload.gates.note}`,
-            ]
-          : []),
-        ...payload.products.map((p) =>
+        ...gatesLine(payload.gates),
+        ...(nonePass ? [] : payload.products).map((p) =>
           p.gate && !p.gate.passed
             ? `- ${p.name} (${p.vendor}): not through your gates — ${gateFailuresText(p.gate.failed)}`
             : p.available
-              ? `${p.rank}. ${p.name} (${p.vendor}): on ${scoresText(p.on)}; off ${scoresText(p.off)}; Innovation ${signed(p.distance.innovation)}; ${sealText(p.seal)}; ${rankRange(p.rankInterval)}; ${oddsText(p.rankOdds)}`
-              : `- ${p.name} (${p.vendor}): unavailable under these controls — misses ${p.missingControls.join(", ")}`,
+              ? `${p.rank}. ${p.name} (${p.vendor}): on ${scoresText(p.on)}; off ${scoresText(p.off)}; Innovation ${signed(p.distance.innovation)}; ${engagedText(p, payload.controls)}; ${sealText(p.seal)}; ${rankRange(p.rankInterval)}; ${oddsText(p.rankOdds)}`
+              : `- ${p.name} (${p.vendor}): ${engagedText(p, payload.controls)} (unranked)`,
         ),
-      ].join("\n"),
+      ].join("\n");
+    },
   },
 });

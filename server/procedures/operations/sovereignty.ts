@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SEAL_NAMES, type SealLevel } from "../../domain/sovereignty";
 import { notFound } from "../../errors/api-error";
+import { nameList } from "../../formats/name-list";
 import { sovereigntyProfile } from "../../readings/sovereignty";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { LISTS_PRODUCTS } from "../pointers";
@@ -63,7 +64,7 @@ export const sovereignty = declareReading({
     text: (p) =>
       [
         `${p.name} (${p.vendor}), ${releaseHeader(p)}, under ${p.country}'s controls: ${p.available ? `offering ${p.offering.name}` : `unavailable; the default offering ${p.offering.name} assessed`}.`,
-        `Overall ${level(p.overall.level)}${p.overall.weakest.length ? `, weakest ${p.overall.weakest.join(", ")}` : ""}.`,
+        `Overall ${level(p.overall.level)}${p.overall.weakest.length ? `, weakest ${nameList(p.overall.weakest)}` : ""}.`,
         ...p.objectives.map(
           (o) =>
             `${o.objective} ${o.name}: ${level(o.level)}${

@@ -2,6 +2,7 @@
  * Pieces of the plain-text renderings MCP tools put in a result's `content`, shared by the
  * declarations. Plain text only: names and vendors are hostile text, and no markup is made of them.
  */
+import { countedNames, nameList } from "../../formats/name-list";
 import { rankRangeText } from "../../readings/rank";
 
 type Scores = { innovation: number; control: number; scale: number };
@@ -16,9 +17,40 @@ export const releaseHeader = (p: { marketId: string; release: number; lastUpdate
 /** "rank 2–4 in 90 % of draws". */
 export const rankRange = (interval: { best: number; worst: number }) => `${rankRangeText(interval)} in 90 % of draws`;
 
-/** "FR engages EU data residency, SecNumCloud." */
+/** "FR engages 2 controls: EU data residency; SecNumCloud." (names joined by what none contains) */
 export const controlsLine = (p: { country: string; controls: { name: string }[] }) =>
-  `${p.country} engages ${p.controls.length ? p.controls.map((c) => c.name).join(", ") : "no controls: nothing moves"}.`;
+  p.controls.length
+    ? `${p.country} engages ${countedNames(
+        p.controls.map((c) => c.name),
+        "control",
+      )}.`
+    : `${p.country} engages no controls: nothing moves.`;
+
+/** The controls a product lacks, by name where the reading names them (its country's controls). */
+export const lackedControls = (missing: readonly string[], controls: readonly { id: string; name: string }[]) =>
+  nameList(missing.map((id) => controls.find((c) => c.id === id)?.name ?? id));
+
+/** What a product keeps under the controls, in one clause: its engaged offering, or what it lacks. */
+export const engagedText = (
+  p: { available: boolean; offering: { name: string } | null; missingControls: readonly string[] },
+  controls: readonly { id: string; name: string }[],
+) =>
+  p.available
+    ? `engages ${p.offering ? `"${p.offering.name}"` : "its published offering"}`
+    : `unavailable: no offering satisfies ${lackedControls(p.missingControls, controls)}`;
+
+/**
+ * The caller's gates in one or two lines: how many pass, and when none does, that alone (every
+ * product's failures are in structuredContent, not 30 lines of text).
+ */
+export const gatesLine = (gates: { passed: number; failed: number; note: string } | null | undefined) =>
+  !gates
+    ? []
+    : gates.passed === 0
+      ? [
+          `No product passes your gates (all ${gates.failed} fail them: each product's gate.failed says why). ${gates.note}`,
+        ]
+      : [`Your gates: ${gates.passed} pass, ${gates.failed} do not (listed last, unranked). ${gates.note}`];
 
 /** "top 3 in 62 % of draws (tied with 2 others)": how likely a rank is, said once per product. */
 export const oddsText = (odds: { top1: number; top3: number; top5: number }) =>
@@ -30,7 +62,7 @@ export const sealText = (seal: { level: number | null; weakest: string[] } | nul
     ? ""
     : seal.level === null
       ? "SEAL not assessable from the catalogue"
-      : `SEAL-${seal.level} (weakest ${seal.weakest.join(", ")})`;
+      : `SEAL-${seal.level} (weakest ${nameList(seal.weakest)})`;
 
 /** Every gate a product failed, in words: the caller's own filters. */
 export const gateFailuresText = (
@@ -45,7 +77,7 @@ export const gateFailuresText = (
       f.gate === "available"
         ? f.detail
         : f.gate === "minSeal"
-          ? `below your SEAL-${f.required} (is ${f.actual === null ? "not assessable" : `SEAL-${f.actual}`}${f.weakest.length ? `, weakest ${f.weakest.join(", ")}` : ""})`
-          : `lacks your required ${f.missing.join(", ")}`,
+          ? `below your SEAL-${f.required} (is ${f.actual === null ? "not assessable" : `SEAL-${f.actual}`}${f.weakest.length ? `, weakest ${nameList(f.weakest)}` : ""})`
+          : `lacks your required ${nameList(f.missing)}`,
     )
     .join("; ");

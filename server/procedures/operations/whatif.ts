@@ -1,4 +1,5 @@
 import { invalidRequest } from "../../errors/api-error";
+import { nameList } from "../../formats/name-list";
 import { signed } from "../../readings/change-summary";
 import { whatif as whatifOf } from "../../readings/whatif";
 import { checkWhatIfWeights, parseWeightsParam } from "../../scoring/whatif";
@@ -14,7 +15,7 @@ export const whatif = declareReading({
   path: "/markets/{marketId}/whatif",
   summary: "What-if weights",
   description:
-    "The Capability Index of one market recomputed with weights the caller chooses (`weights=indicatorId:weight,…`; indicators left out keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with its rank change (positive: moved up). Marked `published: false`: nothing is stored or changed. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming the weight.",
+    "The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with rankChange (places gained). Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it.",
   input: whatifInput.extend(narrowingParams),
   narrowing: { lists: ["capabilityIndex.products", "max.products"] },
   output: whatifSchema,
@@ -41,7 +42,7 @@ export const whatif = declareReading({
       const changed = payload.weights.filter((w) => w.used !== w.published);
       return [
         `What-if weights, ${releaseHeader(payload)} — NOT the published ranking.`,
-        `Weights changed: ${changed.length ? changed.map((w) => `${w.indicatorId} ${w.published} → ${w.used}`).join(", ") : "none"}.`,
+        `Weights changed: ${changed.length ? nameList(changed.map((w) => `${w.indicatorId} ${w.published} → ${w.used}`)) : "none"}.`,
         "Capability Index:",
         ...payload.capabilityIndex.products.map(
           (p) =>
@@ -50,9 +51,10 @@ export const whatif = declareReading({
         ...(payload.max
           ? [
               `Max under ${payload.max.country}:`,
-              ...payload.max.products.map(
-                (p) =>
-                  `${p.rank}. ${p.name} (${p.vendor}) — ${p.available ? `retains ${p.retainedInnovation}` : "unavailable"}, rank ${moved(p)} from ${p.publishedRank}`,
+              ...payload.max.products.map((p) =>
+                p.available
+                  ? `${p.rank}. ${p.name} (${p.vendor}) — retains ${p.retainedInnovation}, rank ${moved(p)} from ${p.publishedRank}`
+                  : `- ${p.name} (${p.vendor}) — unavailable under ${payload.max?.country}'s controls: unranked`,
               ),
             ]
           : []),

@@ -47,8 +47,8 @@ function unchanged(p: ProductChange): boolean {
     AXES.every(
       (axis) => scores[axis].change === 0 && attributionText(scores[axis].attribution) === "" && !p.bands[axis].changed,
     ) &&
-    p.capabilityIndexRank.change === 0 &&
-    p.max.rank.change === 0 &&
+    p.capabilityIndexRank.movedUp === 0 &&
+    p.max.rank.movedUp === 0 &&
     p.max.availability === "unchanged"
   );
 }

@@ -20,8 +20,17 @@ export interface Deprecation {
   instead: string;
 }
 
-/** Nothing is deprecated today. An entry here is the whole of a deprecation: headers, _meta and OpenAPI follow. */
-export const DEPRECATIONS: readonly Deprecation[] = [];
+/** What is deprecated today. An entry here is the whole of a deprecation: headers, _meta and OpenAPI follow. */
+export const DEPRECATIONS: readonly Deprecation[] = [
+  {
+    // One sign for a rank's move across every reading: positive moved up, as the what-if's rankChange.
+    operation: "readings.changes",
+    field: "change of capabilityIndexRank and max.rank",
+    since: "2026-11-26",
+    sunset: "2027-06-01",
+    instead: "read `movedUp`, places gained (positive moved up, the opposite sign of `change`).",
+  },
+];
 
 /** The least notice between deprecating something and its sunset. */
 export const MIN_NOTICE_DAYS = 183;

@@ -38,6 +38,18 @@ export interface AxisChange {
 
 export type Availability = "became_available" | "became_unavailable" | "offering_changed" | "unchanged";
 
+/**
+ * A rank in two releases. `movedUp` is the one sign every reading uses for a rank's move: places
+ * gained, positive when the product moved up (3 → 1 is +2). `change` is the older, opposite sign
+ * (to − from), kept until its sunset (server/domain/deprecations.ts).
+ */
+export interface RankMove {
+  from: number | null;
+  to: number | null;
+  movedUp: number | null;
+  change: number | null;
+}
+
 export interface ProductChange {
   productId: string;
   name: string;
@@ -46,9 +58,9 @@ export interface ProductChange {
   /** Per axis, for a product in both releases; null when it entered or left. */
   scores: Record<Axis, AxisChange> | null;
   bands: Record<Axis, { from: string | null; to: string | null; changed: boolean }>;
-  capabilityIndexRank: { from: number | null; to: number | null; change: number | null };
+  capabilityIndexRank: RankMove;
   max: {
-    rank: { from: number | null; to: number | null; change: number | null };
+    rank: RankMove;
     available: { from: boolean | null; to: boolean | null };
     offering: { from: string | null; to: string | null };
     availability: Availability | null;
@@ -224,11 +236,10 @@ export function changes(from: ReleaseData, to: ReleaseData, country: string): Re
     const status = before && after ? "stayed" : after ? "entered" : "left";
     const mFrom = maxFrom.get(productId);
     const mTo = maxToById.get(productId);
-    const rank = (a: number | undefined, b: number | undefined) => ({
-      from: a ?? null,
-      to: b ?? null,
-      change: difference(a ?? null, b ?? null),
-    });
+    const rank = (a: number | undefined, b: number | undefined): RankMove => {
+      const change = difference(a ?? null, b ?? null);
+      return { from: a ?? null, to: b ?? null, movedUp: change === null ? null : -change || 0, change };
+    };
     return {
       productId,
       name: shown.name,

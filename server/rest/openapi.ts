@@ -348,7 +348,8 @@ function markDeprecated(operation: Json & { parameters?: Json[] }, name: string)
       const parameter = operation.parameters?.find((p) => p.name === d.parameter);
       if (parameter)
         Object.assign(parameter, { deprecated: true, description: `${parameter.description ?? ""} ${note}`.trim() });
-    } else if (d.field) operation.description = `${operation.description as string} The field \`${d.field}\`: ${note}`;
+    } else if (d.field)
+      continue; // the field's own schema says it (deprecated: true), and the introduction lists it
     else Object.assign(operation, { deprecated: true, description: `${operation.description as string} ${note}` });
   }
 }

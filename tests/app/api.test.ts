@@ -458,7 +458,9 @@ describe("OpenAPI document and reference", () => {
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     // The deprecation policy, and what it retires today, are stated where integrators read first.
     expect(document.info.description).toContain("Deprecation policy:");
-    expect(document.info.description).toContain("Currently deprecated: nothing.");
+    expect(document.info.description).toContain(
+      "Currently deprecated: readings.changes field change of capabilityIndexRank and max.rank (sunset 2027-06-01).",
+    );
     expect(document.components.schemas.Problem.required).toContain("code");
     const snapshot = document.paths["/markets/{marketId}/snapshot"].get;
     expect(snapshot["x-credits"]).toBe(5);

@@ -142,7 +142,7 @@ describe("ops catalog preview against release 1", () => {
     });
     // XC engages no control: Max is the published Innovation, where Charlie (80.0) passes Alpha (78.3).
     expect(charlie.max).toEqual({
-      rank: { from: 2, to: 1, change: -1 },
+      rank: { from: 2, to: 1, movedUp: 1, change: -1 },
       available: { from: true, to: true },
       offering: { from: "public", to: "public" },
       availability: "unchanged",

@@ -182,9 +182,9 @@ describe("changes: the field and the readings", () => {
     expect(comparison.market.productsRemoved).toEqual(["c"]);
     expect(product(comparison, "d")).toMatchObject({ status: "entered", scores: null });
     // D on the field [20, 100]: (0 + 1)/2 → 50, behind A (100), ahead of B ((30/80)/2 → 18.8).
-    expect(product(comparison, "d").capabilityIndexRank).toEqual({ from: null, to: 2, change: null });
+    expect(product(comparison, "d").capabilityIndexRank).toEqual({ from: null, to: 2, movedUp: null, change: null });
     expect(product(comparison, "c")).toMatchObject({ status: "left", scores: null });
-    expect(product(comparison, "c").capabilityIndexRank).toEqual({ from: 3, to: null, change: null });
+    expect(product(comparison, "c").capabilityIndexRank).toEqual({ from: 3, to: null, movedUp: null, change: null });
     // The later release's products by name, then those that left.
     expect(comparison.products.map((p) => p.productId)).toEqual(["a", "b", "d", "c"]);
   });
@@ -207,8 +207,8 @@ describe("changes: the field and the readings", () => {
     // A loses bench and multimodality: A → 0; the field becomes [0, 50], so B → (1 + 0)/2 → 50 and leads.
     const third = release(3, market({ ...FIRST, a: { ...(FIRST.a as Values), bench: 0, mm: false } }));
     const ranks = changes(first, third, "XC");
-    expect(product(ranks, "a").capabilityIndexRank).toEqual({ from: 1, to: 2, change: 1 });
-    expect(product(ranks, "b").capabilityIndexRank).toEqual({ from: 2, to: 1, change: -1 });
+    expect(product(ranks, "a").capabilityIndexRank).toEqual({ from: 1, to: 2, movedUp: -1, change: 1 });
+    expect(product(ranks, "b").capabilityIndexRank).toEqual({ from: 2, to: 1, movedUp: 1, change: -1 });
   });
 
   it("reports availability under the country's controls", () => {

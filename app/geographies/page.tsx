@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { TableWrap } from "@/components/table-wrap";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
+import { fullGeographies } from "@/server/domain/geographies";
 import { GEOGRAPHIES_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Geographies" };
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 /** Every country a reading can engage, its controls and the framework each control comes from. */
 export default async function GeographiesPage() {
   const { organization } = await requireOrganization(GEOGRAPHIES_PATH);
-  const { geographies } = await (await dashboardCaller()).geographies.list({});
+  const geographies = fullGeographies((await (await dashboardCaller()).geographies.list({})).geographies);
   const controls = new Map<string, { name: string; framework: string; description: string; countries: string[] }>();
   for (const g of geographies)
     for (const c of g.controls) {

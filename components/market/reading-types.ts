@@ -7,5 +7,6 @@ export type CapaindexReading = Readings["capaindex"];
 export type ServicemaxReading = Readings["servicemax"];
 export type DeltaReading = Readings["delta"];
 export type WhatIfReading = Readings["whatif"];
-export type Geography = inferRouterOutputs<AppRouter>["geographies"]["list"]["geographies"][number];
+/** A country as the dashboard reads it: its controls as objects (the list asked with detail=full). */
+export type { GeographyWithControls as Geography } from "@/server/domain/geographies";
 export type DeltaView = "map" | "bars";

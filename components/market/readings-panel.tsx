@@ -12,6 +12,7 @@ import type { Cutoff } from "@/components/charts/ranked-bars";
 import { controlsCount } from "@/components/controls-count";
 import { byCountryName } from "@/components/format";
 import { problemText, useTRPC } from "@/components/trpc";
+import { fullGeographies } from "@/server/domain/geographies";
 import { CapaindexFigure } from "./capaindex-figure";
 import { useCountryInUrl } from "./country-in-url";
 import { DeltaFigure } from "./delta-figure";
@@ -163,7 +164,9 @@ export function ReadingsPanel({
   const releaseInput = release === undefined ? {} : { release };
   const keep = { placeholderData: keepPreviousData };
 
-  const geographies = useQuery(trpc.geographies.list.queryOptions({}, { staleTime: 5 * 60_000 }));
+  const geographies = useQuery(
+    trpc.geographies.list.queryOptions({}, { staleTime: 5 * 60_000, select: withControlObjects }),
+  );
   const capaindex = useQuery(trpc.readings.capaindex.queryOptions({ marketId, ...releaseInput }));
   const max = useQuery(
     trpc.readings.servicemax.queryOptions({ marketId, ...releaseInput, country, ...gatesInput(gates) }, keep),
@@ -236,4 +239,9 @@ export function ReadingsPanel({
       </section>
     </>
   );
+}
+
+/** The geographies as the dashboard asks them (detail=full): every country's controls as objects. */
+function withControlObjects<T extends { geographies: Parameters<typeof fullGeographies>[0] }>(data: T) {
+  return { ...data, geographies: fullGeographies(data.geographies) };
 }

@@ -1,10 +1,11 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc";
 /**
  * The What if view: the country whose Max reading the weights also rerank (kept in the URL, as on
  * the readings view), then the sliders and what they move.
  */
-import { useQuery } from "@tanstack/react-query";
-import { useTRPC } from "@/components/trpc";
+import { fullGeographies } from "@/server/domain/geographies";
 import { useCountryInUrl } from "./country-in-url";
 import { CountrySelector } from "./readings-panel";
 import { type WeightedAxis, WhatIfPanel } from "./what-if-panel";
@@ -26,7 +27,9 @@ export function WhatIfView({
 }) {
   const trpc = useTRPC();
   const [country, choose] = useCountryInUrl(initialCountry);
-  const geographies = useQuery(trpc.geographies.list.queryOptions({}, { staleTime: 5 * 60_000 }));
+  const geographies = useQuery(
+    trpc.geographies.list.queryOptions({}, { staleTime: 5 * 60_000, select: withControlObjects }),
+  );
   return (
     <>
       <div className="reading-controls">
@@ -46,4 +49,9 @@ export function WhatIfView({
       />
     </>
   );
+}
+
+/** The geographies as the dashboard asks them (detail=full): every country's controls as objects. */
+function withControlObjects<T extends { geographies: Parameters<typeof fullGeographies>[0] }>(data: T) {
+  return { ...data, geographies: fullGeographies(data.geographies) };
 }

@@ -4,7 +4,6 @@
  * opens on the chart its `view` argument names) and switches country by calling the tool again
  * through the host.
  */
-import { App } from "@modelcontextprotocol/ext-apps";
 import {
   type CapaIndexPayload,
   capaIndexBars,
@@ -15,6 +14,7 @@ import {
   maxGhostBars,
 } from "../charts/chart-data";
 import { drawBars, drawMap } from "./draw";
+import { ViewBridge } from "./view-bridge";
 
 type Reading =
   | { kind: "delta"; tool: string; payload: DeltaPayload }
@@ -23,7 +23,7 @@ type Reading =
 
 const state: { reading?: Reading; view: "map" | "bars"; args: Record<string, unknown> } = { view: "map", args: {} };
 const root = document.getElementById("root") as HTMLElement;
-const app = new App({ name: "Market Positioning charts", version: "1.0.0" });
+const app = new ViewBridge({ name: "Market Positioning charts", version: "1.0.0" });
 
 /** Which reading a payload is, from its shape (one view serves three tools). */
 function readingOf(payload: Record<string, unknown>): Reading | undefined {

@@ -4,6 +4,7 @@
  * URL names (404 for an unknown market, product or release), under the country it names, and the
  * market's name, releases and geographies for the frame.
  */
+import { fullGeographies } from "../domain/geographies";
 import "server-only";
 import { notFound } from "next/navigation";
 import { describeError } from "../errors/describe";
@@ -48,13 +49,14 @@ export async function loadProductView(marketId: string, productId: string, view:
   const country = countryFrom(search.country);
   const input = { marketId, productId, ...(release ? { release } : {}) };
   try {
-    const [loaded, market, changelog, { geographies }] = await Promise.all([
+    const [loaded, market, changelog, listed] = await Promise.all([
       breakdown(api, input, country),
       api.markets.get({ marketId }),
       api.markets.changelog({ marketId }),
       api.geographies.list({}),
     ]);
     const { product, countryProblem } = loaded;
+    const geographies = fullGeographies(listed.geographies);
     const controlNames = new Map(geographies.flatMap((g) => g.controls.map((c) => [c.id, c.name] as const)));
     const countryName = (code: string) => geographies.find((g) => g.country === code)?.name ?? code;
     const latest = changelog.releases[0]?.release ?? product.release;

@@ -16,7 +16,7 @@
  * protocol rule stays the SDK's. A test holds the two paths to the same answers for every tool on
  * every revision.
  */
-import { SERVER_INFO } from "./identity";
+import { RESULT_SERVER_INFO } from "./identity";
 import type { ToolDefinition } from "./tools";
 import { TOOLS } from "./tools";
 
@@ -96,7 +96,7 @@ const EVENT_STREAM_HEADERS = {
 };
 
 /** What the SDK adds to a 2026-07-28 result's `_meta`: who answers. */
-const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": SERVER_INFO };
+const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": RESULT_SERVER_INFO };
 
 /**
  * A result's JSON but for its `_meta`, as UTF-8, when it was made once for every call of the same

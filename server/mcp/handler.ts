@@ -20,7 +20,7 @@ import type { Database } from "../../db/client";
 import { bearerAuthenticator, presentsToken } from "../auth/bearer";
 import { bearerToken, type Caller, type HeaderReader } from "../auth/caller";
 import { MARKET_READ_SCOPE, priceSentence } from "../domain/operations";
-import { bearerChallenge, rateLimited, unauthorized } from "../errors/api-error";
+import { bearerChallenge, insufficientScope, rateLimited, unauthorized } from "../errors/api-error";
 import type { ErrorCode } from "../errors/codes";
 import { describeError, type ErrorDescription } from "../errors/describe";
 import { nodeHeaders } from "../http/node-headers";
@@ -62,7 +62,7 @@ import {
   fastResponse,
   RESULT_JSON,
 } from "./fast-call";
-import { SERVER_INFO } from "./identity";
+import { RESULT_SERVER_INFO, SERVER_INFO } from "./identity";
 import { MCP_INSTRUCTIONS } from "./instructions";
 import {
   isPartial,
@@ -76,6 +76,7 @@ import {
 } from "./reading-resources";
 import { checkReceipt, receiptFor } from "./receipt";
 import { compactInput, outlineSchema } from "./schema-outline";
+import { missingScope } from "./scope-check";
 import { convertedOnce, markValidated } from "./tool-schemas";
 import { type EmbeddedResource, TOOLS, type ToolDefinition, toolOfDeclaration } from "./tools";
 import { CHARTS_RESOURCE_URI, chartsViewHtml } from "./views";
@@ -293,8 +294,41 @@ async function runProcedure(
   }
 }
 
+/**
+ * The tool's arguments checked against its own schema (its defaults applied), or the problem a
+ * procedure answers for input it refuses: `invalid_request` with its issues, the one shape of
+ * every tool error.
+ */
+function toolArgumentsOf(definition: ToolDefinition, input: unknown, call: McpCall) {
+  const parsed = definition.input.safeParse(input ?? {});
+  if (parsed.success) return { ok: true as const, args: parsed.data as unknown };
+  const requestId = randomUUID();
+  const problem = describeError(new TRPCError({ code: "BAD_REQUEST", cause: parsed.error }));
+  call.exchange.tools.push({
+    tool: definition.name,
+    operation: definition.operation.name,
+    requestId,
+    isError: true,
+    problem: problem.code,
+    credits: null,
+  });
+  return {
+    ok: false as const,
+    problem: problemOf(problem.code, problem.detail, { origin: call.origin, requestId }, problem),
+    requestId,
+  };
+}
+
 /** Runs one tool as its caller; a result holding part of a reading links to the whole of it. */
-export async function runTool(definition: ToolDefinition, input: unknown, call: McpCall): Promise<ToolResult> {
+export async function runTool(definition: ToolDefinition, given: unknown, call: McpCall): Promise<ToolResult> {
+  const checked = toolArgumentsOf(definition, given, call);
+  if (!checked.ok)
+    return {
+      isError: true,
+      content: [{ type: "text", text: JSON.stringify(checked.problem) }],
+      _meta: { requestId: checked.requestId, problem: checked.problem },
+    };
+  const input = checked.args;
   const outcome = await runProcedure(definition, input, call);
   if (!outcome.ok)
     return {
@@ -424,7 +458,10 @@ async function readReadingPage(uri: URL, call: McpCall) {
 const TOOL_SCHEMAS = new Map(
   TOOLS.map((definition) => [
     definition,
-    { input: convertedOnce(definition.input, compactInput), output: convertedOnce(definition.output, outlineSchema) },
+    {
+      input: convertedOnce(definition.input, compactInput, "tool"),
+      output: convertedOnce(definition.output, outlineSchema),
+    },
   ]),
 );
 
@@ -438,6 +475,15 @@ class ReadingTemplate extends UriTemplate {
 
 const mcpHandler = createMcpHandler(
   (server) => {
+    // Results identify the server without its icon (identity.ts): the SDK stamps what the first
+    // gives on every result but one that names itself; server/discover, the 2026-07-28 client's
+    // first call, names the server with its icon, once.
+    const inner = server.server as unknown as { _ondiscover: () => Record<string, unknown> };
+    const discover = inner._ondiscover.bind(inner);
+    Object.assign(inner, {
+      _outboundServerInfo: () => RESULT_SERVER_INFO,
+      _ondiscover: () => ({ ...discover(), _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } }),
+    });
     for (const definition of TOOLS) {
       const schemas = TOOL_SCHEMAS.get(definition) as { input: z.ZodObject; output: z.ZodType };
       const config = {
@@ -465,7 +511,12 @@ const mcpHandler = createMcpHandler(
       "charts",
       CHARTS_RESOURCE_URI,
       { title: "Market charts", description: "Interactive delta map and ranking bars.", mimeType: RESOURCE_MIME_TYPE },
-      async () => ({ contents: [{ uri: CHARTS_RESOURCE_URI, mimeType: RESOURCE_MIME_TYPE, text: chartsViewHtml() }] }),
+      // The same page for everyone until the next deployment: public, an hour (2026-07-28 cache hints).
+      async () => ({
+        contents: [{ uri: CHARTS_RESOURCE_URI, mimeType: RESOURCE_MIME_TYPE, text: chartsViewHtml() }],
+        ttlMs: HOUR_MS,
+        cacheScope: "public" as const,
+      }),
     );
     // The whole of a reading a tool result answered part of, page by page (reading-resources.ts).
     server.registerResource(
@@ -518,6 +569,25 @@ function challenge(detail: string, origin: string, requestId: string, tokenPrese
   return problemResponse(problemOf(error.problemCode, error.detail, { origin, requestId }), {
     "Cache-Control": "no-store",
     "WWW-Authenticate": bearerChallenge(params),
+  });
+}
+
+/**
+ * 403 for a message whose token lacks a scope (MCP authorization, "Scope challenge handling"): the
+ * Bearer challenge names the scope and where the resource's metadata is, so a client can
+ * re-authorize for it; the body is the JSON-RPC error of the message, its data the problem REST
+ * answers (`insufficient_scope`).
+ */
+function stepUpChallenge(message: unknown, scope: string, origin: string, requestId: string): Response {
+  const refusal = insufficientScope(scope);
+  const problem = problemOf("insufficient_scope", refusal.detail, { origin, requestId }, describeError(refusal));
+  return jsonRpcFailure(message, problem, {
+    "WWW-Authenticate": bearerChallenge({
+      error: "insufficient_scope",
+      scope,
+      resource_metadata: protectedResourceMetadataUrl(origin),
+      error_description: refusal.detail,
+    }),
   });
 }
 
@@ -621,6 +691,8 @@ async function answerDirectly(
   } catch {
     return undefined;
   }
+  // A missing scope is the edge's 403 (handleMcpRequest answers it).
+  if (missingScope(message, call.caller.scopes)) return undefined;
   exchange.organizationId = call.caller.organization?.id ?? null;
   return { exchange, answer: fastAnswer(fast, await runTool(fast.definition, fast.args, call)) };
 }
@@ -736,6 +808,12 @@ async function answer(received: Request, database: () => Promise<Database>, exch
     return request.method === "POST"
       ? jsonRpcFailure(message, problem, refused.extra.headers)
       : fail({ code: "rate_limited", detail: refused.detail, headers: refused.extra.headers });
+  }
+  // A call whose token lacks the scope is the client's cue to step up its authorization: 403.
+  const lacking = request.method === "POST" ? missingScope(message, call.caller.scopes) : null;
+  if (lacking) {
+    exchange.problem = "insufficient_scope";
+    return stepUpChallenge(message, lacking, origin, requestId);
   }
   const authInfo: AuthInfo = {
     token: bearerToken(request.headers) ?? "",

@@ -12,3 +12,10 @@ export const SERVER_INFO = {
     "Innovation, Control and Scale per product of technology markets, and what each product keeps under a country's sovereign controls.",
   icons: [{ src: ICON_DATA_URI, mimeType: "image/svg+xml", sizes: ["any"] }],
 };
+
+/**
+ * The identity every 2026-07-28 result carries in its `_meta` (servers SHOULD identify themselves
+ * on every response): who, without the icon, which `initialize` and the registry entry carry once
+ * (a data URI of 860 bytes on every result was tokens spent for nothing).
+ */
+export const RESULT_SERVER_INFO = { name: SERVER_INFO.name, title: SERVER_INFO.title, version: SERVER_INFO.version };

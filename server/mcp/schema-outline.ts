@@ -11,14 +11,38 @@
 
 type Json = Record<string, unknown>;
 
+/** The release numbers' bound (PostgreSQL's integer): one no real argument nears, stated in the OpenAPI document. */
+const MAX_RELEASE = 2_147_483_647;
+
+/** Parameters every reading of every product takes, defined once in the server instructions (instructions.ts). */
+const NARROWING_PARAMETERS = new Set(["limit", "cursor", "productIds", "fields", "countries"]);
+
 /** How many levels of properties the outline keeps. */
 export const OUTLINE_DEPTH = 2;
 
-function outlined(schema: Json, defs: Json, depth: number, root = false, item = false): Json {
+/**
+ * The fields an agent needs to page, judge how sure a result is and explain it, said in a few words
+ * wherever they appear (the terms behind them are the server instructions'); every other field is
+ * named and typed only.
+ */
+export const OUTLINE_NOTES: Record<string, string> = {
+  page: "When narrowed; nextCursor: next page (null: last).",
+  fields: "When fields was asked: those kept.",
+  rank: "Competition rank; an unavailable product's is tied last: no standing.",
+  rankInterval: "Best–worst rank in 90% of draws.",
+  rankOdds: "P(top 1, 3, 5) over the draws; tieGroup: tied.",
+  seal: "SEAL 0–4 of the engaged offering; level null: not assessable.",
+  gate: "Your gates: passed, and each gate failed.",
+  available: "False: no offering meets every control; no score there.",
+  movedUp: "Places gained (positive: moved up).",
+};
+
+function outlined(schema: Json, defs: Json, depth: number, root = false, item = false, name?: string): Json {
   const ref = typeof schema.$ref === "string" ? schema.$ref : undefined;
   const node = ref ? ((defs[ref.split("/").pop() ?? ""] as Json | undefined) ?? {}) : schema;
   const out: Json = {};
   for (const key of ["type", "enum", "const"]) if (node[key] !== undefined) out[key] = node[key];
+  if (name !== undefined && OUTLINE_NOTES[name]) out.description = OUTLINE_NOTES[name];
   for (const key of ["anyOf", "oneOf"])
     if (Array.isArray(node[key])) out[key] = (node[key] as Json[]).map((s) => outlined(s, defs, depth, false, item));
   // Alternatives that are bare types (an object or null) say the same as one list of types, shorter.
@@ -31,7 +55,10 @@ function outlined(schema: Json, defs: Json, depth: number, root = false, item = 
   // The result's own fields, and a list's items' fields; a nested object is named, not described.
   if (node.properties && typeof node.properties === "object" && (root || item)) {
     out.properties = Object.fromEntries(
-      Object.entries(node.properties as Record<string, Json>).map(([name, s]) => [name, outlined(s, defs, depth - 1)]),
+      Object.entries(node.properties as Record<string, Json>).map(([field, s]) => [
+        field,
+        outlined(s, defs, depth - 1, false, false, field),
+      ]),
     );
     // Which fields are always there is said for the result itself; below it the OpenAPI document says it.
     if (root && Array.isArray(node.required)) out.required = node.required;
@@ -70,13 +97,20 @@ export function compactInput(schema: Json): Json {
             key !== "pattern" &&
             key !== "maxLength" &&
             key !== "exclusiveMinimum" &&
-            !(key === "maximum" && value === Number.MAX_SAFE_INTEGER),
+            !(key === "maximum" && (value === Number.MAX_SAFE_INTEGER || value === MAX_RELEASE)),
         )
         .map(([key, value]) => [key, key === "properties" ? walkProperties(value as Json) : walk(value)]),
     );
   };
   // Under `properties` the keys are parameter names, never keywords: a parameter named "example" stays.
+  // The narrowing parameters are the same on every reading and the instructions define them once.
   const walkProperties = (properties: Json): Json =>
-    Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, walk(value)]));
+    Object.fromEntries(
+      Object.entries(properties).map(([name, value]) => {
+        const kept = walk(value) as Json;
+        if (NARROWING_PARAMETERS.has(name)) delete kept.description;
+        return [name, kept];
+      }),
+    );
   return walk(schema) as Json;
 }

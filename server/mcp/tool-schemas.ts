@@ -34,6 +34,12 @@ export function markValidated<T extends object>(payload: T): T {
 export function convertedOnce<S extends z.ZodType>(
   schema: S,
   shape: (json: Record<string, unknown>) => Record<string, unknown> = (json) => json,
+  /**
+   * `tool`: arguments reach the tool as they came, and the tool validates them itself, so that a
+   * refusal is the problem every other tool error is (invalid_request with its issues), not the
+   * SDK's plain "Input validation error" text.
+   */
+  validation: "here" | "tool" = "here",
 ): S {
   const standard = schema["~standard"] as unknown as Standard;
   const converter = standard.jsonSchema;
@@ -53,7 +59,7 @@ export function convertedOnce<S extends z.ZodType>(
   const fast: Standard = {
     ...standard,
     validate: (value: unknown) =>
-      value !== null && typeof value === "object" && validatedPayloads.has(value)
+      validation === "tool" || (value !== null && typeof value === "object" && validatedPayloads.has(value))
         ? { value }
         : standard.validate(value),
     jsonSchema: { input: once("input"), output: once("output") },

@@ -51,7 +51,7 @@ export const countryCode = z
   .transform((code) => code.toUpperCase());
 
 export const countryParam = countryCode.optional().meta({
-  description: "ISO alpha-2 code whose controls are engaged (see the geographies list); default: your home country.",
+  description: "ISO alpha-2 code of the country whose controls are engaged; default: your home country.",
   example: "FR",
 });
 
@@ -440,6 +440,50 @@ export const geographiesSchema = z
   })
   .meta({ id: "Geographies" });
 
+/** The same geographies with each country's controls by id, and every control once (`detail=ids`). */
+export const geographiesCompactSchema = z
+  .object({
+    geographies: z.array(
+      z.object({
+        country: z.string(),
+        name: z.string(),
+        controls: z.array(z.string()).meta({ description: "The ids of the controls it engages (see controls)." }),
+      }),
+    ),
+    controls: z.array(z.object({ id: z.string(), name: z.string(), framework: z.string() })).meta({
+      description: "Every control of the catalogue, once.",
+    }),
+  })
+  .meta({
+    id: "GeographiesByControlId",
+    description: "Asked with detail=ids: each country's controls by id, every control named once.",
+  });
+
+/** Either answer as one object (MCP output schemas must be objects). */
+export const geographiesEitherSchema = z.object({
+  geographies: z.array(
+    z.object({
+      country: z.string(),
+      name: z.string(),
+      controls: z.array(
+        z.union([
+          z.string(),
+          z.object({ id: z.string(), name: z.string(), description: z.string(), framework: z.string() }),
+        ]),
+      ),
+    }),
+  ),
+  controls: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      description: z.string().optional(),
+      framework: z.string(),
+      sov: z.array(z.object({ objective: z.string(), level: z.number().int().min(0).max(4) })).optional(),
+    }),
+  ),
+});
+
 // ---------------------------------------------------------------- release comparison
 
 export const changesInput = z.object({
@@ -473,11 +517,14 @@ const rankChangeSchema = z
   .object({
     from: nullableRank,
     to: nullableRank,
-    change: z
-      .number()
-      .int()
-      .nullable()
-      .meta({ description: "to − from: negative moved up. null when absent from either." }),
+    movedUp: z.number().int().nullable().meta({
+      description:
+        "Places gained, from − to: positive moved up (3 → 1 is 2), as every reading says a rank's move. null when absent from either.",
+    }),
+    change: z.number().int().nullable().meta({
+      description: "Deprecated (sunset 2027-06-01), the opposite sign: to − from, negative moved up. Use movedUp.",
+      deprecated: true,
+    }),
   })
   .meta({ id: "RankChange" });
 
@@ -562,8 +609,7 @@ export const productInput = z.object({
     }),
   release: releaseParam,
   country: countryCode.optional().meta({
-    description:
-      "ISO 3166-1 alpha-2 country code, case-insensitive: adds what the product keeps under that country's controls. Omitted: the published breakdown only.",
+    description: "Adds what the product keeps under this country's controls (ISO alpha-2); omitted: published only.",
     example: "FR",
   }),
 });
@@ -730,12 +776,12 @@ export const whatifInput = z.object({
     .meta({
       description:
         "indicatorId:weight pairs, comma-separated, each weight 0 to 1,000,000; others keep their published weight (the snapshot's dimensions list them).",
-      example: "frontier-benchmark:2,tool-use:0.5",
+      example: "reasoning-benchmark:2,key-custody:0.5",
     }),
   release: releaseParam,
   country: countryCode.optional().meta({
     description:
-      "ISO 3166-1 alpha-2 country code, case-insensitive: adds the Max reading under that country's controls with the same weights. Omitted: the Capability Index only.",
+      "Adds the Max reading under this country's controls (ISO alpha-2), same weights; omitted: Capability Index only.",
     example: "FR",
   }),
 });

@@ -172,3 +172,90 @@ describe("the server's icon", () => {
     expect(svg).toMatch(/^<svg /);
   });
 });
+
+describe("tokens spent for something", () => {
+  /** A result's cost the way the budget counts it: bytes of the whole JSON-RPC answer ÷ 4. */
+  const tokensOf = (answer: RpcAnswer) => Math.ceil(Buffer.byteLength(JSON.stringify(answer.body)) / 4);
+
+  it("answers the first call of every session, the geographies, in at most 2,500 tokens", async () => {
+    const answer = await modern(
+      "tools/call",
+      { name: "service_geographies_list", arguments: {} },
+      { name: "service_geographies_list" },
+    );
+    expect(answer.status).toBe(200);
+    console.log(`[mcp] service_geographies_list: ${tokensOf(answer)} tokens (detail=ids)`);
+    expect(tokensOf(answer)).toBeLessThanOrEqual(2500);
+    const full = await modern(
+      "tools/call",
+      { name: "service_geographies_list", arguments: { detail: "full" } },
+      { name: "service_geographies_list" },
+    );
+    // The descriptions are there on request, and cost what they did.
+    expect(tokensOf(full)).toBeGreaterThan(tokensOf(answer) * 2);
+  });
+
+  it("carries no icon on results: the server names itself with it once, on server/discover", async () => {
+    const listed = await modern("tools/list");
+    const called = await modern(
+      "tools/call",
+      { name: "service_markets_list", arguments: {} },
+      { name: "service_markets_list" },
+    );
+    for (const answer of [listed, called]) {
+      const serverInfo = (answer.body.result?._meta ?? {})["io.modelcontextprotocol/serverInfo"] as Record<
+        string,
+        unknown
+      >;
+      expect(serverInfo).toMatchObject({ name: "market-positioning", version: expect.any(String) });
+      expect(serverInfo.icons).toBeUndefined();
+      expect(JSON.stringify(answer.body)).not.toContain("data:image/svg+xml");
+    }
+  });
+
+  it("sends the chart view, under 150 KB with no validator inside, public for an hour", async () => {
+    const answer = await modern("resources/read", { uri: "ui://service/charts" }, { name: "ui://service/charts" });
+    const result = answer.body.result as { contents: { text: string }[]; ttlMs: number; cacheScope: string };
+    const html = result.contents[0]?.text ?? "";
+    console.log(`[mcp] chart view: ${Buffer.byteLength(html)} bytes`);
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(150 * 1024);
+    expect(html).not.toMatch(/ajv|cfworker|zod/i);
+    expect(result).toMatchObject({ cacheScope: "public", ttlMs: 3_600_000 });
+  });
+
+  it("marks the snapshot's embedded page for the person, not the model", async () => {
+    const answer = await modern(
+      "tools/call",
+      { name: "service_market_get_snapshot", arguments: { marketId: "speech-to-text" } },
+      { name: "service_market_get_snapshot" },
+    );
+    const content = (answer.body.result as { content: { type: string; annotations?: { audience: string[] } }[] })
+      .content;
+    const page = content.find((c) => c.type === "resource");
+    expect(page?.annotations?.audience).toEqual(["user"]);
+  });
+
+  it("answers an argument its schema refuses with the problem every tool error carries", async () => {
+    for (const args of [
+      { marketId: "foundation-model-apis", country: "Germany" },
+      { marketId: "foundation-model-apis", minSeal: 9 },
+      { marketId: "NOT A SLUG" },
+    ]) {
+      const answer = await modern(
+        "tools/call",
+        { name: "service_market_get_servicemax", arguments: args },
+        { name: "service_market_get_servicemax" },
+      );
+      const result = answer.body.result as {
+        isError: boolean;
+        content: { text: string }[];
+        _meta: { problem: { code: string; issues: { path: string }[] } };
+      };
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(result._meta.problem.code).toBe("invalid_request");
+      expect(result._meta.problem.issues.length).toBeGreaterThan(0);
+      expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ code: "invalid_request", status: 400 });
+      expect(result.content[0]?.text).not.toContain("Input validation error");
+    }
+  });
+});

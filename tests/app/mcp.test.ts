@@ -6,6 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dashboardCall } from "../helpers/dashboard";
+import { scopeRefusal } from "../helpers/mcp";
 import { SERVED_TOOL_NAMES } from "../helpers/spec";
 
 const base = inject("appUrl");
@@ -28,7 +29,9 @@ const rest = async (path: string, token: string) => {
 
 /** Each tool, its arguments, and the REST path for the same question. */
 const CASES: [string, Record<string, unknown>, string][] = [
-  ["service_geographies_list", {}, "/geographies"],
+  // The tool's default is the compact answer (each country's control ids); REST's is every control in full.
+  ["service_geographies_list", {}, "/geographies?detail=ids"],
+  ["service_geographies_list", { detail: "full" }, "/geographies"],
   ["service_markets_list", {}, "/markets"],
   ["service_market_get_snapshot", { marketId: "foundation-model-apis" }, "/markets/foundation-model-apis/snapshot"],
   [
@@ -225,19 +228,24 @@ describe("MCP tools over Streamable HTTP", () => {
 });
 
 describe("MCP with other tokens", () => {
-  it("refuses readings to a token without the scope, as a tool error, and serves the free tools", async () => {
+  it("refuses readings to a token without the scope with 403 and a scope challenge, and serves the free tools", async () => {
     const client = await connect(accounts.tokens.noScope);
     try {
-      const reading = await client.callTool({
-        name: "service_market_get_snapshot",
-        arguments: { marketId: "object-storage" },
-      });
-      expect(reading.isError).toBe(true);
-      expect(JSON.parse((reading.content as { text: string }[])[0]?.text ?? "{}").code).toBe("insufficient_scope");
+      // A client with no way to step up (a bare bearer token) is told which scope it lacks.
+      await expect(
+        client.callTool({ name: "service_market_get_snapshot", arguments: { marketId: "object-storage" } }),
+      ).rejects.toMatchObject({ name: "InsufficientScopeError", requiredScope: "Market.Read.All" });
       expect((await client.callTool({ name: "service_markets_list", arguments: {} })).isError).toBeFalsy();
     } finally {
       await client.close();
     }
+    const refusal = await scopeRefusal(base, accounts.tokens.noScope, "service_market_get_snapshot", {
+      marketId: "object-storage",
+    });
+    expect(refusal.status).toBe(403);
+    expect(refusal.challenge).toMatch(/^Bearer .*error="insufficient_scope".*scope="Market\.Read\.All"/);
+    expect(refusal.challenge).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+    expect(refusal.code).toBe("insufficient_scope");
   });
 
   it("answers insufficient_credits with cost and balance when the balance is short", async () => {

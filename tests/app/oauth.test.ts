@@ -17,7 +17,7 @@ import {
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT } from "jose";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { dashboardCall } from "../helpers/dashboard";
-import { callToolWithToken } from "../helpers/mcp";
+import { callToolWithToken, scopeRefusal } from "../helpers/mcp";
 import {
   authorizeInBrowser,
   authorizeUrl,
@@ -466,9 +466,9 @@ describe("what is refused", () => {
     const { tokens } = await connect(accounts.oauth.session, { scope: "openid" });
     expect(String(decodeJwt(tokens.access_token).scope ?? "")).not.toContain(SCOPE);
     expect((await mcpCall(tokens.access_token, "service_markets_list", {})).isError).toBeFalsy();
-    const refused = await mcpCall(tokens.access_token, "service_market_get_snapshot", SNAPSHOT);
-    expect(refused.isError).toBe(true);
-    expect(refused._meta?.problem?.code).toBe("insufficient_scope");
+    const refused = await scopeRefusal(base, tokens.access_token, "service_market_get_snapshot", SNAPSHOT);
+    expect(refused).toMatchObject({ status: 403, code: "insufficient_scope", scope: SCOPE });
+    expect(refused.challenge).toMatch(/error="insufficient_scope", scope="Market\.Read\.All"/);
   });
 
   it("refuses a decision posted from another site", async () => {
@@ -585,6 +585,37 @@ class SdkClientAuth implements OAuthClientProvider {
 }
 
 describe("the MCP SDK's OAuth client", () => {
+  it("steps up: 403 insufficient_scope, the client re-authorizes for the scope, and the call goes through", async () => {
+    // A connection authorized for `openid` only: the free tools, no readings.
+    const { tokens } = await connect(accounts.oauth.session, { scope: "openid" });
+    expect(String(decodeJwt(tokens.access_token).scope ?? "")).not.toContain(SCOPE);
+    const auth = new SdkClientAuth();
+    auth.information = { client_id: clientId, redirect_uris: [REDIRECT] } as StoredOAuthClientInformation;
+    auth.saved = { ...tokens, token_type: "Bearer" } as StoredOAuthTokens;
+    const url = new URL(`${base}/mcp`);
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: auth });
+    const client = new Client({ name: "sdk-step-up", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      expect((await client.callTool({ name: "service_markets_list", arguments: {} })).isError).toBeFalsy();
+      // The reading: 403 with the scope challenge; the SDK starts authorization for the union of scopes.
+      await expect(client.callTool({ name: "service_market_get_capaindex", arguments: SNAPSHOT })).rejects.toThrow(
+        UnauthorizedError,
+      );
+      const stepUp = auth.authorizationUrl as URL;
+      expect(stepUp.searchParams.get("scope")?.split(" ")).toEqual(expect.arrayContaining([SCOPE]));
+      const { redirect } = await authorizeInBrowser(base, new CookieJar(accounts.oauth.session), stepUp.href);
+      await transport.finishAuth(redirect.searchParams);
+      expect(String(decodeJwt(auth.saved?.access_token as string).scope)).toContain(SCOPE);
+      const result = (await client.callTool({ name: "service_market_get_capaindex", arguments: SNAPSHOT })) as {
+        isError?: boolean;
+      };
+      expect(result.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
   it("discovers, registers, authorizes and then calls tools with no help but the browser step", async () => {
     const auth = new SdkClientAuth();
     const url = new URL(`${base}/mcp`);

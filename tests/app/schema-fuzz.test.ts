@@ -92,7 +92,7 @@ const SAFE: Record<string, string> = {
   marketId: "foundation-model-apis",
   productId: "quillmere-atlas",
   file: "snapshot.csv",
-  weights: "frontier-benchmark:2",
+  weights: "reasoning-benchmark:2",
 };
 
 /** The argument an MCP tool gets for a query value: a number where the schema is an integer. */
@@ -149,9 +149,9 @@ async function toolCall(tool: string, parameters: Parameter[], varied: Parameter
     result?: { isError?: boolean; _meta?: { problem?: { code: string } }; content?: { text?: string }[] };
     error?: { data?: { code?: string } };
   };
+  // Every tool error carries its problem, an argument the schema refuses included.
   const code = answer.result?.isError
-    ? (answer.result._meta?.problem?.code ??
-      (answer.result.content?.[0]?.text?.includes("validation") ? "invalid_request" : "unknown"))
+    ? (answer.result._meta?.problem?.code ?? "unknown")
     : (answer.error?.data?.code ?? null);
   return {
     where: `${tool} ${JSON.stringify(args).slice(0, 200)}`,

@@ -49,3 +49,15 @@ export function postToolCall(
     body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: args } }),
   });
 }
+
+/** What a POST whose token lacks a tool's scope is answered: the status, the challenge and the problem. */
+export async function scopeRefusal(base: string, token: string, tool: string, args: Record<string, unknown>) {
+  const response = await postToolCall(base, token, tool, args);
+  const body = (await response.json()) as { error?: { data?: { code?: string; scope?: string } } };
+  return {
+    status: response.status,
+    challenge: response.headers.get("www-authenticate") ?? "",
+    code: body.error?.data?.code,
+    scope: body.error?.data?.scope,
+  };
+}

@@ -73,7 +73,7 @@ describe("the outline of an output schema", () => {
 });
 
 describe("an input schema as tools/list carries it", () => {
-  it("keeps types, descriptions, ranges, enums and required; leaves out examples, patterns, lengths, exclusive and safe-integer bounds", () => {
+  it("keeps types, descriptions, ranges, enums and required; leaves out examples, patterns, lengths, exclusive and safe-integer bounds, and what the instructions define", () => {
     const input = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
@@ -81,6 +81,8 @@ describe("an input schema as tools/list carries it", () => {
         marketId: { type: "string", maxLength: 64, pattern: "^[a-z]+$", description: "The market.", example: "m" },
         limit: { type: "integer", minimum: 1, maximum: 1000, description: "At most this many." },
         release: { type: "integer", exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        to: { type: "integer", minimum: 1, maximum: 2147483647, description: "The later release." },
+        cursor: { type: "string", description: "Defined once, in the server instructions." },
         view: { type: "string", enum: ["map", "bars"], default: "map", examples: ["bars"] },
         // A parameter's name is never taken for a keyword.
         pattern: { type: "string", description: "A parameter named pattern." },
@@ -91,8 +93,10 @@ describe("an input schema as tools/list carries it", () => {
       type: "object",
       properties: {
         marketId: { type: "string", description: "The market." },
-        limit: { type: "integer", minimum: 1, maximum: 1000, description: "At most this many." },
+        limit: { type: "integer", minimum: 1, maximum: 1000 },
         release: { type: "integer" },
+        to: { type: "integer", minimum: 1, description: "The later release." },
+        cursor: { type: "string" },
         view: { type: "string", enum: ["map", "bars"], default: "map" },
         pattern: { type: "string", description: "A parameter named pattern." },
       },

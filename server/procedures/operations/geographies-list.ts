@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { readControls, readGeographies } from "../../catalog/store";
+import { nameList } from "../../formats/name-list";
 import { declareLive } from "../declaration";
-import { geographiesSchema } from "../schemas";
+import { geographiesCompactSchema, geographiesEitherSchema, geographiesSchema } from "../schemas";
+
+const detailParam = z.enum(["full", "ids"], { error: "detail must be full or ids" }).default("full").meta({
+  description:
+    "`full`: each country's controls as objects (id, name, description, framework). `ids`: each country's control ids, and every control once with its name and framework.",
+});
 
 export const geographiesList = declareLive({
   group: "geographies",
@@ -11,13 +17,18 @@ export const geographiesList = declareLive({
   path: "/geographies",
   summary: "List geographies",
   description:
-    "Lists every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls it requires and each control's public framework. A country with no controls moves nothing. Pick `country` for the Max and Delta readings here; `controls` lists every control, engaged or not (ids for `requireControls`).",
-  input: z.object({}),
-  output: geographiesSchema,
+    "Every country a reading can engage (ISO 3166-1 alpha-2 code and name) with the sovereign controls it requires, and every control once, engaged or not, with its public framework (ids for `requireControls`). A country with no controls moves nothing. `detail=full` gives each country's controls as objects with descriptions.",
+  input: z.object({ detail: detailParam }),
+  output: z.union([geographiesSchema, geographiesCompactSchema]),
   example: {},
   caching: "live",
-  answer: async (ctx) => {
+  answer: async (ctx, input) => {
     const [geographies, controls] = await Promise.all([readGeographies(ctx.db), readControls(ctx.db)]);
+    if (input.detail === "ids")
+      return {
+        geographies: geographies.map((g) => ({ country: g.country, name: g.name, controls: [...g.controls] })),
+        controls: controls.map((c) => ({ id: c.id, name: c.name, framework: c.framework })),
+      };
     const byId = new Map(controls.map((c) => [c.id, c]));
     return {
       geographies: geographies.map((g) => ({
@@ -41,13 +52,21 @@ export const geographiesList = declareLive({
   },
   tool: {
     name: "service_geographies_list",
-    text: (payload) =>
-      [
-        `${payload.geographies.length} geographies:`,
-        ...payload.geographies.map(
-          (g) =>
-            `- ${g.country} ${g.name}: ${g.controls.map((c) => c.name).join(", ") || "no controls (nothing moves)"}`,
+    // A model's first call: each country's control ids, every control named once (`detail: "full"` for descriptions).
+    defaults: { detail: "ids" },
+    output: geographiesEitherSchema,
+    text: (payload) => {
+      const withControls = payload.geographies.filter((g) => g.controls.length > 0);
+      return [
+        `${payload.geographies.length} geographies; ${withControls.length} engage controls (by id; the controls list names each), the other ${payload.geographies.length - withControls.length} move nothing:`,
+        ...withControls.map(
+          (g) => `- ${g.country} ${g.name}: ${nameList(g.controls.map((c) => (typeof c === "string" ? c : c.id)))}`,
         ),
-      ].join("\n"),
+        `No controls: ${payload.geographies
+          .filter((g) => g.controls.length === 0)
+          .map((g) => g.country)
+          .join(" ")}.`,
+      ].join("\n");
+    },
   },
 });

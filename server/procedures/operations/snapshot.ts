@@ -36,6 +36,8 @@ export const snapshot = declareReading({
       {
         type: "resource",
         resource: { uri: snapshotResourceUri(payload.marketId), mimeType: "text/html", text: snapshotHtml(payload) },
+        // A page for the person's eyes: the model has the same data in structuredContent and the text.
+        annotations: { audience: ["user"], priority: 0.2 },
       },
     ],
   },

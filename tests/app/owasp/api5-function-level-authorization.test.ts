@@ -6,7 +6,7 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { dashboardCall } from "../../helpers/dashboard";
-import { callToolWithToken } from "../../helpers/mcp";
+import { callToolWithToken, scopeRefusal } from "../../helpers/mcp";
 import { nonLoopbackUrl } from "../../helpers/server";
 import { SERVED_TOOL_NAMES } from "../../helpers/spec";
 
@@ -30,7 +30,7 @@ describe("API5: a token without the scope", () => {
         .replace("{marketId}", "foundation-model-apis")
         .replace("{productId}", "quillmere-atlas")
         .replace("{file}", "snapshot.csv");
-      const query = path.endsWith("/whatif") ? "?weights=frontier-benchmark:2" : "";
+      const query = path.endsWith("/whatif") ? "?weights=reasoning-benchmark:2" : "";
       const response = await fetch(`${base}/v1${url}${query}`, {
         headers: { Authorization: `Bearer ${accounts.tokens.noScope}` },
       });
@@ -41,12 +41,17 @@ describe("API5: a token without the scope", () => {
   });
 
   it("is refused the metered tools over MCP with insufficient_scope", async () => {
-    const result = await callToolWithToken(base, accounts.tokens.noScope, "service_market_get_snapshot", {
-      marketId: "foundation-model-apis",
-    });
-    expect(result.isError).toBe(true);
-    expect(result._meta?.problem?.code).toBe("insufficient_scope");
+    for (const tool of ["service_market_get_snapshot", "service_market_get_delta", "service_market_whatif"]) {
+      const refused = await scopeRefusal(base, accounts.tokens.noScope, tool, {
+        marketId: "foundation-model-apis",
+        weights: "reasoning-benchmark:2",
+      });
+      expect(refused, tool).toMatchObject({ status: 403, code: "insufficient_scope" });
+      expect(refused.challenge, tool).toMatch(/error="insufficient_scope"/);
+    }
     expect(SERVED_TOOL_NAMES).toContain("service_market_get_snapshot");
+    // A free tool is served to the same token.
+    expect((await callToolWithToken(base, accounts.tokens.noScope, "service_markets_list", {})).isError).toBeFalsy();
   });
 });
 

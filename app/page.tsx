@@ -1,7 +1,5 @@
-import Link from "next/link";
-import { utcDay } from "@/components/format";
 import { Landing } from "@/components/landing";
-import { TableWrap } from "@/components/table-wrap";
+import { MarketsTable } from "@/components/markets-table";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { currentUser } from "@/server/dashboard/guards";
 import { sampleReading } from "@/server/dashboard/sample-reading";
@@ -30,44 +28,7 @@ export default async function HomePage() {
           No market is published yet. An operator publishes one with <code>npm run ops -- catalog publish FILE</code>.
         </p>
       ) : (
-        <TableWrap label="Markets">
-          <table data-testid="markets-table">
-            <thead>
-              <tr>
-                <th scope="col">Market</th>
-                <th scope="col">Description</th>
-                <th scope="col" className="num">
-                  Products
-                </th>
-                <th scope="col" className="num">
-                  Release
-                </th>
-                <th scope="col">Last updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {markets.map((m) => (
-                <tr key={m.marketId} data-market-id={m.marketId}>
-                  <th scope="row">
-                    <Link href={`/markets/${m.marketId}`}>{m.name}</Link>
-                  </th>
-                  <td data-label="Description" className="long">
-                    {m.description}
-                  </td>
-                  <td className="num" data-label="Products">
-                    {m.productCount}
-                  </td>
-                  <td className="num" data-label="Release">
-                    {m.release}
-                  </td>
-                  <td data-label="Last updated">
-                    <time dateTime={m.lastUpdated}>{utcDay(m.lastUpdated)}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <MarketsTable markets={markets} />
       )}
     </main>
   );

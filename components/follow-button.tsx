@@ -22,9 +22,17 @@ export function FollowButton({ marketId, initiallyFollowing }: { marketId: strin
         disabled={busy}
         onClick={() => (following ? unfollow.mutate({ marketId }) : follow.mutate({ marketId }))}
       >
-        {following ? "Following ✓ (unfollow)" : "Follow this market"}
+        {following ? (
+          <>
+            Following ✓<span className="wide-only"> (unfollow)</span>
+          </>
+        ) : (
+          <>
+            Follow<span className="wide-only"> this market</span>
+          </>
+        )}
       </button>{" "}
-      <small>
+      <small className="wide-only">
         Followers are notified of each release. <Link href={NOTIFICATION_SETTINGS_PATH}>Notification settings</Link>
       </small>
       {error ? (

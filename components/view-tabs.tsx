@@ -6,6 +6,7 @@
  */
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
+import { useEffect, useRef } from "react";
 
 export interface ViewTab {
   /** What `data-view` names it by (stable for tests and styles). */
@@ -40,8 +41,18 @@ export function ViewTabs({
     if (value) query.set(key, value);
   }
   const tail = query.toString();
+  // On a phone the tabs are one row that scrolls sideways: the current one is brought into view.
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const box = nav.current;
+    const tab = box?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!box || !tab) return;
+    const shown = box.getBoundingClientRect();
+    const at = tab.getBoundingClientRect();
+    if (at.right > shown.right || at.left < shown.left) box.scrollLeft += at.left - shown.left - 16;
+  }, [current]);
   return (
-    <nav aria-label={label} className="tabs" data-testid={testId}>
+    <nav aria-label={label} className="tabs" data-testid={testId} data-scrolls="sideways" ref={nav}>
       {views.map((view) => (
         <Link
           key={view.id}

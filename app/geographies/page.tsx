@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { byCountryName } from "@/components/format";
 import { TableWrap } from "@/components/table-wrap";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { fullGeographies } from "@/server/domain/geographies";
-import { GEOGRAPHIES_PATH } from "@/server/http/paths";
+import { GEOGRAPHIES_PATH, MARKETS_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Geographies" };
 export const dynamic = "force-dynamic";
@@ -31,6 +33,7 @@ export default async function GeographiesPage() {
       </p>
 
       <h2>Countries</h2>
+      <p className="hint">By name; each opens the markets under that country&apos;s controls.</p>
       <TableWrap label="Countries">
         <table data-testid="geographies-table">
           <thead>
@@ -40,10 +43,13 @@ export default async function GeographiesPage() {
             </tr>
           </thead>
           <tbody>
-            {geographies.map((g) => (
+            {byCountryName(geographies).map((g) => (
               <tr key={g.country} data-country={g.country}>
                 <th scope="row">
-                  {g.name} <code className="small">{g.country}</code>
+                  <Link href={`${MARKETS_PATH}?country=${g.country}`} data-testid="geography-link">
+                    {g.name}
+                  </Link>{" "}
+                  <code className="small">{g.country}</code>
                   {g.country === organization.homeCountry ? <span className="badge">home</span> : null}
                 </th>
                 <td data-label="Controls engaged">
@@ -86,7 +92,7 @@ export default async function GeographiesPage() {
                 <td data-label="What it requires" className="long">
                   {c.description}
                 </td>
-                <td data-label="Engaged by">{c.countries.join(", ")}</td>
+                <td data-label="Engaged by">{[...c.countries].sort().join(", ")}</td>
               </tr>
             ))}
           </tbody>

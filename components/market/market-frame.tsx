@@ -1,15 +1,17 @@
 /**
- * The top of every view of a market page: where you are, the market and its release, Follow, the
- * release picker, then the views as tabs, each a link to its own URL keeping the release and the
- * country. The view's own content follows.
+ * The top of every view of a market page, compact so a phone's first screen holds data: the market
+ * and its release in one line (Follow beside), the country every number of the view is read under
+ * and the release, each changed in one step, then the views as tabs (one row, scrolling sideways on
+ * a phone), each a link to its own URL keeping the release and the country.
  */
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { FollowButton } from "@/components/follow-button";
-import { utcDay } from "@/components/format";
+import { count, utcDay } from "@/components/format";
+import { CountryChooser } from "@/components/market/country-chooser";
 import { MarketTabs } from "@/components/market/market-tabs";
 import { ReleasePicker } from "@/components/market/release-picker";
-import { type LoadedMarketView, MARKET_VIEWS, type MarketView, marketPath } from "@/server/dashboard/market-page";
+import type { LoadedMarketView, MarketView } from "@/server/dashboard/market-page";
 
 export function MarketFrame({
   market,
@@ -20,26 +22,33 @@ export function MarketFrame({
   view: MarketView;
   children: ReactNode;
 }) {
-  const { snapshot, changelog, latest, following, release, country } = market;
-  const current = MARKET_VIEWS.find((v) => v.segment === view);
+  const { snapshot, changelog, latest, following, release, country, countries, organization } = market;
   return (
     <main className="market-view" data-view={view || "overview"}>
       <p className="hint breadcrumb">
-        <Link href="/">Markets</Link> /{" "}
-        {current && view ? <Link href={marketPath(snapshot.marketId)}>{snapshot.name}</Link> : null}
+        <Link href="/markets">Markets</Link> /
       </p>
       <div className="market-head">
         {/* The market is the page's heading; the view is the marked tab below. */}
-        <h1>{snapshot.name}</h1>
+        {/* On a phone the name is cut short with an ellipsis; the title carries it whole. */}
+        <h1 title={snapshot.name}>{snapshot.name}</h1>
+        <p className="release-chip" data-testid="release-line">
+          Release {snapshot.release} {snapshot.release === latest ? "(latest)" : `(latest is ${latest})`}
+          <span className="wide-only">
+            {" "}
+            · <time dateTime={snapshot.lastUpdated}>{utcDay(snapshot.lastUpdated)}</time> · methodology{" "}
+            {snapshot.methodologyVersion} · {count(snapshot.products.length)} products
+          </span>
+        </p>
         <FollowButton marketId={snapshot.marketId} initiallyFollowing={following} />
       </div>
-      <div className="market-facts">
-        <p data-testid="release-line">
-          Release <strong>{snapshot.release}</strong>
-          {snapshot.release === latest ? " (latest)" : ` (latest is ${latest})`}, updated{" "}
-          <time dateTime={snapshot.lastUpdated}>{utcDay(snapshot.lastUpdated)}</time>, methodology{" "}
-          {snapshot.methodologyVersion}. {snapshot.products.length} products.
-        </p>
+      <div className="frame-controls">
+        <CountryChooser
+          countries={countries}
+          current={country}
+          home={organization.homeCountry}
+          keep={release ? { release: String(release) } : {}}
+        />
         <ReleasePicker releases={changelog.releases} current={snapshot.release} />
       </div>
       <MarketTabs marketId={snapshot.marketId} view={view} country={country} />

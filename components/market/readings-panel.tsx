@@ -24,7 +24,6 @@ interface ReadingsPanelProps {
   marketId: string;
   /** The release the page shows; undefined for the latest. */
   release?: number;
-  homeCountry: string;
   initialCountry: string;
   initialView: DeltaView;
   /** The gates the page's URL names (`minSeal`, `require`). */
@@ -151,14 +150,13 @@ function UsableHeadline({ reading, countryName }: { reading: ServicemaxReading; 
 export function ReadingsPanel({
   marketId,
   release,
-  homeCountry,
   initialCountry,
   initialView,
   initialGates,
   innovationCutoffs,
 }: ReadingsPanelProps) {
   const trpc = useTRPC();
-  const [country, chooseCountryInUrl] = useCountryInUrl(initialCountry);
+  const [country] = useCountryInUrl(initialCountry);
   const [view, setView] = useState<DeltaView>(initialView);
   const [gates, setGates] = useState<GatesState>(initialGates);
   const releaseInput = release === undefined ? {} : { release };
@@ -181,7 +179,6 @@ export function ReadingsPanel({
   );
   const updating = (max.isFetching && max.isPlaceholderData) || (delta.isFetching && delta.isPlaceholderData);
 
-  const chooseCountry = (next: string) => chooseCountryInUrl(next, { view });
   const chooseView = (next: DeltaView) => {
     setView(next);
     rememberInUrl({ country, view: next });
@@ -198,28 +195,37 @@ export function ReadingsPanel({
     <>
       <section aria-labelledby="readings-title" className="readings" aria-busy={updating}>
         <h2 id="readings-title">Readings</h2>
-        <div className="reading-controls">
-          <CountrySelector
-            geographies={geographies.data?.geographies}
-            country={country}
-            homeCountry={homeCountry}
-            onChange={chooseCountry}
-          />
-          {updating ? (
-            <span className="hint" role="status">
-              Updating for {country}…
-            </span>
-          ) : null}
-        </div>
+        {/* The country is chosen in the page's frame, for every view; this view reads it from the URL. */}
+        {updating ? (
+          <p className="hint" role="status">
+            Updating for {country}…
+          </p>
+        ) : null}
         {geographies.error ? <Problem error={geographies.error} what="the countries" /> : null}
         {max.data ? <UsableHeadline reading={max.data} countryName={geography?.name} /> : null}
         <EngagedControls geography={geography} />
         <GatesForm gates={gates} controls={geographies.data?.controls ?? []} onChange={chooseGates} />
 
         <h3>Capability Index</h3>
-        <p className="hint">Every product ranked by its published Innovation; no controls are engaged here.</p>
+        <p className="hint">
+          Every product ranked by its published Innovation; no controls are engaged here. Those {country} excludes are
+          hatched and marked.
+        </p>
         <ReadingSlot query={capaindex} what="the Capability Index">
-          {(reading) => <CapaindexFigure reading={reading} cutoffs={innovationCutoffs} />}
+          {(reading) => (
+            <CapaindexFigure
+              reading={reading}
+              cutoffs={innovationCutoffs}
+              {...(max.data
+                ? {
+                    under: {
+                      country: max.data.country,
+                      unavailable: new Set(max.data.products.filter((p) => !p.available).map((p) => p.productId)),
+                    },
+                  }
+                : {})}
+            />
+          )}
         </ReadingSlot>
 
         <h3>Max</h3>

@@ -1,17 +1,20 @@
 /**
- * The top of every view of a product page: where you are, the product and its vendor, its release,
- * the release and country pickers (a country the release was not scored for said in the API's
- * words), then the views as tabs, each a link to its own URL keeping the release and the country.
+ * The top of every view of a product page, compact like a market's: the product, its vendor and
+ * release on one line; the country every number is read under and the release; then — before any
+ * score — what the product is under that country: usable through which offering, or unavailable
+ * and what it lacks. The views follow as tabs keeping the release and the country.
  */
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { utcDay } from "@/components/format";
+import { CountryChooser } from "@/components/market/country-chooser";
 import { ReleasePicker } from "@/components/market/release-picker";
 import { ViewTabs } from "@/components/view-tabs";
+import { countryChoices } from "@/server/dashboard/market-page";
 import { marketPath } from "@/server/dashboard/market-views";
 import type { LoadedProductView } from "@/server/dashboard/product-page";
 import { PRODUCT_VIEWS, type ProductView, productPath } from "@/server/dashboard/product-views";
-import { CountryPicker } from "./country-picker";
+import { UnderCountryVerdict } from "./under-country-verdict";
 
 export function ProductFrame({
   loaded,
@@ -22,29 +25,40 @@ export function ProductFrame({
   view: ProductView;
   children: ReactNode;
 }) {
-  const { product, market, changelog, geographies, countryProblem, latest, release, country } = loaded;
-  const under = product.underControls;
-  const marketHref = `${marketPath(product.marketId)}${release ? `?release=${release}` : ""}`;
+  const { product, market, changelog, geographies, countryProblem, latest, release, country, organization } = loaded;
+  const marketHref = `${marketPath(product.marketId)}?${new URLSearchParams([
+    ...(release ? [["release", String(release)]] : []),
+    ["country", country],
+  ])}`;
   return (
     <main className="product-view" data-view={view || "overview"}>
       <p className="hint breadcrumb">
-        <Link href="/">Markets</Link> / <Link href={marketHref}>{market.name}</Link> /
+        <Link href="/markets">Markets</Link> / <Link href={marketHref}>{market.name}</Link> /
       </p>
       <div className="market-head">
-        <h1 data-testid="product-name">{product.name}</h1>
-        <p data-testid="product-vendor">
-          by <strong>{product.vendor}</strong>
+        <h1 data-testid="product-name" title={product.name}>
+          {product.name}
+        </h1>
+        <p className="release-chip" data-testid="release-line">
+          <span data-testid="product-vendor">
+            by <strong>{product.vendor}</strong>
+          </span>{" "}
+          · Release {product.release} {product.release === latest ? "(latest)" : `(latest is ${latest})`}
+          <span className="wide-only">
+            {" "}
+            · <time dateTime={product.lastUpdated}>{utcDay(product.lastUpdated)}</time> · methodology{" "}
+            {product.methodologyVersion}
+          </span>
         </p>
       </div>
-      <div className="market-facts">
-        <p data-testid="release-line">
-          Release <strong>{product.release}</strong>
-          {product.release === latest ? " (latest)" : ` (latest is ${latest})`}, updated{" "}
-          <time dateTime={product.lastUpdated}>{utcDay(product.lastUpdated)}</time>, methodology{" "}
-          {product.methodologyVersion}.
-        </p>
+      <div className="frame-controls">
+        <CountryChooser
+          countries={countryChoices(geographies)}
+          current={country}
+          home={organization.homeCountry}
+          keep={release ? { release: String(release) } : {}}
+        />
         <ReleasePicker releases={changelog.releases} current={product.release} />
-        <CountryPicker countries={geographies} current={under?.country ?? country} release={release} />
       </div>
       {countryProblem ? (
         <div className="notice error-notice" role="alert" data-testid="country-problem">
@@ -52,7 +66,9 @@ export function ProductFrame({
             <strong>Could not engage that country's controls.</strong> {countryProblem}
           </p>
         </div>
-      ) : null}
+      ) : (
+        <UnderCountryVerdict loaded={loaded} />
+      )}
       <ViewTabs
         label="Product views"
         testId="product-views"
@@ -63,6 +79,7 @@ export function ProductFrame({
         }))}
         current={view || "overview"}
         kept={["release", "country"]}
+        fallback={{ country }}
       />
       {children}
     </main>

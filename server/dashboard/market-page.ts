@@ -40,14 +40,17 @@ export async function loadMarketView(marketId: string, view: MarketView, search:
   const api = await dashboardCaller();
   const release = releaseFrom(search.release);
   try {
-    const [snapshot, changelog, { following }] = await Promise.all([
+    const [snapshot, changelog, { following }, listed] = await Promise.all([
       api.readings.snapshot({ marketId, ...(release ? { release } : {}) }),
       api.markets.changelog({ marketId }),
       api.following.status({ marketId }),
+      api.geographies.list({ detail: "ids" }),
     ]);
     const country = countryFrom(search.country) ?? organization.homeCountry;
     const latest = changelog.releases[0]?.release ?? snapshot.release;
-    return { api, organization, snapshot, changelog, following, release, country, latest };
+    const countries = countryChoices(listed.geographies);
+    const countryName = countries.find((c) => c.country === country)?.name ?? country;
+    return { api, organization, snapshot, changelog, following, release, country, countryName, countries, latest };
   } catch (error) {
     if (error instanceof ApiError && (error.problemCode === "not_found" || error.problemCode === "invalid_request"))
       notFound();
@@ -56,3 +59,8 @@ export async function loadMarketView(marketId: string, view: MarketView, search:
 }
 
 export type LoadedMarketView = Awaited<ReturnType<typeof loadMarketView>>;
+
+/** The countries a frame offers: code, name and how many controls each engages. */
+export const countryChoices = (
+  geographies: readonly { country: string; name: string; controls: readonly unknown[] }[],
+) => geographies.map((g) => ({ country: g.country, name: g.name, controls: g.controls.length }));

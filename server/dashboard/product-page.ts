@@ -29,8 +29,7 @@ type BreakdownInput = { marketId: string; productId: string; release?: number };
  * The breakdown, under the country when one is asked for. A country the release was not scored
  * for is said in the API's words above the published breakdown; other failures fail the page.
  */
-async function breakdown(api: Caller, input: BreakdownInput, country: string | undefined) {
-  if (country === undefined) return { product: await api.readings.product(input) };
+async function breakdown(api: Caller, input: BreakdownInput, country: string) {
   try {
     return { product: await api.readings.product({ ...input, country }) };
   } catch (error) {
@@ -43,10 +42,11 @@ async function breakdown(api: Caller, input: BreakdownInput, country: string | u
 export async function loadProductView(marketId: string, productId: string, view: ProductView, search: Search) {
   const query = new URLSearchParams(givenParams(search, ["release", "country"])).toString();
   const path = productPath(marketId, productId, view);
-  await requireOrganization(safeReturnPath(query ? `${path}?${query}` : path) ?? "/");
+  const { organization } = await requireOrganization(safeReturnPath(query ? `${path}?${query}` : path) ?? "/");
   const api = await dashboardCaller();
   const release = releaseFrom(search.release);
-  const country = countryFrom(search.country);
+  // One country for a session of reading: the URL's, else the organization's home (as market views).
+  const country = countryFrom(search.country) ?? organization.homeCountry;
   const input = { marketId, productId, ...(release ? { release } : {}) };
   try {
     const [loaded, market, changelog, listed] = await Promise.all([
@@ -61,6 +61,7 @@ export async function loadProductView(marketId: string, productId: string, view:
     const countryName = (code: string) => geographies.find((g) => g.country === code)?.name ?? code;
     const latest = changelog.releases[0]?.release ?? product.release;
     return {
+      organization,
       product,
       countryProblem,
       market,

@@ -9,6 +9,7 @@ export const CONNECT_PATH = "/connect";
 export const OUTBOX_PATH = "/dev/outbox";
 export const MCP_PATH = "/mcp";
 export const GEOGRAPHIES_PATH = "/geographies";
+export const MARKETS_PATH = "/markets";
 export const NOTIFICATIONS_PATH = "/notifications";
 export const NOTIFICATION_SETTINGS_PATH = "/notifications/settings";
 export const API_DOCS_PATH = "/docs/api";

@@ -18,7 +18,6 @@ export default async function MarketReadings({ params, searchParams }: MarketVie
       <ReadingsPanel
         marketId={market.snapshot.marketId}
         release={market.release}
-        homeCountry={market.organization.homeCountry}
         initialCountry={market.country}
         initialView={search.view === "bars" ? "bars" : "map"}
         initialGates={gatesFrom(search)}

@@ -39,7 +39,9 @@ export default async function ProductOverview({ params, searchParams }: ProductV
       <div className="cards">
         {AXES.map((axis) => (
           <section key={axis} className="card" aria-labelledby={`score-${axis}-name`} data-testid={`score-${axis}`}>
-            <h3 id={`score-${axis}-name`}>{AXIS_LABELS[axis]}</h3>
+            <h3 id={`score-${axis}-name`}>
+              {AXIS_LABELS[axis]} <span className="figure-label">published</span>
+            </h3>
             <span className="figure" data-testid={`score-${axis}-value`}>
               {product.scores[axis].toFixed(1)}
             </span>

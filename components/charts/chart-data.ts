@@ -97,6 +97,11 @@ export interface GhostBar extends ProductRef {
   rankInterval?: { best: number; worst: number };
   /** The product's band is not settled (under 95 % of the draws in it). */
   unsettled?: boolean;
+  /**
+   * The country whose controls exclude the product, on a chart of published values (the Capability
+   * Index read under a country): the bar is the published value, drawn as such, never as kept.
+   */
+  excludedUnder?: string;
 }
 
 const byValueThenName = (a: GhostBar, b: GhostBar) =>
@@ -169,7 +174,10 @@ export function maxGhostBars(max: MaxPayload): GhostBar[] {
 }
 
 /** The Capability Index as bars: published Innovation, nothing given up. */
-export function capaIndexBars(index: CapaIndexPayload): GhostBar[] {
+export function capaIndexBars(
+  index: CapaIndexPayload,
+  under?: { country: string; unavailable: ReadonlySet<string> },
+): GhostBar[] {
   return index.products.map(
     ({ rank, productId, name, vendor, innovation, rankInterval, innovationInterval, bandSettled }) => ({
       rank,
@@ -183,6 +191,7 @@ export function capaIndexBars(index: CapaIndexPayload): GhostBar[] {
       ...(innovationInterval ? { interval: { low: innovationInterval.p5, high: innovationInterval.p95 } } : {}),
       ...(rankInterval ? { rankInterval } : {}),
       ...(bandSettled === false ? { unsettled: true } : {}),
+      ...(under?.unavailable.has(productId) ? { excludedUnder: under.country } : {}),
     }),
   );
 }

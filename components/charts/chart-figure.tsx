@@ -1,9 +1,12 @@
 "use client";
 /**
  * Every dashboard chart sits in one of these: a title, the chart for the eye, the same numbers as a
- * table for screen readers and keyboards, and a CSV download of exactly that table.
+ * table for screen readers and keyboards, and a CSV download of exactly that table. A long list is
+ * drawn a page at a time (components/pager.tsx): the chart and the table show the same page, the
+ * CSV every row.
  */
 import type { ReactNode } from "react";
+import { usePaged } from "@/components/pager";
 import { TableWrap } from "@/components/table-wrap";
 import { type Column, cellText, toCsv } from "@/server/formats/csv";
 
@@ -20,6 +23,18 @@ interface ChartFigureProps<Row> {
   tableColumns?: readonly Column<Row>[];
   rows: readonly Row[];
   rowKey: (row: Row) => string;
+  /**
+   * What is paged: rows with the same key are shown together (a product's cells under every
+   * country); default `rowKey`, one row each.
+   */
+  pageBy?: (row: Row) => string;
+  /** What one paged key is, for the pager ("products"); default "rows". */
+  rowNoun?: string;
+  /**
+   * The page, when the chart keeps it itself (its keyboard moves within the page): the keys shown
+   * (`pageBy`) and its pager. Default: the figure pages its rows.
+   */
+  paging?: { keys: ReadonlySet<string>; pager: ReactNode };
   fileName: string;
   /** Controls drawn above the chart (a view switch, a legend). */
   toolbar?: ReactNode;
@@ -30,7 +45,11 @@ interface ChartFigureProps<Row> {
   cell?: (label: string, row: Row) => ReactNode;
   /** The table starts open: where the numbers are what the page is for. */
   tableOpen?: boolean;
-  children: ReactNode;
+  /**
+   * The chart. A function is given the keys (`pageBy`) of the page of rows shown, so that a chart of
+   * a list draws what the table lists; a chart of a whole (a month of days) is drawn as it is.
+   */
+  children: ReactNode | ((shown: ReadonlySet<string>) => ReactNode);
 }
 
 function download(fileName: string, text: string) {
@@ -53,12 +72,19 @@ export function ChartFigure<Row>({
   tableColumns = columns,
   rows,
   rowKey,
+  pageBy = rowKey,
+  rowNoun = "rows",
+  paging,
   fileName,
   toolbar,
   cell,
   tableOpen,
   children,
 }: ChartFigureProps<Row>) {
+  const own = usePaged([...new Set(rows.map(pageBy))], rowNoun, id);
+  const keys = paging?.keys ?? new Set(own.shown);
+  const pager = paging ? paging.pager : own.pager;
+  const shown = rows.filter((row) => keys.has(pageBy(row)));
   return (
     <figure className="chart reading" aria-labelledby={`${id}-title`} data-testid={id}>
       <div className="chart-head">
@@ -78,8 +104,9 @@ export function ChartFigure<Row>({
       <p className="chart-summary" id={`${id}-summary`}>
         {summary}
       </p>
+      {pager}
       <div className="chart-body" aria-describedby={`${id}-summary`}>
-        {children}
+        {typeof children === "function" ? children(keys) : children}
       </div>
       <details open={tableOpen}>
         <summary>{title} as a table</summary>
@@ -95,10 +122,15 @@ export function ChartFigure<Row>({
               </tr>
             </thead>
             <tbody>
-              {rows.map((row) => (
+              {shown.map((row) => (
                 <tr key={rowKey(row)} data-key={rowKey(row)}>
                   {tableColumns.map((c) => (
-                    <td key={c.label} className={c.numeric ? "num" : undefined} data-label={c.label}>
+                    <td
+                      key={c.label}
+                      className={c.numeric ? "num" : undefined}
+                      data-label={c.label}
+                      data-under={(c.numeric && c.under) || undefined}
+                    >
                       {cell?.(c.label, row) ?? cellText(c, row)}
                     </td>
                   ))}

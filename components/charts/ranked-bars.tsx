@@ -69,6 +69,7 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
       ? ` · ${rankRangeText(payload.rankInterval)}`
       : "",
     payload.unsettled ? " · band not settled" : "",
+    payload.excludedUnder ? ` · unavailable under ${payload.excludedUnder}` : "",
   ].join("");
   const shown = chartWidth ? fitText(name, NAME_FONT_SIZE, chartWidth - left - 4) : name;
   const end = scale(payload.value) ?? left;
@@ -87,6 +88,7 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
       data-value={payload.value}
       data-ceiling={payload.ceiling}
       className={payload.available ? "bar-mark" : "bar-mark unavailable"}
+      data-excluded-under={payload.excludedUnder}
     >
       <text x={left} y={y + NAME_HEIGHT - 4} className="bar-name">
         {shown === name ? null : <title>{name}</title>}
@@ -96,8 +98,16 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
       {ghost && payload.available ? (
         <rect className="ghost" x={left} y={barTop} width={Math.max(0, ceiling - left)} height={barHeight} rx={2} />
       ) : null}
+      {/* A published value of a product the country excludes is drawn as published, hatched. */}
       {payload.available ? (
-        <rect className="kept" x={left} y={barTop} width={Math.max(0, end - left)} height={barHeight} rx={2} />
+        <rect
+          className={payload.excludedUnder ? "published-only" : "kept"}
+          x={left}
+          y={barTop}
+          width={Math.max(0, end - left)}
+          height={barHeight}
+          rx={2}
+        />
       ) : null}
       {whisker && payload.interval ? (
         <g className="whisker" data-mark="whisker" data-low={payload.interval.low} data-high={payload.interval.high}>
@@ -113,6 +123,7 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
         className="bar-label"
       >
         {payload.available ? payload.value.toFixed(1) : "unavailable under these controls"}
+        {payload.excludedUnder ? " published" : ""}
         {ghost && payload.givesUp !== null && payload.givesUp > 0 ? ` (−${payload.givesUp.toFixed(1)})` : ""}
       </text>
     </g>

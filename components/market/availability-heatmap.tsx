@@ -13,6 +13,7 @@ import Link from "next/link";
 import { type KeyboardEvent, useMemo, useRef, useState } from "react";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { inkOn, retainedColour } from "@/components/charts/heat-scale";
+import { usePaged } from "@/components/pager";
 import { productHref, productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import type { AppRouter } from "@/server/procedures/root";
@@ -34,8 +35,17 @@ const keepsLess = (product: Product, cell: Cell) => cell.available && cell.innov
 
 type ColumnSort = "name" | "code" | "usable";
 
-/** The matrix's columns in the order shown, those matching the filter (name or code) only. */
-export function visibleColumns(matrix: AvailabilityReading, sortBy: ColumnSort, filter: string): number[] {
+/**
+ * The matrix's columns in the order shown, those matching the filter (name or code) only. The
+ * country the page is read under, when given and shown, comes first: it is the column the rest of
+ * the dashboard speaks of.
+ */
+export function visibleColumns(
+  matrix: AvailabilityReading,
+  sortBy: ColumnSort,
+  filter: string,
+  chosen?: string,
+): number[] {
   const wanted = filter.trim().toLowerCase();
   const usable = (c: number) => matrix.products.filter((p) => p.cells[c]?.available).length;
   const name = (c: number) => matrix.countries[c]?.name ?? "";
@@ -48,7 +58,8 @@ export function visibleColumns(matrix: AvailabilityReading, sortBy: ColumnSort, 
         : sortBy === "usable"
           ? usable(b) - usable(a) || name(a).localeCompare(name(b), "en")
           : name(a).localeCompare(name(b), "en") || code(a).localeCompare(code(b)),
-    );
+    )
+    .sort((a, b) => Number(code(b) === chosen) - Number(code(a) === chosen));
 }
 
 interface Position {
@@ -57,7 +68,7 @@ interface Position {
   col: number;
 }
 
-export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading }) {
+export function AvailabilityHeatmap({ matrix, country }: { matrix: AvailabilityReading; country?: string }) {
   const controlNames = useMemo(
     () => new Map(matrix.countries.flatMap((c) => c.controls.map((k) => [k.id, k.name] as const))),
     [matrix],
@@ -73,11 +84,15 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
   // A cell's data-col is its place on screen; `order` maps it to the matrix's column.
   const [sortBy, setSortBy] = useState<ColumnSort>("name");
   const [filter, setFilter] = useState("");
-  const order = useMemo(() => visibleColumns(matrix, sortBy, filter), [matrix, sortBy, filter]);
-  const [active, setActive] = useState<Position>({ row: 0, col: 0 });
+  const order = useMemo(() => visibleColumns(matrix, sortBy, filter, country), [matrix, sortBy, filter, country]);
+  const [focused, setActive] = useState<Position>({ row: 0, col: 0 });
   const [hovered, setHovered] = useState<Position | null>(null);
   const [touched, setTouched] = useState(false);
   const grid = useRef<HTMLTableElement>(null);
+  // A page of products at a time (every country of each): a cell's data-row is its place on the page.
+  const { shown: pageProducts, pager } = usePaged(matrix.products, "products", "availability-map");
+  const chosen = country;
+  const chosenClass = (base: string, code: string) => (code === chosen ? `${base} heat-chosen` : base);
 
   const missingNames = (cell: Cell) => cell.missingControls.map((id) => controlNames.get(id) ?? id);
   const columns: Column<CellRow>[] = [
@@ -91,8 +106,10 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
   ];
 
   const productCell = productNameCell(matrix.marketId, matrix.release);
-  const lastRow = matrix.products.length - 1;
+  const lastRow = pageProducts.length - 1;
   const lastCol = order.length - 1;
+  // The grid keeps one tab stop when a shorter page or a filter leaves the last focus outside it.
+  const active = { row: Math.min(focused.row, lastRow), col: Math.min(focused.col, lastCol) };
   const focusAt = (position: Position) => {
     const target = grid.current?.querySelector<HTMLElement>(`[data-row="${position.row}"][data-col="${position.col}"]`);
     target?.focus();
@@ -125,7 +142,7 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
   };
 
   const describe = ({ row, col }: Position) => {
-    const product = matrix.products[row];
+    const product = pageProducts[row];
     if (!product) return null;
     if (col < 0)
       return (
@@ -181,6 +198,9 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
         columns={columns}
         rows={rows}
         rowKey={(r) => `${r.product.productId}:${r.cell.country}`}
+        pageBy={(r) => r.product.productId}
+        rowNoun="products"
+        paging={{ keys: new Set(pageProducts.map((p) => p.productId)), pager }}
         fileName={csvFileName(matrix.marketId, `r${matrix.release}`, "availability")}
         cell={(label, r) => productCell(label, r.product)}
       >
@@ -216,7 +236,7 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
           </label>
           <p className="hint" data-testid="heatmap-count" aria-live="polite">
             {order.length === matrix.countries.length
-              ? `All ${order.length} countries; the grid scrolls sideways, the product names stay in view.`
+              ? `All ${order.length} countries${chosen && order.length > 0 && matrix.countries[order[0] as number]?.country === chosen ? `, ${chosen} (the country you read under) first` : ""}; the grid scrolls sideways, the product names stay in view.`
               : `${order.length} of ${matrix.countries.length} countries shown.`}
           </p>
         </div>
@@ -240,15 +260,23 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
                 {order.map((c) => {
                   const country = matrix.countries[c] as Country;
                   return (
-                    <th key={country.country} scope="col" className="heat-country" data-country={country.country}>
-                      <span className="heat-country-name">{country.name}</span>
+                    <th
+                      key={country.country}
+                      scope="col"
+                      className={chosenClass("heat-country", country.country)}
+                      data-country={country.country}
+                      data-chosen={country.country === chosen || undefined}
+                    >
+                      <span className="heat-country-name">
+                        {country.country === chosen ? `▸ ${country.name} (chosen)` : country.name}
+                      </span>
                     </th>
                   );
                 })}
               </tr>
             </thead>
             <tbody>
-              {matrix.products.map((product, row) => (
+              {pageProducts.map((product, row) => (
                 <tr key={product.productId} data-product-id={product.productId}>
                   <th scope="row" className="heat-product">
                     <Link
@@ -279,10 +307,11 @@ export function AvailabilityHeatmap({ matrix }: { matrix: AvailabilityReading })
                         data-row={row}
                         data-col={col}
                         data-country={cell.country}
+                        data-under={cell.country === chosen || undefined}
                         data-state={state}
                         data-retained={cell.innovationRetained}
                         data-testid="heat-cell"
-                        className={`heat-cell heat-${state}`}
+                        className={chosenClass(`heat-cell heat-${state}`, cell.country)}
                         style={
                           cell.available
                             ? {

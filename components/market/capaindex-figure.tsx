@@ -26,22 +26,53 @@ const COLUMNS: Column<Row>[] = [
   { label: "Tied group", value: (p) => p.rankOdds.tieGroup, numeric: true },
 ];
 
-export function CapaindexFigure({ reading, cutoffs }: { reading: CapaindexReading; cutoffs: readonly Cutoff[] }) {
+export function CapaindexFigure({
+  reading,
+  cutoffs,
+  under,
+}: {
+  reading: CapaindexReading;
+  cutoffs: readonly Cutoff[];
+  /** The country the page is read under and the products it excludes: marked, their bars hatched. */
+  under?: { country: string; unavailable: ReadonlySet<string> };
+}) {
   const leader = reading.products[0];
+  const columns: Column<Row>[] = under
+    ? [
+        ...COLUMNS,
+        {
+          label: `Under ${under.country}`,
+          value: (p) => (under.unavailable.has(p.productId) ? "unavailable" : "usable"),
+        },
+      ]
+    : COLUMNS;
+  const excluded = under ? reading.products.filter((p) => under.unavailable.has(p.productId)).length : 0;
   return (
     <ChartFigure
       id="capaindex"
       title="Capability Index"
       summary={`${reading.products.length} products ranked by published Innovation${
         leader ? `; ${leader.name} leads with ${leader.innovation.toFixed(1)} (${leader.band})` : ""
-      }. Dashed lines mark the band cutoffs; whiskers span the 5th–95th percentile of each score across the sensitivity analysis, and a name says its rank range and an unsettled band. The table gives how likely each rank is (the share of draws in the top 1, 3 and 5) and groups the products that are statistically tied.`}
-      columns={COLUMNS}
+      }. Dashed lines mark the band cutoffs; whiskers span the 5th–95th percentile of each score across the sensitivity analysis, and a name says its rank range and an unsettled band. The table gives how likely each rank is (the share of draws in the top 1, 3 and 5) and groups the products that are statistically tied.${
+        under && excluded > 0
+          ? ` The ranks are the published ones; the ${excluded} product${excluded === 1 ? "" : "s"} ${under.country} excludes ${excluded === 1 ? "is" : "are"} hatched and marked unavailable under ${under.country}.`
+          : ""
+      }`}
+      columns={columns}
       rows={reading.products}
       rowKey={(p) => p.productId}
+      rowNoun="products"
       fileName={csvFileName(reading.marketId, `r${reading.release}`, "capability-index")}
       cell={productNameCell(reading.marketId, reading.release)}
     >
-      <RankedBars bars={capaIndexBars(reading)} ghost={false} valueLabel="Innovation" cutoffs={cutoffs} />
+      {(shown) => (
+        <RankedBars
+          bars={capaIndexBars(reading, under).filter((bar) => shown.has(bar.productId))}
+          ghost={false}
+          valueLabel="Innovation"
+          cutoffs={cutoffs}
+        />
+      )}
     </ChartFigure>
   );
 }

@@ -28,19 +28,37 @@ const MAP_COLUMNS: Column<Streak>[] = [
   { label: "State", value: (s) => (s.available ? "available" : "unavailable") },
   { label: "Published Control", value: (s) => s.from.x, numeric: true, decimals: 1 },
   { label: "Published Innovation", value: (s) => s.from.y, numeric: true, decimals: 1 },
-  { label: "Under controls Control", value: (s) => (s.available ? s.to.x : null), numeric: true, decimals: 1 },
-  { label: "Under controls Innovation", value: (s) => (s.available ? s.to.y : null), numeric: true, decimals: 1 },
+  {
+    label: "Under controls Control",
+    value: (s) => (s.available ? s.to.x : null),
+    numeric: true,
+    under: true,
+    decimals: 1,
+  },
+  {
+    label: "Under controls Innovation",
+    value: (s) => (s.available ? s.to.y : null),
+    numeric: true,
+    under: true,
+    decimals: 1,
+  },
   { label: "Moves", value: (s) => (s.available ? (s.moves ? "yes" : "no") : "unavailable") },
 ];
 
 const BAR_COLUMNS: Column<GhostBar>[] = [
-  { label: "Rank", value: (b) => b.rank, numeric: true },
+  { label: "Rank", value: (b) => b.rank, numeric: true, under: true },
   { label: "Product", value: (b) => b.name },
   { label: "Vendor", value: (b) => b.vendor },
   { label: "State", value: (b) => (b.available ? "available" : "unavailable") },
-  { label: "Innovation under controls", value: (b) => (b.available ? b.value : null), numeric: true, decimals: 1 },
+  {
+    label: "Innovation under controls",
+    value: (b) => (b.available ? b.value : null),
+    numeric: true,
+    under: true,
+    decimals: 1,
+  },
   { label: "Published Innovation", value: (b) => b.ceiling, numeric: true, decimals: 1 },
-  { label: "Gives up", value: (b) => b.givesUp, numeric: true, decimals: 1 },
+  { label: "Gives up", value: (b) => b.givesUp, numeric: true, under: true, decimals: 1 },
 ];
 
 function ViewSwitch({ view, onChange }: { view: DeltaView; onChange: (view: DeltaView) => void }) {
@@ -87,7 +105,9 @@ export function DeltaFigure({
   const moved = drawn.products.filter((p) => p.available && p.distance.magnitude > 0).length;
   const headline = usableHeadline(reading.products, reading.country);
   const title = `Delta under ${reading.country}`;
-  const setApart = <GatedOutList products={reading.products} testId="delta-gated-out" />;
+  const setApart = (shown: ReadonlySet<string>) => (
+    <GatedOutList products={reading.products.filter((p) => shown.has(p.productId))} testId="delta-gated-out" />
+  );
   if (view === "map") {
     return (
       <ChartFigure
@@ -97,13 +117,18 @@ export function DeltaFigure({
         columns={[...MAP_COLUMNS, ...gateColumns<Streak>()]}
         rows={deltaStreaks(reading)}
         rowKey={(s) => s.productId}
+        rowNoun="products"
         fileName={file("map")}
         toolbar={toolbar}
         cell={cell}
       >
-        <DeltaMap streaks={deltaStreaks(drawn)} />
-        <DeltaMapLegend />
-        {setApart}
+        {(shown) => (
+          <>
+            <DeltaMap streaks={deltaStreaks(drawn).filter((s) => shown.has(s.productId))} />
+            <DeltaMapLegend />
+            {setApart(shown)}
+          </>
+        )}
       </ChartFigure>
     );
   }
@@ -124,12 +149,22 @@ export function DeltaFigure({
       columns={[...BAR_COLUMNS, ...gateColumns<GhostBar>()]}
       rows={[...bars, ...failing]}
       rowKey={(b) => b.productId}
+      rowNoun="products"
       fileName={file("bars")}
       toolbar={toolbar}
       cell={cell}
     >
-      <RankedBars bars={bars} ghost valueLabel="Under controls" ceilingLabel="Published" />
-      {setApart}
+      {(shown) => (
+        <>
+          <RankedBars
+            bars={bars.filter((b) => shown.has(b.productId))}
+            ghost
+            valueLabel="Under controls"
+            ceilingLabel="Published"
+          />
+          {setApart(shown)}
+        </>
+      )}
     </ChartFigure>
   );
 }

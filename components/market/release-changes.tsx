@@ -1,10 +1,13 @@
+"use client";
 /**
  * "What changed": a release comparison as the API gives it (GET /v1/markets/{id}/changes), in
  * words. The market-level lines, then a table of every product: entered, left or stayed; each
  * axis's change with its causes (own values, field, method) and band; the Capability Index rank;
- * the Max rank and availability under the comparison's country. Names are rendered as text only.
+ * the Max rank and availability under the comparison's country, a page at a time. Names are
+ * rendered as text only.
  */
 import type { inferRouterOutputs } from "@trpc/server";
+import { usePaged } from "@/components/pager";
 import { ProductLink } from "@/components/product/product-link";
 import { TableWrap } from "@/components/table-wrap";
 import { AXES } from "@/server/domain/market-definition";
@@ -15,6 +18,7 @@ import {
   availabilityText,
   bandText,
   marketChangeLines,
+  maxRankText,
   rankText,
   scoreChangeText,
 } from "@/server/readings/changes-text";
@@ -24,7 +28,7 @@ export type Comparison = inferRouterOutputs<AppRouter>["readings"]["changes"];
 type ProductChange = Comparison["products"][number];
 
 /** Published scores of the later release, by product: an entered product's numbers. */
-export type ScoresByProduct = ReadonlyMap<string, Record<(typeof AXES)[number], number>>;
+export type ScoresByProduct = Readonly<Record<string, Record<(typeof AXES)[number], number>>>;
 
 function AxisCell({
   product,
@@ -38,7 +42,7 @@ function AxisCell({
   const band = bandText(product.bands[axis]);
   const change = product.scores?.[axis];
   // A product that entered has no change to show, but it has a score: the number, then its band.
-  const entered = product.status === "entered" ? published?.get(product.productId)?.[axis] : undefined;
+  const entered = product.status === "entered" ? published?.[product.productId]?.[axis] : undefined;
   if (!change)
     return (
       <td data-axis={axis} data-label={AXIS_LABELS[axis]} data-score={entered}>
@@ -81,7 +85,7 @@ export function byMoveSize(products: readonly ProductChange[]): ProductChange[] 
 
 export function ReleaseChanges({ comparison, published }: { comparison: Comparison; published?: ScoresByProduct }) {
   const { country } = comparison;
-  const products = byMoveSize(comparison.products);
+  const { shown: products, pager } = usePaged(byMoveSize(comparison.products), "products", "changes");
   return (
     <>
       <p data-testid="changes-pair">
@@ -96,6 +100,7 @@ export function ReleaseChanges({ comparison, published }: { comparison: Comparis
           </li>
         ))}
       </ul>
+      {pager}
       <TableWrap label="What changed, per product">
         <table data-testid="changes-table">
           <caption className="sr-only">
@@ -118,7 +123,12 @@ export function ReleaseChanges({ comparison, published }: { comparison: Comparis
           </thead>
           <tbody>
             {products.map((p) => (
-              <tr key={p.productId} data-product-id={p.productId} data-status={p.status}>
+              <tr
+                key={p.productId}
+                data-product-id={p.productId}
+                data-status={p.status}
+                {...(p.max.available.to === false ? { "data-unavailable-under": country } : {})}
+              >
                 <th scope="row">
                   <span data-testid="changes-product-name">
                     {/* A product that left is on its page in the release it left from. */}
@@ -141,8 +151,13 @@ export function ReleaseChanges({ comparison, published }: { comparison: Comparis
                 <td data-testid="changes-capaindex-rank" data-label="Capability Index rank">
                   {rankText(p.capabilityIndexRank)}
                 </td>
-                <td data-testid="changes-max-rank" data-label={`Max rank under ${country}`}>
-                  {rankText(p.max.rank)}
+                <td
+                  data-testid="changes-max-rank"
+                  data-label={`Max rank under ${country}`}
+                  data-under
+                  {...(p.max.available.to === true ? { "data-rank": p.max.rank.to ?? undefined } : {})}
+                >
+                  {maxRankText(p.max)}
                 </td>
                 <td data-testid="changes-availability" data-label={`Availability under ${country}`}>
                   {availabilityText(p.max)}

@@ -28,44 +28,76 @@ export function ServicemaxFigure({
   const passes = throughGates(gated);
   const ranked = (p: Row) => p.available && passes(p);
   const columns: Column<Row>[] = [
-    { label: "Rank", value: (p) => (ranked(p) ? p.rank : null), numeric: true },
+    { label: "Rank", value: (p) => (ranked(p) ? p.rank : null), numeric: true, under: true },
     { label: "Product", value: (p) => p.name },
     { label: "Vendor", value: (p) => p.vendor },
     { label: "State", value: (p) => (p.available ? "available" : "unavailable") },
     { label: "Offering", value: (p) => p.offering?.name ?? "" },
     { label: "Innovation off", value: (p) => p.off.innovation, numeric: true, decimals: 1 },
-    { label: "Innovation on", value: (p) => (p.available ? p.on.innovation : null), numeric: true, decimals: 1 },
+    {
+      label: "Innovation on",
+      value: (p) => (p.available ? p.on.innovation : null),
+      numeric: true,
+      under: true,
+      decimals: 1,
+    },
     { label: "Control off", value: (p) => p.off.control, numeric: true, decimals: 1 },
-    { label: "Control on", value: (p) => (p.available ? p.on.control : null), numeric: true, decimals: 1 },
+    { label: "Control on", value: (p) => (p.available ? p.on.control : null), numeric: true, under: true, decimals: 1 },
     { label: "Scale off", value: (p) => p.off.scale, numeric: true, decimals: 1 },
-    { label: "Scale on", value: (p) => (p.available ? p.on.scale : null), numeric: true, decimals: 1 },
+    { label: "Scale on", value: (p) => (p.available ? p.on.scale : null), numeric: true, under: true, decimals: 1 },
     {
       label: "Distance Innovation",
       value: (p) => (p.available ? p.distance.innovation : null),
       numeric: true,
+      under: true,
       decimals: 1,
     },
-    { label: "Distance Control", value: (p) => (p.available ? p.distance.control : null), numeric: true, decimals: 1 },
-    { label: "Distance Scale", value: (p) => (p.available ? p.distance.scale : null), numeric: true, decimals: 1 },
-    { label: "Distance", value: (p) => (p.available ? p.distance.magnitude : null), numeric: true, decimals: 1 },
+    {
+      label: "Distance Control",
+      value: (p) => (p.available ? p.distance.control : null),
+      numeric: true,
+      under: true,
+      decimals: 1,
+    },
+    {
+      label: "Distance Scale",
+      value: (p) => (p.available ? p.distance.scale : null),
+      numeric: true,
+      under: true,
+      decimals: 1,
+    },
+    {
+      label: "Distance",
+      value: (p) => (p.available ? p.distance.magnitude : null),
+      numeric: true,
+      under: true,
+      decimals: 1,
+    },
     { label: "Missing controls", value: missing },
     {
       label: "Innovation on p5",
       value: (p) => (p.available ? p.retainedInterval.p5 : null),
       numeric: true,
+      under: true,
       decimals: 1,
     },
     {
       label: "Innovation on p95",
       value: (p) => (p.available ? p.retainedInterval.p95 : null),
       numeric: true,
+      under: true,
       decimals: 1,
     },
-    { label: "Rank best (p5)", value: (p) => (p.available ? p.rankInterval.best : null), numeric: true },
-    { label: "Rank worst (p95)", value: (p) => (p.available ? p.rankInterval.worst : null), numeric: true },
-    { label: "P(top 1) %", value: (p) => (p.available ? percent(p.rankOdds.top1) : null), numeric: true },
-    { label: "P(top 3) %", value: (p) => (p.available ? percent(p.rankOdds.top3) : null), numeric: true },
-    { label: "P(top 5) %", value: (p) => (p.available ? percent(p.rankOdds.top5) : null), numeric: true },
+    { label: "Rank best (p5)", value: (p) => (p.available ? p.rankInterval.best : null), numeric: true, under: true },
+    {
+      label: "Rank worst (p95)",
+      value: (p) => (p.available ? p.rankInterval.worst : null),
+      numeric: true,
+      under: true,
+    },
+    { label: "P(top 1) %", value: (p) => (p.available ? percent(p.rankOdds.top1) : null), numeric: true, under: true },
+    { label: "P(top 3) %", value: (p) => (p.available ? percent(p.rankOdds.top3) : null), numeric: true, under: true },
+    { label: "P(top 5) %", value: (p) => (p.available ? percent(p.rankOdds.top5) : null), numeric: true, under: true },
     { label: "Tied group", value: (p) => p.rankOdds.tieGroup, numeric: true },
     { label: "SEAL", value: (p) => p.seal?.level ?? null, numeric: true },
     { label: "Weakest objectives", value: (p) => p.seal?.weakest.join("; ") ?? "" },
@@ -99,44 +131,57 @@ export function ServicemaxFigure({
       columns={columns}
       rows={rows}
       rowKey={(p) => p.productId}
+      rowNoun="products"
       fileName={csvFileName(reading.marketId, `r${reading.release}`, "max", reading.country)}
       cell={productNameCell(reading.marketId, reading.release)}
     >
-      <RankedBars
-        bars={maxGhostBars({ ...reading, products: reading.products.filter(passes) })}
-        ghost
-        valueLabel="On (kept)"
-        ceilingLabel="Off (published)"
-      />
-      <GatedOutList products={reading.products} testId="gated-out" />
-      <details className="max-states-details">
-        <summary>Each product off and on, with its distance</summary>
-        <ul className="max-states" data-testid="max-states">
-          {rows.map((p) => (
-            <li key={p.productId} data-product-id={p.productId} className={p.available ? undefined : "unavailable"}>
-              <span className="max-name">
-                {ranked(p) ? `${p.rank}.` : "–"} {p.name}
-              </span>{" "}
-              {p.available && gated && !p.gate?.passed ? (
-                <span>
-                  <strong>not through your gates</strong>: {gateWords(p)}
-                </span>
-              ) : p.available ? (
-                <span>
-                  off {p.off.innovation.toFixed(1)} → on {p.on.innovation.toFixed(1)}, distance{" "}
-                  {p.distance.magnitude.toFixed(1)} (Innovation {signed(p.distance.innovation)}, Control{" "}
-                  {signed(p.distance.control)}, Scale {signed(p.distance.scale)}); top 3 in {percent(p.rankOdds.top3)} %
-                  of draws{p.seal ? `; SEAL-${p.seal.level ?? "?"}` : ""}
-                </span>
-              ) : (
-                <span>
-                  <strong>unavailable</strong>: no offering meets {missing(p)}
-                </span>
-              )}
-            </li>
-          ))}
-        </ul>
-      </details>
+      {(shown) => (
+        <>
+          <RankedBars
+            bars={maxGhostBars({ ...reading, products: reading.products.filter(passes) }).filter((bar) =>
+              shown.has(bar.productId),
+            )}
+            ghost
+            valueLabel="On (kept)"
+            ceilingLabel="Off (published)"
+          />
+          <GatedOutList products={reading.products.filter((p) => shown.has(p.productId))} testId="gated-out" />
+          <details className="max-states-details">
+            <summary>Each product off and on, with its distance</summary>
+            <ul className="max-states" data-testid="max-states">
+              {rows
+                .filter((p) => shown.has(p.productId))
+                .map((p) => (
+                  <li
+                    key={p.productId}
+                    data-product-id={p.productId}
+                    className={p.available ? undefined : "unavailable"}
+                  >
+                    <span className="max-name">
+                      {ranked(p) ? `${p.rank}.` : "–"} {p.name}
+                    </span>{" "}
+                    {p.available && gated && !p.gate?.passed ? (
+                      <span>
+                        <strong>not through your gates</strong>: {gateWords(p)}
+                      </span>
+                    ) : p.available ? (
+                      <span>
+                        off {p.off.innovation.toFixed(1)} → on <span data-under>{p.on.innovation.toFixed(1)}</span>,
+                        distance {p.distance.magnitude.toFixed(1)} (Innovation {signed(p.distance.innovation)}, Control{" "}
+                        {signed(p.distance.control)}, Scale {signed(p.distance.scale)}); top 3 in{" "}
+                        {percent(p.rankOdds.top3)} % of draws{p.seal ? `; SEAL-${p.seal.level ?? "?"}` : ""}
+                      </span>
+                    ) : (
+                      <span>
+                        <strong>unavailable</strong>: no offering meets {missing(p)}
+                      </span>
+                    )}
+                  </li>
+                ))}
+            </ul>
+          </details>
+        </>
+      )}
     </ChartFigure>
   );
 }

@@ -1,13 +1,24 @@
 "use client";
-/** The snapshot as a sortable table: product, vendor, three scores with their band, gaps. */
+/**
+ * The snapshot as a sortable table: product, vendor, three published scores with their band, gaps,
+ * and, when a country is engaged, what each keeps of its Innovation there, or that it is
+ * unavailable there (never a number for a product the country excludes).
+ */
 import { useState } from "react";
+import { usePaged } from "@/components/pager";
 import { ProductLink } from "@/components/product/product-link";
 import { TableWrap } from "@/components/table-wrap";
 import { AXES } from "@/server/domain/market-definition";
 import { bandSlug } from "./band";
 
 type Axis = (typeof AXES)[number];
-type SortKey = "name" | "vendor" | Axis;
+type SortKey = "name" | "vendor" | Axis | "under";
+
+/** Innovation kept under the engaged country's controls, by product id; null: unavailable there. */
+export interface UnderCountry {
+  country: string;
+  innovation: Record<string, number | null>;
+}
 
 export interface SnapshotProduct {
   productId: string;
@@ -47,10 +58,17 @@ const LABELS: Record<SortKey, string> = {
   innovation: "Innovation",
   control: "Control",
   scale: "Scale",
+  under: "Under",
 };
 
-function compare(key: SortKey, a: SnapshotProduct, b: SnapshotProduct): number {
+function compare(key: SortKey, a: SnapshotProduct, b: SnapshotProduct, under?: UnderCountry): number {
   if (key === "name" || key === "vendor") return a[key].localeCompare(b[key]) || a.productId.localeCompare(b.productId);
+  if (key === "under") {
+    // Unavailable below every available product in either direction of the sort is not possible
+    // with one comparator; −1 keeps them together at the low end.
+    const kept = (p: SnapshotProduct) => under?.innovation[p.productId] ?? -1;
+    return kept(a) - kept(b) || a.name.localeCompare(b.name);
+  }
   return a.scores[key] - b.scores[key] || a.name.localeCompare(b.name);
 }
 
@@ -58,14 +76,18 @@ export function SnapshotTable({
   products,
   marketId,
   release,
+  under,
 }: {
   products: SnapshotProduct[];
   marketId: string;
   /** The release the snapshot is of: each product's link opens its page on it. */
   release: number;
+  /** The engaged country's reading, when the page is read under one. */
+  under?: UnderCountry;
 }) {
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "innovation", descending: true });
-  const rows = [...products].sort((a, b) => (sort.descending ? -1 : 1) * compare(sort.key, a, b));
+  const sorted = [...products].sort((a, b) => (sort.descending ? -1 : 1) * compare(sort.key, a, b, under));
+  const { shown: rows, pager } = usePaged(sorted, "products", "snapshot");
   const header = (key: SortKey, numeric = false) => {
     const active = sort.key === key;
     return (
@@ -79,45 +101,67 @@ export function SnapshotTable({
           className="sort"
           onClick={() => setSort({ key, descending: active ? !sort.descending : numeric })}
         >
-          {LABELS[key]}
+          {key === "under" && under ? `Innovation under ${under.country}` : LABELS[key]}
           <span aria-hidden="true">{active ? (sort.descending ? " ▼" : " ▲") : ""}</span>
         </button>
       </th>
     );
   };
   return (
-    <TableWrap label="Snapshot">
-      <table data-testid="snapshot-table" className="sortable">
-        <caption className="sr-only">Published scores of every product; select a column header to sort.</caption>
-        <thead>
-          <tr>
-            {header("name")}
-            {header("vendor")}
-            {AXES.map((axis) => header(axis, true))}
-            <th scope="col">Gaps</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((p) => (
-            <tr key={p.productId} data-product-id={p.productId}>
-              <th scope="row">
-                <ProductLink marketId={marketId} productId={p.productId} release={release}>
-                  {p.name}
-                </ProductLink>
-              </th>
-              <td data-label={LABELS.vendor}>{p.vendor}</td>
-              {AXES.map((axis) => (
-                <td key={axis} className="num" data-axis={axis} data-label={LABELS[axis]}>
-                  {p.scores[axis].toFixed(1)}{" "}
-                  <span className={`badge band-${bandSlug(p.bands[axis])}`}>{p.bands[axis]}</span>
-                  <Uncertainty of={p.uncertainty?.[axis]} />
-                </td>
-              ))}
-              <td data-label="Gaps">{p.gaps.length ? p.gaps.join(", ") : "none"}</td>
+    <>
+      {pager}
+      <TableWrap label="Snapshot">
+        <table data-testid="snapshot-table" className="sortable">
+          <caption className="sr-only">Published scores of every product; select a column header to sort.</caption>
+          <thead>
+            <tr>
+              {header("name")}
+              {header("vendor")}
+              {AXES.map((axis) => header(axis, true))}
+              {under ? header("under", true) : null}
+              <th scope="col">Gaps</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+          </thead>
+          <tbody>
+            {rows.map((p) => {
+              const kept = under ? under.innovation[p.productId] : undefined;
+              const unavailable = under !== undefined && kept === null;
+              return (
+                <tr
+                  key={p.productId}
+                  data-product-id={p.productId}
+                  className={unavailable ? "unavailable" : undefined}
+                  data-unavailable-under={unavailable ? under?.country : undefined}
+                >
+                  <th scope="row">
+                    <ProductLink marketId={marketId} productId={p.productId} release={release}>
+                      {p.name}
+                    </ProductLink>
+                  </th>
+                  <td data-label={LABELS.vendor}>{p.vendor}</td>
+                  {AXES.map((axis) => (
+                    <td key={axis} className="num" data-axis={axis} data-label={LABELS[axis]}>
+                      {p.scores[axis].toFixed(1)}{" "}
+                      <span className={`badge band-${bandSlug(p.bands[axis])}`}>{p.bands[axis]}</span>
+                      <Uncertainty of={p.uncertainty?.[axis]} />
+                    </td>
+                  ))}
+                  {under ? (
+                    <td className="num" data-label={`Innovation under ${under.country}`} data-under={under.country}>
+                      {typeof kept === "number" ? (
+                        kept.toFixed(1)
+                      ) : (
+                        <span className="badge unavailable">unavailable</span>
+                      )}
+                    </td>
+                  ) : null}
+                  <td data-label="Gaps">{p.gaps.length ? p.gaps.join(", ") : "none"}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableWrap>
+    </>
   );
 }

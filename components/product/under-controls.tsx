@@ -68,10 +68,10 @@ export function UnderControlsSummary({
                 <td className="num" data-label="Published">
                   {product.scores[axis].toFixed(1)}
                 </td>
-                <td className="num" data-label={`Under ${under.country}'s controls`}>
+                <td className="num" data-label={`Under ${under.country}'s controls`} data-under>
                   {under.available ? under.underControls[axis].toFixed(1) : "unavailable"}
                 </td>
-                <td className="num" data-label="Distance">
+                <td className="num" data-label="Distance" data-under>
                   {under.available ? signed(under.distance[axis]) : "—"}
                 </td>
               </tr>
@@ -80,7 +80,7 @@ export function UnderControlsSummary({
               <th scope="row">Distance (all three axes)</th>
               <td />
               <td />
-              <td className="num" data-testid="distance-magnitude" data-label="Distance">
+              <td className="num" data-testid="distance-magnitude" data-label="Distance" data-under>
                 {under.available ? under.distance.magnitude.toFixed(1) : "—"}
               </td>
             </tr>
@@ -101,6 +101,17 @@ export function AxisChanges({
   published: AxisBreakdown;
   under: UnderControls;
 }) {
+  // A product the country excludes keeps nothing there: no indicator is "kept", so none is listed.
+  if (!under.available)
+    return (
+      <div className="under-axis" data-testid={`changes-${axis}`} data-unavailable-under={under.country}>
+        <h4>Under {under.country}&apos;s controls: unavailable</h4>
+        <p className="notice error-notice">
+          No offering of this product meets every control {under.country} engages, so it keeps nothing there; the
+          contributions above are the published ones.
+        </p>
+      </div>
+    );
   const kept = under.axes[axis];
   const before = new Map(published.indicators.map((i) => [i.indicatorId, i]));
   const rows = [...kept.indicators].sort(
@@ -113,8 +124,8 @@ export function AxisChanges({
   return (
     <div className="under-axis" data-testid={`changes-${axis}`}>
       <h4>
-        Under {under.country}'s controls: {kept.score.toFixed(1)} (published {published.score.toFixed(1)},{" "}
-        {signed(kept.score - published.score)})
+        Under {under.country}'s controls: <span data-under>{kept.score.toFixed(1)}</span> (published{" "}
+        {published.score.toFixed(1)}, {signed(kept.score - published.score)})
       </h4>
       <TableWrap label="Indicator changes">
         <table data-testid={`changes-${axis}-table`}>
@@ -151,13 +162,15 @@ export function AxisChanges({
                   <td className="num" data-label="Published (pts)">
                     {(base?.contribution ?? 0).toFixed(1)}
                   </td>
-                  <td className="num" data-label="Under controls (pts)">
+                  <td className="num" data-label="Under controls (pts)" data-under>
                     {i.contribution.toFixed(1)}
                   </td>
-                  <td className="num" data-label="Change (pts)">
+                  <td className="num" data-label="Change (pts)" data-under>
                     {signed(i.change)}
                   </td>
-                  <td data-label="Evidence">{under.available ? <EvidenceBlock evidence={i.evidence} /> : "—"}</td>
+                  <td data-label="Evidence">
+                    <EvidenceBlock evidence={i.evidence} />
+                  </td>
                 </tr>
               );
             })}

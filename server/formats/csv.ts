@@ -28,6 +28,11 @@ export interface NumberColumn<Row> {
   numeric: true;
   /** Digits after the point, as `toFixed` writes them; without it, the number as JavaScript writes it. */
   decimals?: number;
+  /**
+   * The number is read under the engaged country's controls (a rank, what is kept): null for a
+   * product the country excludes, and the table marks the cell so (`data-under`).
+   */
+  under?: boolean;
 }
 
 export type Column<Row> = TextColumn<Row> | NumberColumn<Row>;

@@ -52,6 +52,21 @@ export function rankText(rank: { from: number | null; to: number | null }): stri
   return `${rank.from} → ${rank.to}, ${moved < 0 ? "up" : "down"} ${Math.abs(moved)}`;
 }
 
+/**
+ * A Max rank in a comparison, under its country: a product unavailable there has no standing, so
+ * its rank in the payload (tied last, the contract's) is never said — "unavailable" instead, and
+ * a move into or out of availability is said as one.
+ */
+export function maxRankText(max: ProductChange["max"]): string {
+  const { from, to } = max.available;
+  const usableBefore = from === true;
+  const usableNow = to === true;
+  if (usableBefore && usableNow) return rankText(max.rank);
+  if (usableNow) return from === null ? `new at ${max.rank.to}` : `${max.rank.to}, was unavailable`;
+  if (usableBefore) return to === null ? `was ${max.rank.from}` : "became unavailable";
+  return "unavailable";
+}
+
 const state = (available: boolean) => (available ? "available" : "unavailable");
 
 /** Whether a product can be bought under the comparison's country, and how that changed. */

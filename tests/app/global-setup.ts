@@ -45,8 +45,11 @@ export const TEST_RATE_LIMIT_WINDOW_SECONDS = 2;
  */
 const PROJECT_MARKETS: Record<string, string[]> = { browser: ["formula-names.yaml"] };
 
-/** Projects that also hold the generated market of SIZED_MARKET (the browser suite's pages stay the demo's). */
-const SIZED_PROJECTS = new Set(["app"]);
+/**
+ * Projects that also hold the generated market of SIZED_MARKET: the app suite's size tests, and the
+ * browser suite, which holds every page of it to a height budget (tests/browser/bounded-pages.test.ts).
+ */
+const SIZED_PROJECTS = new Set(["app", "browser"]);
 
 /** The market of the size tests (tests/app/size.test.ts): 1,000 products × 50 indicators, two releases. */
 export const SIZED_MARKET = { marketId: "generated-1000", products: 1000, indicators: 50 };

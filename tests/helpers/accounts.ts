@@ -69,6 +69,8 @@ export interface AccountFixtures {
   victim: FixtureOrganization;
   /** Credits and rate limit to spare: the schema-derived fuzz (tests/app/schema-fuzz.test.ts), billed apart. */
   schemaFuzz: FixtureOrganization;
+  /** Home FR, credits and rate limit to spare: the browser suite's walks over every view of every market. */
+  walker: FixtureOrganization;
   /** People signed in with no organization yet, each for one hostile test that creates organizations. */
   people: { tapper: string; racer: string; assigner: string; orgless: string };
   /** The app's OAuth signing key (private JWK), to forge tokens the app must refuse. */
@@ -158,6 +160,11 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
     hostile: await organization(db, "Hostile", { credits: 1000 }),
     victim: await organization(db, "Victim", { homeCountry: "FR", credits: 1000 }),
     schemaFuzz: await organization(db, "Schema fuzz", { credits: 100_000_000, rateLimit: 1_000_000_000 }),
+    walker: await organization(db, "Walker", {
+      homeCountry: "FR",
+      credits: 100_000_000,
+      rateLimit: 1_000_000_000,
+    }),
     people: {
       tapper: (await signedInUser(db, null)).session,
       racer: (await signedInUser(db, null)).session,

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { usableHeadline } from "@/components/charts/chart-data";
 import { MarketFrame } from "@/components/market/market-frame";
 import { SnapshotTable } from "@/components/market/snapshot-table";
+import { underCountry } from "@/components/market/under-country";
 import { givenParams, loadMarketView, type MarketViewPageProps, marketPath } from "@/server/dashboard/market-page";
 
 export const metadata: Metadata = { title: "Market" };
@@ -30,10 +31,15 @@ export default async function MarketOverview({ params, searchParams }: MarketVie
       ) : null}
       <h2 id="snapshot">Snapshot</h2>
       <p className="hint">
-        Every product's published scores, 0–100 against the field of this market, with the band of each; no country
-        engaged.
+        Every product's published scores, 0–100 against the field of this market, with the band of each
+        {max ? `; the last column is the Innovation each keeps under ${max.country}'s controls` : ""}.
       </p>
-      <SnapshotTable products={snapshot.products} marketId={snapshot.marketId} release={snapshot.release} />
+      <SnapshotTable
+        products={snapshot.products}
+        marketId={snapshot.marketId}
+        release={snapshot.release}
+        {...(max ? { under: underCountry(max) } : {})}
+      />
     </MarketFrame>
   );
 }

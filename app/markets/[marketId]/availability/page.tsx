@@ -13,7 +13,7 @@ export default async function MarketAvailability({ params, searchParams }: Marke
   const availability = await market.api.readings.availability({ marketId, release: market.snapshot.release });
   return (
     <MarketFrame market={market} view="availability">
-      <AvailabilityHeatmap matrix={availability} />
+      <AvailabilityHeatmap matrix={availability} country={market.country} />
     </MarketFrame>
   );
 }

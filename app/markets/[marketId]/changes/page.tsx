@@ -24,14 +24,14 @@ export default async function MarketChanges({ params, searchParams }: MarketView
   const { api, changelog, country } = market;
   const asked = { from: pairFrom(search.from), to: pairFrom(search.to) };
   let result: ComparisonResult | undefined;
-  let published: Map<string, Record<"innovation" | "control" | "scale", number>> | undefined;
+  let published: Record<string, Record<"innovation" | "control" | "scale", number>> | undefined;
   if (changelog.releases.length >= 2) {
     try {
       const comparison = await api.readings.changes({ marketId, ...asked, country });
       result = { comparison };
       // The products that entered are shown with their published scores, from the later release.
       const later = await api.readings.snapshot({ marketId, release: comparison.to.release });
-      published = new Map(later.products.map((p) => [p.productId, p.scores]));
+      published = Object.fromEntries(later.products.map((p) => [p.productId, p.scores]));
     } catch (error) {
       const { code, detail } = describeError(error);
       if (code !== "invalid_request" && code !== "not_found") throw error;

@@ -177,8 +177,9 @@ describe("the product page and the availability heat map, in Chromium", () => {
     expect(await page.getByTestId("product-name").textContent()).toBe(detail.name);
     expect(await page.getByTestId("product-vendor").textContent()).toBe(`by ${detail.vendor}`);
     expect(await page.getByTestId("release-line").textContent()).toContain(`Release ${detail.release} (latest)`);
+    // Back to the market at the same release, under the same country (the home country here).
     expect(await page.getByRole("link", { name: snapshot.name }).getAttribute("href")).toBe(
-      `/markets/${MARKET}?release=${snapshot.release}`,
+      `/markets/${MARKET}?release=${snapshot.release}&country=${HOME}`,
     );
     for (const axis of AXES) {
       expect(await page.getByTestId(`score-${axis}-value`).textContent()).toBe(one(detail.scores[axis]));
@@ -270,9 +271,11 @@ describe("the product page and the availability heat map, in Chromium", () => {
       const under = detail.underControls as NonNullable<Breakdown["underControls"]>;
       await page.goto(`${base}/markets/${MARKET}/products/${product.productId}?release=${matrix.release}`);
       await shown(page, "product-name");
-      expect(await page.getByTestId("under-controls").count()).toBe(0);
+      // A product page reads under the organization's home country until another is chosen.
+      expect(await page.getByTestId("frame-country").inputValue()).toBe(HOME);
+      await shown(page, "under-controls");
       // The choice applies at once, as on the market page: no button to press.
-      await page.getByTestId("product-country").selectOption(COUNTRY);
+      await page.getByTestId("frame-country").selectOption(COUNTRY);
       await page.waitForURL((url) => url.searchParams.get("country") === COUNTRY);
       await shown(page, "under-controls");
       expect(new URL(page.url()).searchParams.get("release")).toBe(String(matrix.release));
@@ -301,6 +304,13 @@ describe("the product page and the availability heat map, in Chromium", () => {
         await page.waitForURL(
           (url) => url.pathname.endsWith(`/${axis}`) && url.searchParams.get("country") === COUNTRY,
         );
+        if (!under.available) {
+          // Excluded: nothing is kept, so no indicator is listed as kept; said in words.
+          await shown(page, `changes-${axis}`);
+          expect(await page.getByTestId(`changes-${axis}`).getAttribute("data-unavailable-under")).toBe(COUNTRY);
+          expect(await page.getByTestId(`changes-${axis}-table`).count()).toBe(0);
+          continue;
+        }
         await shown(page, `changes-${axis}-table`);
         const changes = await page
           .locator(`[data-testid="changes-${axis}-table"] tbody tr`)
@@ -311,14 +321,12 @@ describe("the product page and the availability heat map, in Chromium", () => {
         expect(values).toEqual([...values].sort((a, b) => a - b));
       }
     }
-    // Back to the overview, the country kept; then none.
+    // Back to the overview, the country kept: every view reads under the one chosen.
     await page.getByTestId("product-views").locator('a[data-view="overview"]').click();
     await page.waitForURL((url) => !/\/(innovation|control|scale)$/.test(url.pathname));
     await shown(page, "under-controls");
-    await page.getByTestId("product-country").selectOption("");
-    await page.waitForURL((url) => !url.searchParams.get("country"));
-    await shown(page, "product-name");
-    expect(await page.getByTestId("under-controls").count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get("country")).toBe(COUNTRY);
+    expect(await page.getByTestId("frame-country").inputValue()).toBe(COUNTRY);
   });
 
   it("links every product name on the market page to its page; the CSVs keep names as text", async () => {
@@ -381,10 +389,11 @@ describe("the product page and the availability heat map, in Chromium", () => {
     expect(await focused(page)).toEqual({ row: 0, col: -1 });
     await page.keyboard.press("ArrowRight");
 
-    // The columns are the countries by name (Australia before Austria); `shownAt` is where the
-    // matrix's column c stands on screen.
+    // The columns are the country read under (the home country here) first, then the others by
+    // name (Australia before Austria); `shownAt` is where the matrix's column c stands on screen.
     const byName = [...matrix.countries.keys()].sort(
       (a, b) =>
+        Number(matrix.countries[b]?.country === HOME) - Number(matrix.countries[a]?.country === HOME) ||
         (matrix.countries[a]?.name ?? "").localeCompare(matrix.countries[b]?.name ?? "", "en") ||
         (matrix.countries[a]?.country ?? "").localeCompare(matrix.countries[b]?.country ?? ""),
     );
@@ -434,7 +443,7 @@ describe("the product page and the availability heat map, in Chromium", () => {
       .poll(() =>
         grid.locator("thead th.heat-country").evaluateAll((ths) => ths.map((th) => th.getAttribute("data-country"))),
       )
-      .toEqual(matrix.countries.map((c) => c.country));
+      .toEqual([HOME, ...matrix.countries.map((c) => c.country).filter((c) => c !== HOME)]);
     const someone = matrix.countries[apiCol] as Matrix["countries"][number];
     await page.getByTestId("heatmap-filter").fill(someone.name);
     await expect.poll(() => grid.locator("thead th.heat-country").count()).toBe(1);
@@ -479,9 +488,10 @@ describe("the product page and the availability heat map, in Chromium", () => {
         ]),
       ),
     );
-    // The grid itself: every cell present, its state as the matrix has it, the countries by name.
+    // The grid itself: every cell present, its state as the matrix has it, the home country first, then by name.
     const countryName = new Map(matrix.countries.map((c) => [c.country, c.name]));
     const byName = (a: { country: string }, b: { country: string }) =>
+      Number(b.country === HOME) - Number(a.country === HOME) ||
       (countryName.get(a.country) ?? "").localeCompare(countryName.get(b.country) ?? "", "en") ||
       a.country.localeCompare(b.country);
     const states = await page

@@ -172,7 +172,7 @@ describe("What changed, in Chromium", () => {
     await page.goto(CHANGES);
     await expect.poll(() => line(page, "pair")).toContain(`under ${HOME}`);
     await page.goto(`${MARKET_PAGE}/readings`);
-    await page.getByTestId("country-selector").selectOption("US");
+    await page.getByTestId("frame-country").selectOption("US");
     await page.waitForURL((url) => url.searchParams.get("country") === "US");
     // The views' tabs carry the country: What changed opens under it.
     await page.getByTestId("market-views").getByRole("link", { name: "What changed" }).click();

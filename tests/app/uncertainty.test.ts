@@ -36,7 +36,7 @@ type WhatIf = {
   capabilityIndex: { products: (Move & { innovation: number; publishedInnovation: number })[] };
   max?: { country: string; products: (Move & { retainedInnovation: number; publishedRetainedInnovation: number })[] };
 };
-type Problem = { status: number; code: string; issues?: { path: string; message: string }[] };
+type Problem = { status: number; code: string; detail: string; issues?: { path: string; message: string }[] };
 
 const get = async <T>(path: string) => {
   const response = await fetch(`${base}/v1/markets/${MARKET}${path}`, {
@@ -183,7 +183,25 @@ describe("GET /v1/markets/{marketId}/whatif", () => {
     expect(answer.headers.get("content-type")).toContain("application/problem+json");
     expect(answer.body.code).toBe("invalid_request");
     expect(answer.body.issues?.map((issue) => issue.path)).toContain(path.replaceAll("FIRST", first));
+    // Sentences a person reads as they are: each issue one, the detail all of them after its lead.
+    for (const issue of answer.body.issues ?? []) expect(issue.message).toMatch(/^["A-Z].*\.$/);
+    expect(answer.body.detail).toMatch(/^These weights cannot be used\. ["A-Z]/);
     expect(await balance()).toBe(before);
+  });
+
+  it("says an axis weighted all zero as a sentence with the way out, and points an unknown indicator to the snapshot", async () => {
+    const snap = await snapshot();
+    const innovation = snap.dimensions.find((d) => d.id === "innovation")?.indicators ?? [];
+    const zero = await get<Problem>(
+      `/whatif?weights=${encodeURIComponent(innovation.map((i) => `${i.id}:0`).join(","))}`,
+    );
+    const sentence = "Every Innovation weight is zero: give at least one Innovation indicator a weight above 0.";
+    expect(zero.body.detail).toBe(`These weights cannot be used. ${sentence}`);
+    expect(zero.body.issues).toEqual([{ path: "weights", message: sentence }]);
+    const unknown = await get<Problem>("/whatif?weights=no-such-indicator:1");
+    expect(unknown.body.detail).toBe(
+      `These weights cannot be used. Market ${MARKET} has no indicator "no-such-indicator". GET /v1/markets/{marketId}/snapshot lists each indicator of the market with its id and published weight.`,
+    );
   });
 
   it("refuses a missing weights parameter and an unknown country, uncharged", async () => {

@@ -106,7 +106,7 @@ describe("rescoreWithWeights", () => {
 
   it("refuses weights the validator refuses", () => {
     expect(() => rescoreWithWeights(tiny, geographies, new Map([["bench", -1]]))).toThrow(
-      /weights\.bench: must be ≥ 0, not -1/,
+      /weights\.bench: The weight of bench is -1: a weight must be 0 or more\./,
     );
     const zeros = new Map([
       ["bench", 0],
@@ -141,15 +141,15 @@ describe("checkWhatIfWeights", () => {
       ]),
     );
     expect(problems).toEqual([
-      { path: "weights.benchmark", message: '"benchmark" is not an indicator of market "tiny"' },
-      { path: "weights.bench", message: "must be ≥ 0, not -1" },
-      { path: "weights.flag", message: "must be a finite number, not NaN" },
-      { path: "weights.c", message: "must be a finite number, not Infinity" },
-      { path: "weights.s", message: "must be at most 1000000, not 1e+300" },
+      { path: "weights.benchmark", message: 'Market tiny has no indicator "benchmark".' },
+      { path: "weights.bench", message: "The weight of bench is -1: a weight must be 0 or more." },
+      { path: "weights.flag", message: "The weight of flag is not a finite number (NaN)." },
+      { path: "weights.c", message: "The weight of c is not a finite number (Infinity)." },
+      { path: "weights.s", message: "The weight of s is 1e+300: a weight must be at most 1,000,000." },
     ]);
   });
 
-  it("refuses an axis whose every weight is zero, once, naming the axis", () => {
+  it("refuses an axis whose every weight is zero, once, in a sentence naming the axis and the way out", () => {
     const problems = checkWhatIfWeights(
       tiny,
       new Map([
@@ -161,9 +161,9 @@ describe("checkWhatIfWeights", () => {
     expect(problems).toEqual([
       {
         path: "weights",
-        message: "every Innovation weight is zero: give at least one Innovation indicator a weight above zero",
+        message: "Every Innovation weight is zero: give at least one Innovation indicator a weight above 0.",
       },
-      { path: "weights", message: "every Scale weight is zero: give at least one Scale indicator a weight above zero" },
+      { path: "weights", message: "Every Scale weight is zero: give at least one Scale indicator a weight above 0." },
     ]);
   });
 });
@@ -191,7 +191,9 @@ describe("parseWeightsParam", () => {
   it("refuses an empty text", () => {
     expect(parseWeightsParam(" ")).toEqual({
       weights: new Map(),
-      problems: [{ path: "weights", message: "is empty: give indicatorId:weight pairs, comma-separated" }],
+      problems: [
+        { path: "weights", message: "No weights were given: write indicatorId:weight pairs, separated by commas." },
+      ],
     });
   });
 
@@ -199,14 +201,14 @@ describe("parseWeightsParam", () => {
     const { weights, problems } = parseWeightsParam("bench:abc,flag,c:1,c:2,:3,s:,,s:0x10,x:Infinity");
     expect(weights).toEqual(new Map([["c", 1]]));
     expect(problems).toEqual([
-      { path: "weights.bench", message: '"abc" is not a number' },
-      { path: "weights", message: '"flag" is not indicatorId:weight' },
-      { path: "weights.c", message: "is given more than once" },
-      { path: "weights", message: '":3" is not indicatorId:weight' },
-      { path: "weights.s", message: '"" is not a number' },
-      { path: "weights", message: '"" is not indicatorId:weight' },
-      { path: "weights.s", message: "is given more than once" },
-      { path: "weights.x", message: '"Infinity" is not a number' },
+      { path: "weights.bench", message: 'The weight of bench, "abc", is not a number.' },
+      { path: "weights", message: '"flag" is not an indicatorId:weight pair.' },
+      { path: "weights.c", message: "c is given more than once: give each indicator one weight." },
+      { path: "weights", message: '":3" is not an indicatorId:weight pair.' },
+      { path: "weights.s", message: "The weight of s is missing: write a number after the colon." },
+      { path: "weights", message: "One item of the list is empty: remove the extra comma." },
+      { path: "weights.s", message: "s is given more than once: give each indicator one weight." },
+      { path: "weights.x", message: 'The weight of x, "Infinity", is not a number.' },
     ]);
   });
 
@@ -214,7 +216,7 @@ describe("parseWeightsParam", () => {
     const { weights, problems } = parseWeightsParam("bench:1e999");
     expect(problems).toEqual([]);
     expect(checkWhatIfWeights(tiny, weights)).toEqual([
-      { path: "weights.bench", message: "must be a finite number, not Infinity" },
+      { path: "weights.bench", message: "The weight of bench is not a finite number (Infinity)." },
     ]);
   });
 });

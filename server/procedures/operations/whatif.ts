@@ -4,6 +4,7 @@ import { signed } from "../../readings/change-summary";
 import { whatif as whatifOf } from "../../readings/whatif";
 import { checkWhatIfWeights, parseWeightsParam } from "../../scoring/whatif";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
+import { LISTS_INDICATORS } from "../pointers";
 import { narrowingParams, whatifInput, whatifSchema } from "../schemas";
 import { releaseHeader } from "./text";
 
@@ -28,11 +29,17 @@ export const whatif = declareReading({
     const parsed = parseWeightsParam(input.weights);
     const problems =
       parsed.problems.length > 0 ? parsed.problems : checkWhatIfWeights(release.definition, parsed.weights);
-    if (problems.length > 0)
+    // Each problem is a sentence of its own (server/scoring/whatif.ts): the detail reads them in
+    // order, and points to the list of indicators only when one named is not the market's.
+    if (problems.length > 0) {
+      const known = new Set(release.definition.indicators.map((i) => i.id));
+      const unknown = [...parsed.weights.keys()].some((id) => !known.has(id));
       throw invalidRequest(
-        `The weights cannot be used: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}. The snapshot's dimensions list each indicator and its published weight.`,
+        `These weights cannot be used. ${problems.map((p) => p.message).join(" ")}`,
         problems,
+        unknown ? LISTS_INDICATORS : undefined,
       );
+    }
     return whatifOf(release, parsed.weights, country);
   },
   tool: {

@@ -1,19 +1,31 @@
 "use client";
 /**
  * What if the weights were different: a slider per indicator, grouped by axis, starting at the
- * published weights; once they rest for a moment the Capability Index and the Max reading (under
- * the page's country) are recomputed by the what-if procedure — the API's own, never stored — and
- * shown beside the published ranks. The weights that differ from the published ones live in the
- * page URL (`whatif=id:w,…`), so a what-if can be shared as a link. It is never the published
- * ranking, and says so.
+ * published weights; once they rest for a moment the what-if procedure (the API's own, never
+ * stored) scores every product again on every axis, and the view shows what moved: a summary of
+ * each axis's changes, kept in sight while a slider moves (beside the sliders on a desktop, pinned
+ * above them on a phone), and the Capability Index and the Max (under the page's country) with
+ * each product's Innovation, Control and Scale beside the published values — in the order of the
+ * axis the reader picks, so every weight moves something on screen. The weights that differ from
+ * the published ones, and the order, live in the page URL (`whatif=id:w,…`, `whatifBy=control`),
+ * so a what-if can be shared as a link. It is never the published ranking, and says so.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { TableWrap } from "@/components/table-wrap";
 import { problemText, useTRPC } from "@/components/trpc";
-import { AXIS_LABELS, type Axis } from "@/server/domain/market-definition";
+import { AXES, AXIS_LABELS, type Axis } from "@/server/domain/market-definition";
 import { MAX_WEIGHT, parseWeightsParam } from "@/server/scoring/whatif";
-import type { WhatIfReading } from "./reading-types";
+import {
+  type AxisMove,
+  axisMoves,
+  rankMoves,
+  scoreChange,
+  signedScore,
+  type WhatIfRow,
+  type WhatIfRows,
+  whatIfRows,
+} from "./what-if-rows";
 
 export interface WeightedIndicator {
   id: string;
@@ -26,7 +38,7 @@ export interface WeightedAxis {
   indicators: readonly WeightedIndicator[];
 }
 
-/** How long the sliders must rest before the rankings are asked for again. */
+/** How long the sliders must rest before the scores are asked for again. */
 const DEBOUNCE_MS = 300;
 
 /** `id:w,id:w` of the weights that differ from the published ones ("" when none do). */
@@ -48,10 +60,16 @@ export function weightsFromUrl(axes: readonly WeightedAxis[], text: string | und
   return new Map([...weights].filter(([id, weight]) => known.has(id) && weight >= 0 && weight <= MAX_WEIGHT));
 }
 
-function rememberWeights(changed: string) {
+/** The axis of the URL's `whatifBy`, Innovation (the rankings' own order) for anything else. */
+export const orderFromUrl = (text: string | undefined): Axis =>
+  AXES.find((axis) => axis === text && axis !== "innovation") ?? "innovation";
+
+function remember(changed: string, by: Axis) {
   const url = new URL(window.location.href);
   if (changed) url.searchParams.set("whatif", changed);
   else url.searchParams.delete("whatif");
+  if (by !== "innovation") url.searchParams.set("whatifBy", by);
+  else url.searchParams.delete("whatifBy");
   window.history.replaceState(window.history.state, "", url);
 }
 
@@ -80,12 +98,23 @@ function RankMove({ change }: { change: number }) {
 
 const sliderMax = (published: number) => Math.max(10, Math.ceil(published * 4));
 
+/**
+ * What a weight of each axis moves. Both rankings order by Innovation; a Control or Scale weight
+ * moves that axis's column, and reorders the tables when they are ordered by it.
+ */
+const WHAT_IT_MOVES: Record<Axis, string> = {
+  innovation: "Move Innovation, and so both rankings.",
+  control: "Move Control: its column, and the order by Control.",
+  scale: "Move Scale: its column, and the order by Scale.",
+};
+
 export function WhatIfPanel({
   marketId,
   release,
   country,
   axes,
   initialWeights,
+  initialOrder,
 }: {
   marketId: string;
   release?: number;
@@ -93,18 +122,19 @@ export function WhatIfPanel({
   axes: readonly WeightedAxis[];
   /** The URL's `whatif` parameter, as the page was opened. */
   initialWeights?: string;
+  /** The URL's `whatifBy` parameter, as the page was opened. */
+  initialOrder?: string;
 }) {
   const trpc = useTRPC();
   const [weights, setWeights] = useState(() => weightsFromUrl(axes, initialWeights));
+  const [by, setBy] = useState<Axis>(() => orderFromUrl(initialOrder));
   const changed = changedWeights(axes, weights);
   const [asked, setAsked] = useState(changed);
   useEffect(() => {
-    const timer = setTimeout(() => {
-      setAsked(changed);
-      rememberWeights(changed);
-    }, DEBOUNCE_MS);
+    const timer = setTimeout(() => setAsked(changed), DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [changed]);
+  useEffect(() => remember(asked, by), [asked, by]);
 
   const whatif = useQuery({
     ...trpc.readings.whatif.queryOptions(
@@ -114,16 +144,21 @@ export function WhatIfPanel({
     enabled: asked !== "",
   });
   const setWeight = (id: string, weight: number) => setWeights((current) => new Map(current).set(id, weight));
+  // Shown only for the weights asked: while a newer answer is on its way the last one stays, marked busy.
+  const reading = asked === "" ? undefined : whatif.data;
+  const rows = reading ? whatIfRows(reading, by) : undefined;
+  // Back at the published weights nothing is asked: the published scores need no answer.
+  const busy = changed !== "" && (asked !== changed || whatif.isFetching);
+  const movedCount = changed === "" ? 0 : changed.split(",").length;
 
   return (
     <section aria-labelledby="whatif-title" className="whatif" data-testid="whatif">
       <h2 id="whatif-title">What if the weights were different?</h2>
-      <p className="notice" role="note" data-testid="whatif-note">
-        <strong>Not the published ranking.</strong> Move a weight to see how the Capability Index and the Max under{" "}
-        {country} would rank with it. Nothing is stored or published; the link keeps your weights.
+      <p className="notice whatif-note" role="note" data-testid="whatif-note">
+        <strong>Not the published ranking.</strong> Nothing is stored; the link keeps your weights.
       </p>
       <div className="whatif-layout">
-        <div className="whatif-sliders">
+        <div className="whatif-sliders" data-testid="whatif-sliders">
           {axes.map((axis) => (
             <fieldset key={axis.id} className="card" data-axis={axis.id}>
               <legend>{AXIS_LABELS[axis.id]} weights</legend>
@@ -134,8 +169,8 @@ export function WhatIfPanel({
                 const value = weights.get(indicator.id) ?? indicator.weight;
                 return (
                   <label key={indicator.id} className="weight">
-                    <span>
-                      {indicator.name} <output data-testid={`weight-${indicator.id}`}>{value}</output>
+                    <span className="weight-head">
+                      <span>{indicator.name}</span> <output data-testid={`weight-${indicator.id}`}>{value}</output>
                       {value === indicator.weight ? null : (
                         <span className="hint"> (published {indicator.weight})</span>
                       )}
@@ -147,6 +182,7 @@ export function WhatIfPanel({
                       step={0.05}
                       value={value}
                       data-indicator={indicator.id}
+                      data-axis={axis.id}
                       aria-label={`${indicator.name} weight`}
                       onChange={(event) => setWeight(indicator.id, Number(event.target.value))}
                     />
@@ -156,70 +192,258 @@ export function WhatIfPanel({
             </fieldset>
           ))}
           <p>
-            <button type="button" onClick={() => setWeights(new Map())} disabled={changed === ""}>
+            <button type="button" className="secondary" onClick={() => setWeights(new Map())} disabled={changed === ""}>
               Back to the published weights
             </button>
           </p>
         </div>
-        {/* It may scroll on its own beside the sliders: reachable by keyboard (WCAG 2.1.1). */}
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable */}
-        <section className="whatif-results" tabIndex={0} aria-label="What your weights move">
-          {asked === "" ? (
-            <p className="hint">
-              With the published weights the ranking is the published one. Move an Innovation weight to see the rankings
-              change here.
-            </p>
-          ) : whatif.error ? (
-            <div className="notice error-notice" role="alert">
-              <p>
-                <strong>Could not rank with these weights.</strong> {problemText(whatif.error)}
-              </p>
+        <Results busy={busy}>
+          <Summary
+            state={
+              changed === ""
+                ? { kind: "published" }
+                : whatif.error && !busy
+                  ? { kind: "refused", sentence: refusalText(whatif.error) }
+                  : rows
+                    ? { kind: "scored", rows }
+                    : { kind: "waiting" }
+            }
+            by={by}
+            movedCount={movedCount}
+            busy={busy}
+          />
+          {rows && changed !== "" && !(whatif.error && !busy) ? (
+            <div className="whatif-tables" id="whatif-tables">
+              <OrderBy by={by} onChange={setBy} />
+              <WhatIfTables rows={rows} by={by} />
             </div>
-          ) : whatif.data ? (
-            <WhatIfTables reading={whatif.data} />
-          ) : (
-            <p className="hint" aria-busy="true">
-              Ranking with your weights…
-            </p>
-          )}
-        </section>
+          ) : null}
+        </Results>
       </div>
     </section>
   );
 }
 
 /**
- * What a weight of each axis moves: both rankings order by Innovation, so only Innovation weights
- * rerank; the others change a score no ranking here orders by, and the sliders say so.
+ * The refusal as the API words it: its issues are sentences a person reads as they are
+ * (server/scoring/whatif.ts), so the page shows them without the detail's lead-in.
  */
-const WHAT_IT_MOVES: Record<string, string> = {
-  innovation: "These move both rankings: the Capability Index and the Max order products by Innovation.",
-  control:
-    "These change each product's Control score only. Neither ranking orders by Control, so the tables do not move.",
-  scale: "These change each product's Scale score only. Neither ranking orders by Scale, so the tables do not move.",
-};
+function refusalText(error: unknown): string {
+  const issues = (error as { shape?: { problem?: { issues?: { message: string }[] } } } | null)?.shape?.problem?.issues;
+  return issues?.length ? issues.map((issue) => issue.message).join(" ") : problemText(error);
+}
 
-/** One ranking with the caller's weights: rank, move, product, the value now and as published. */
-function MoveTable<
-  Row extends { rank: number; publishedRank: number; rankChange: number; productId: string; name: string },
->({
+/**
+ * The results' column. On a desktop it sits beside the sliders and stays in view, scrolling on
+ * its own when taller than the window: then it is a keyboard stop with a name (WCAG 2.1.1). On a
+ * phone it is no box at all (display: contents), so its summary can be pinned above the sliders
+ * and its tables follow them; it is then no stop either.
+ */
+function Results({ busy, children }: { busy: boolean; children: ReactNode }) {
+  const frame = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    const measure = () => setScrolls(element.scrollHeight > element.clientHeight + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    for (const child of element.children) observer.observe(child);
+    const mutations = new MutationObserver(() => {
+      for (const child of element.children) observer.observe(child);
+      measure();
+    });
+    mutations.observe(element, { childList: true });
+    return () => {
+      observer.disconnect();
+      mutations.disconnect();
+    };
+  }, []);
+  const region = scrolls ? { tabIndex: 0, role: "region", "aria-label": "What your weights move" } : {};
+  return (
+    <div ref={frame} className="whatif-results" data-testid="whatif-results" aria-busy={busy} {...region}>
+      {children}
+    </div>
+  );
+}
+
+type SummaryState =
+  | { kind: "published" }
+  | { kind: "waiting" }
+  | { kind: "refused"; sentence: string }
+  | { kind: "scored"; rows: WhatIfRows };
+
+/**
+ * What the weights moved, axis by axis, in a few lines: the part of the results kept in sight
+ * while a slider moves (pinned on a phone). Announced politely when it changes.
+ */
+function Summary({
+  state,
+  by,
+  movedCount,
+  busy,
+}: {
+  state: SummaryState;
+  by: Axis;
+  movedCount: number;
+  busy: boolean;
+}) {
+  return (
+    <div className="whatif-summary" data-testid="whatif-summary" data-state={state.kind} data-busy={busy}>
+      {/* The right-hand side says "scoring…" while an answer is on its way, in the room of the
+          link it then shows: the pinned summary keeps its height while a slider moves. */}
+      <p className="whatif-summary-head">
+        <strong>{movedCount === 0 ? "Published weights" : `Your weights: ${movedCount} changed`}</strong>
+        {busy ? (
+          <span className="hint">scoring…</span>
+        ) : state.kind === "scored" ? (
+          <a className="whatif-jump" href="#whatif-tables">
+            Every product
+          </a>
+        ) : null}
+      </p>
+      <div aria-live="polite" aria-atomic="true">
+        {state.kind === "published" ? (
+          <p className="hint">Every score and rank as published. Move any weight: what it changes shows here.</p>
+        ) : state.kind === "waiting" ? (
+          <p className="hint">Scoring every product with your weights…</p>
+        ) : state.kind === "refused" ? (
+          <p className="whatif-refused" data-testid="whatif-refused">
+            {state.sentence}
+          </p>
+        ) : (
+          <AxisLines rows={state.rows} by={by} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function AxisLines({ rows, by }: { rows: WhatIfRows; by: Axis }) {
+  const moves = axisMoves(rows.capabilityIndex);
+  const ranked = rankMoves(rows.capabilityIndex);
+  const rankedUnder = rows.max ? rankMoves(rows.max.ranked) : 0;
+  return (
+    <ul className="whatif-moves">
+      {moves.map((move) => (
+        <li key={move.axis} data-axis={move.axis} data-testid={`summary-${move.axis}`}>
+          <strong>{AXIS_LABELS[move.axis]}</strong> <AxisMoveText move={move} />
+          {move.axis === by ? (
+            <span data-testid="summary-ranks">
+              {" "}
+              · ranks:{" "}
+              {ranked === 0 && rankedUnder === 0
+                ? "none move"
+                : `${ranked} of ${rows.capabilityIndex.length} move${rows.max ? `, ${rankedUnder} of ${rows.max.ranked.length} under ${rows.max.country}` : ""}`}
+            </span>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function AxisMoveText({ move }: { move: AxisMove }) {
+  if (!move.largest) return <span className="hint">as published</span>;
+  const { name, change, now } = move.largest;
+  return (
+    <span>
+      {move.changed} of {move.of} change; largest:{" "}
+      <span className={change > 0 ? "score-up" : "score-down"}>
+        {name} {signedScore(change)}
+      </span>
+      , now {now.toFixed(1)}
+    </span>
+  );
+}
+
+function OrderBy({ by, onChange }: { by: Axis; onChange: (axis: Axis) => void }) {
+  return (
+    <div className="whatif-order">
+      <span id="whatif-order-label">Order by</span>
+      <fieldset className="segmented" aria-labelledby="whatif-order-label">
+        {AXES.map((axis) => (
+          <label key={axis} className={axis === by ? "active" : undefined}>
+            <input
+              type="radio"
+              name="whatif-order"
+              value={axis}
+              checked={axis === by}
+              onChange={() => onChange(axis)}
+              data-testid={`whatif-by-${axis}`}
+            />
+            {AXIS_LABELS[axis]}
+          </label>
+        ))}
+      </fieldset>
+    </div>
+  );
+}
+
+function WhatIfTables({ rows, by }: { rows: WhatIfRows; by: Axis }) {
+  const label = AXIS_LABELS[by];
+  return (
+    <>
+      <TableWrap label="Every product with your weights">
+        <MoveTable
+          testId="whatif-capaindex"
+          caption={
+            by === "innovation"
+              ? "Capability Index with your weights (not published)"
+              : `Every product by ${label}, with your weights (not published)`
+          }
+          valueLabel={(axis) => AXIS_LABELS[axis]}
+          rows={rows.capabilityIndex}
+          by={by}
+        />
+      </TableWrap>
+      {rows.max ? (
+        <>
+          <TableWrap label={`Under ${rows.max.country}'s controls with your weights`}>
+            <MoveTable
+              testId="whatif-max"
+              caption={
+                by === "innovation"
+                  ? `Max under ${rows.max.country} with your weights (not published)`
+                  : `Under ${rows.max.country}'s controls by the ${label} kept, with your weights (not published)`
+              }
+              valueLabel={(axis) => `${AXIS_LABELS[axis]} kept`}
+              rows={rows.max.ranked}
+              by={by}
+            />
+          </TableWrap>
+          {rows.max.unavailable.length > 0 ? (
+            <p className="whatif-unavailable" data-testid="whatif-unavailable">
+              <strong>Unavailable under {rows.max.country}&apos;s controls</strong> — no offering meets them all, so no
+              rank and no score: {rows.max.unavailable.map((p) => `${p.name} (${p.vendor})`).join(", ")}.
+            </p>
+          ) : null}
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * One ranking with the reader's weights: rank, the move against the published rank, the product,
+ * then each axis — the value now, and its change from the published value (or "as published").
+ */
+function MoveTable({
   testId,
   caption,
   valueLabel,
   rows,
-  value,
-  published,
+  by,
 }: {
   testId: string;
   caption: string;
-  valueLabel: string;
-  rows: readonly Row[];
-  value: (row: Row) => string;
-  /** null: nothing published to compare with (unavailable under the controls). */
-  published: (row: Row) => number | null;
+  valueLabel: (axis: Axis) => string;
+  rows: readonly WhatIfRow[];
+  by: Axis;
 }) {
   return (
-    <table data-testid={testId}>
+    <table data-testid={testId} data-order={by} className="whatif-table">
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -228,72 +452,45 @@ function MoveTable<
           </th>
           <th scope="col">Move</th>
           <th scope="col">Product</th>
-          <th scope="col" className="num">
-            {valueLabel}
-          </th>
-          <th scope="col" className="num">
-            Published
-          </th>
+          {AXES.map((axis) => (
+            <th key={axis} scope="col" className="num" aria-sort={axis === by ? "descending" : undefined}>
+              {valueLabel(axis)}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
-        {rows.map((p) => {
-          const usable = !("available" in p) || p.available !== false;
-          return (
-            <tr
-              key={p.productId}
-              data-product-id={p.productId}
-              data-rank-change={usable ? p.rankChange : undefined}
-              className={usable ? undefined : "unavailable"}
-            >
-              <td className="num" data-label="Rank">
-                {usable ? p.rank : "–"}
-              </td>
-              <td data-label="Move">
-                {usable ? (
-                  <>
-                    <RankMove change={p.rankChange} /> <span className="hint">from {p.publishedRank}</span>
-                  </>
-                ) : (
-                  <span className="hint">unranked</span>
-                )}
-              </td>
-              <th scope="row">{p.name}</th>
-              <td className="num" data-label={valueLabel}>
-                {value(p)}
-              </td>
-              <td className="num" data-label="Published">
-                {published(p)?.toFixed(1) ?? "unavailable"}
-              </td>
-            </tr>
-          );
-        })}
+        {rows.map((p) => (
+          <tr key={p.productId} data-product-id={p.productId} data-rank-change={p.rankChange}>
+            <td className="num whatif-rank" data-label="Rank">
+              {p.rank}
+            </td>
+            <td className="whatif-move" data-label="Move">
+              <RankMove change={p.rankChange} /> <span className="hint">from {p.publishedRank}</span>
+            </td>
+            <th scope="row">
+              {p.name} <span className="hint whatif-vendor">{p.vendor}</span>
+            </th>
+            {AXES.map((axis) => {
+              const change = scoreChange(p, axis);
+              return (
+                <td
+                  key={axis}
+                  className="num whatif-score"
+                  data-label={valueLabel(axis)}
+                  data-axis={axis}
+                  data-now={p.now[axis]}
+                >
+                  <span className="score-now">{p.now[axis].toFixed(1)}</span>{" "}
+                  <span className={`score-change ${change > 0 ? "score-up" : change < 0 ? "score-down" : "hint"}`}>
+                    {change === 0 ? "as published" : `${signedScore(change)} from ${p.published[axis].toFixed(1)}`}
+                  </span>
+                </td>
+              );
+            })}
+          </tr>
+        ))}
       </tbody>
     </table>
-  );
-}
-
-function WhatIfTables({ reading }: { reading: WhatIfReading }) {
-  return (
-    <TableWrap label="Rankings with your weights" live>
-      <MoveTable
-        testId="whatif-capaindex"
-        caption="Capability Index with your weights (not published)"
-        valueLabel="Innovation"
-        rows={reading.capabilityIndex.products}
-        value={(p) => p.innovation.toFixed(1)}
-        published={(p) => p.publishedInnovation}
-      />
-      {reading.max ? (
-        <MoveTable
-          testId="whatif-max"
-          caption={`Max under ${reading.max.country} with your weights (not published)`}
-          valueLabel="Keeps"
-          rows={reading.max.products}
-          value={(p) => (p.available ? p.retainedInnovation.toFixed(1) : "unavailable")}
-          published={(p) => (p.available ? p.publishedRetainedInnovation : null)}
-        />
-      ) : null}
-    </TableWrap>
   );
 }

@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc";
 /**
- * The What if view: the country whose Max reading the weights also rerank (kept in the URL, as on
+ * The What if view: the country whose Max reading the weights also rescore (kept in the URL, as on
  * the readings view), then the sliders and what they move.
  */
 import { fullGeographies } from "@/server/domain/geographies";
@@ -17,6 +17,7 @@ export function WhatIfView({
   initialCountry,
   axes,
   initialWeights,
+  initialOrder,
 }: {
   marketId: string;
   release?: number;
@@ -24,6 +25,7 @@ export function WhatIfView({
   initialCountry: string;
   axes: readonly WeightedAxis[];
   initialWeights?: string;
+  initialOrder?: string;
 }) {
   const trpc = useTRPC();
   const [country, choose] = useCountryInUrl(initialCountry);
@@ -46,6 +48,7 @@ export function WhatIfView({
         country={country}
         axes={axes}
         initialWeights={initialWeights}
+        initialOrder={initialOrder}
       />
     </>
   );

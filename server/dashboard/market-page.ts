@@ -22,7 +22,7 @@ export interface MarketViewPageProps {
 }
 
 /** The query parameters a view reads and a link to the same view keeps. */
-const KEPT = ["release", "country", "view", "from", "to", "whatif"];
+const KEPT = ["release", "country", "view", "from", "to", "whatif", "whatifBy"];
 
 /** The string query parameters of a search, in KEPT order. */
 export function givenParams(search: Search, keys: readonly string[] = KEPT): [string, string][] {

@@ -17,3 +17,7 @@ export const LISTS_CONTROLS: SeeAlso = {
   operation: "geographies.list",
   says: "lists every country's controls with their ids",
 };
+export const LISTS_INDICATORS: SeeAlso = {
+  operation: "readings.snapshot",
+  says: "lists each indicator of the market with its id and published weight",
+};

@@ -815,6 +815,11 @@ export const whatifSchema = z
             innovation: score,
             publishedInnovation: score,
             band: z.string().meta({ description: "The Innovation band with the caller's weights." }),
+            scores: scoresSchema.meta({ description: "Every axis with the caller's weights." }),
+            publishedScores: scoresSchema.meta({ description: "Every axis as published." }),
+            bands: z
+              .object({ innovation: z.string(), control: z.string(), scale: z.string() })
+              .meta({ description: "Each axis's band with the caller's weights." }),
           })
           .meta({ id: "WhatIfCapaIndexProduct" }),
       ),
@@ -831,6 +836,12 @@ export const whatifSchema = z
               offering: offeringRef,
               retainedInnovation: score,
               publishedRetainedInnovation: score,
+              on: scoresSchema
+                .nullable()
+                .meta({ description: "Every axis kept under the controls, the caller's weights; null: unavailable." }),
+              publishedOn: scoresSchema
+                .nullable()
+                .meta({ description: "Every axis kept under the controls, as published; null: unavailable." }),
             })
             .meta({ id: "WhatIfMaxProduct" }),
         ),

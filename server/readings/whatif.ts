@@ -1,10 +1,11 @@
 /**
  * The what-if reading: the Capability Index (and, for a country, the Max reading) of a release
- * recomputed with weights the caller chooses, beside the published ranking. Pure: the release and
+ * recomputed with weights the caller chooses, beside the published ranking, with each product's
+ * three axes recomputed too (and, under the controls, what it keeps of each). Pure: the release and
  * the weights in, a payload out; nothing is stored and nothing published changes.
  */
 import type { Axis } from "../domain/market-definition";
-import type { ProductUnderControls } from "../domain/scores";
+import type { ProductUnderControls, Scores } from "../domain/scores";
 import { rescoreWithWeights } from "../scoring/whatif";
 import { rankBy } from "./rank";
 import type { ReleaseData } from "./release";
@@ -42,13 +43,21 @@ export function whatif(release: ReleaseData, weights: ReadonlyMap<string, number
     weights,
   );
   const publishedRanks = ranksOf(rankBy(release.products, (p) => p.scores.innovation));
-  const publishedScores = new Map(release.products.map((p) => [p.productId, p.scores.innovation]));
-  const capabilityIndex = rankBy(rescored.products, (p) => p.scores.innovation).map((p) => ({
-    ...moved(p, publishedRanks),
-    innovation: p.scores.innovation,
-    publishedInnovation: publishedScores.get(p.productId) as number,
-    band: p.bands.innovation,
-  }));
+  const publishedScores = new Map(release.products.map((p) => [p.productId, p.scores]));
+  // Every axis with the caller's weights, beside the published one: a Control or Scale weight
+  // moves no Innovation ranking, but it does move these, and a reader must see that it does.
+  const capabilityIndex = rankBy(rescored.products, (p) => p.scores.innovation).map((p) => {
+    const published = publishedScores.get(p.productId) as Scores;
+    return {
+      ...moved(p, publishedRanks),
+      innovation: p.scores.innovation,
+      publishedInnovation: published.innovation,
+      band: p.bands.innovation,
+      scores: p.scores,
+      publishedScores: published,
+      bands: p.bands,
+    };
+  });
   return {
     marketId: release.marketId,
     release: release.release,
@@ -81,17 +90,24 @@ function maxUnder(
     return { ...moved, name: product.name, vendor: product.vendor };
   };
   const publishedRanks = ranksOf(rankBy(published.products.map(named), (p) => p.on.innovation));
-  const publishedRetained = new Map(published.products.map((p) => [p.productId, p.on.innovation]));
+  const publishedOn = new Map(published.products.map((p) => [p.productId, p]));
   const names = new Map(release.controls.map((c) => [c.id, c.name]));
   return {
     country,
     controls: rescored.controls.map((id) => ({ id, name: names.get(id) ?? id })),
-    products: rankBy(rescored.products.map(named), (p) => p.on.innovation).map((p) => ({
-      ...moved(p, publishedRanks),
-      available: p.available,
-      offering: p.offering,
-      retainedInnovation: p.on.innovation,
-      publishedRetainedInnovation: publishedRetained.get(p.productId) as number,
-    })),
+    products: rankBy(rescored.products.map(named), (p) => p.on.innovation).map((p) => {
+      const before = publishedOn.get(p.productId) as ProductUnderControls;
+      return {
+        ...moved(p, publishedRanks),
+        available: p.available,
+        offering: p.offering,
+        retainedInnovation: p.on.innovation,
+        publishedRetainedInnovation: before.on.innovation,
+        // An unavailable product keeps nothing to score: null, never the engine's zeros. (Weights
+        // choose among the offerings that meet the controls, never whether one does.)
+        on: p.available ? p.on : null,
+        publishedOn: before.available ? before.on : null,
+      };
+    }),
   };
 }

@@ -24,7 +24,7 @@ export function rescoreWithWeights(
 ): ScoredMarket {
   const problems = checkWhatIfWeights(market, weights);
   if (problems.length > 0)
-    throw new RangeError(`weights refused: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`);
+    throw new RangeError(`weights refused: ${problems.map((p) => `${p.path}: ${p.message}`).join(" ")}`);
   // A plain copy, not through the market schema: the schema wants every weight > 0, and a what-if
   // may zero an indicator out (the engine sums the weights, so a zero weight simply drops it).
   const reweighted: MarketFile = {
@@ -43,18 +43,26 @@ export const MAX_WEIGHT = 1_000_000;
 /**
  * The problems of a set of what-if weights against a market: each named weight must be a known
  * indicator and a finite number from 0 to MAX_WEIGHT; and once merged with the published weights every axis needs
- * one weight above zero (an axis weighing nothing has no score to speak of).
+ * one weight above zero (an axis weighing nothing has no score to speak of). Each message is a
+ * sentence that stands on its own — the dashboard shows it to a person as it is, and the API joins
+ * them into its problem's detail — naming the weight and saying what would be accepted.
  */
 export function checkWhatIfWeights(market: MarketFile, weights: ReadonlyMap<string, number>): WeightProblem[] {
   const problems: WeightProblem[] = [];
   const known = new Set(market.indicators.map((i) => i.id));
   for (const [id, weight] of weights) {
     const path = `weights.${id}`;
-    if (!known.has(id)) problems.push({ path, message: `"${id}" is not an indicator of market "${market.marketId}"` });
-    else if (!Number.isFinite(weight)) problems.push({ path, message: `must be a finite number, not ${weight}` });
-    else if (weight < 0) problems.push({ path, message: `must be ≥ 0, not ${weight}` });
+    if (!known.has(id)) problems.push({ path, message: `Market ${market.marketId} has no indicator "${id}".` });
+    else if (!Number.isFinite(weight))
+      problems.push({ path, message: `The weight of ${id} is not a finite number (${weight}).` });
+    else if (weight < 0)
+      problems.push({ path, message: `The weight of ${id} is ${weight}: a weight must be 0 or more.` });
     // Far beyond any meaningful weighting, and where sums of weights would overflow to Infinity.
-    else if (weight > MAX_WEIGHT) problems.push({ path, message: `must be at most ${MAX_WEIGHT}, not ${weight}` });
+    else if (weight > MAX_WEIGHT)
+      problems.push({
+        path,
+        message: `The weight of ${id} is ${weight}: a weight must be at most ${MAX_WEIGHT.toLocaleString("en")}.`,
+      });
   }
   if (problems.length > 0) return problems; // the totals below would only repeat these
   for (const axis of AXES) {
@@ -64,7 +72,7 @@ export function checkWhatIfWeights(market: MarketFile, weights: ReadonlyMap<stri
     if (total === 0)
       problems.push({
         path: "weights",
-        message: `every ${AXIS_LABELS[axis]} weight is zero: give at least one ${AXIS_LABELS[axis]} indicator a weight above zero`,
+        message: `Every ${AXIS_LABELS[axis]} weight is zero: give at least one ${AXIS_LABELS[axis]} indicator a weight above 0.`,
       });
   }
   return problems;
@@ -76,8 +84,9 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * `indicatorId:weight,indicatorId:weight` (spaces around items and parts tolerated) → the weights,
- * and every problem found: an empty text, an item that is not `id:weight` (at `weights`), a weight
- * that is not a number or an id given twice (at `weights.<id>`).
+ * and every problem found, each a sentence as checkWhatIfWeights writes them: an empty text, an
+ * item that is not `id:weight` (at `weights`), a weight that is missing or not a number or an id
+ * given twice (at `weights.<id>`).
  */
 export function parseWeightsParam(text: string): { weights: Map<string, number>; problems: WeightProblem[] } {
   const weights = new Map<string, number>();
@@ -86,20 +95,30 @@ export function parseWeightsParam(text: string): { weights: Map<string, number>;
   if (text.trim() === "")
     return {
       weights,
-      problems: [{ path: "weights", message: "is empty: give indicatorId:weight pairs, comma-separated" }],
+      problems: [
+        { path: "weights", message: "No weights were given: write indicatorId:weight pairs, separated by commas." },
+      ],
     };
   for (const raw of text.split(",")) {
     const item = raw.trim();
     const colon = item.indexOf(":");
     const id = item.slice(0, colon).trim();
     const written = item.slice(colon + 1).trim();
+    if (item === "") {
+      problems.push({ path: "weights", message: "One item of the list is empty: remove the extra comma." });
+      continue;
+    }
     if (colon < 0 || id === "") {
-      problems.push({ path: "weights", message: `"${item}" is not indicatorId:weight` });
+      problems.push({ path: "weights", message: `"${item}" is not an indicatorId:weight pair.` });
       continue;
     }
     const path = `weights.${id}`;
-    if (seen.has(id)) problems.push({ path, message: "is given more than once" });
-    else if (!DECIMAL.test(written)) problems.push({ path, message: `"${written}" is not a number` });
+    if (seen.has(id))
+      problems.push({ path, message: `${id} is given more than once: give each indicator one weight.` });
+    else if (written === "")
+      problems.push({ path, message: `The weight of ${id} is missing: write a number after the colon.` });
+    else if (!DECIMAL.test(written))
+      problems.push({ path, message: `The weight of ${id}, "${written}", is not a number.` });
     else weights.set(id, Number(written));
     seen.add(id);
   }

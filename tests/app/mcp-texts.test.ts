@@ -190,6 +190,30 @@ describe("every tool's text answers its question", () => {
     expect(text).toContain(mover.rankChange > 0 ? `+${mover.rankChange}` : String(mover.rankChange));
   });
 
+  it("service_market_whatif: every product's Control and Scale with the caller's weights, the unavailable set apart", async () => {
+    const { text, data } = await call("service_market_whatif", {
+      marketId: "foundation-model-apis",
+      weights: "key-custody:8",
+      country: "FR",
+    });
+    const [index, max] = text.split(/^Max under FR:$/m);
+    for (const p of data.capabilityIndex.products as Payload[]) {
+      const line = lineOf(index ?? "", p.name);
+      expect(line).toContain(`Control ${p.scores.control} (published ${p.publishedScores.control})`);
+      expect(line).toContain(`Scale ${p.scores.scale} (published ${p.publishedScores.scale})`);
+    }
+    const kept = data.max.products as Payload[];
+    expect(kept.some((p) => !p.available)).toBe(true);
+    for (const p of kept) {
+      const line = lineOf(max ?? "", p.name);
+      if (p.available) expect(line).toContain(`Control ${p.on.control} (published ${p.publishedOn.control})`);
+      else expect(line).toMatch(/^- .* unavailable under FR's controls: unranked, no score$/);
+    }
+    // The ranked ones first, then those set apart.
+    const lines = (max ?? "").trim().split("\n");
+    expect(lines.findIndex((l) => l.startsWith("- "))).toBe(kept.filter((p) => p.available).length);
+  });
+
   it("service_account_get: the balance", async () => {
     const { text, data } = await call("service_account_get", {});
     expect(text).toContain(data.balance.toLocaleString("en"));

@@ -27,16 +27,33 @@ type Snapshot = {
 };
 type Ranked = { rank: number; productId: string; rankInterval: { best: number; worst: number } };
 type CapaIndex = { products: (Ranked & { innovation: number; band: string; bandSettled: boolean })[] };
-type Max = { products: (Ranked & { on: { innovation: number } })[] };
+type Max = { products: (Ranked & { available: boolean; on: Record<Axis, number> })[] };
 type Move = { rank: number; publishedRank: number; rankChange: number; productId: string };
 type WhatIf = {
   published: boolean;
   release: number;
   weights: { indicatorId: string; published: number; used: number }[];
-  capabilityIndex: { products: (Move & { innovation: number; publishedInnovation: number })[] };
-  max?: { country: string; products: (Move & { retainedInnovation: number; publishedRetainedInnovation: number })[] };
+  capabilityIndex: {
+    products: (Move & {
+      innovation: number;
+      publishedInnovation: number;
+      scores: Record<Axis, number>;
+      publishedScores: Record<Axis, number>;
+      bands: Record<Axis, string>;
+    })[];
+  };
+  max?: {
+    country: string;
+    products: (Move & {
+      available: boolean;
+      retainedInnovation: number;
+      publishedRetainedInnovation: number;
+      on: Record<Axis, number> | null;
+      publishedOn: Record<Axis, number> | null;
+    })[];
+  };
 };
-type Problem = { status: number; code: string; issues?: { path: string; message: string }[] };
+type Problem = { status: number; code: string; detail: string; issues?: { path: string; message: string }[] };
 
 const get = async <T>(path: string) => {
   const response = await fetch(`${base}/v1/markets/${MARKET}${path}`, {
@@ -121,6 +138,48 @@ describe("GET /v1/markets/{marketId}/whatif", () => {
       index.products.map((p) => [p.rank, p.productId, p.innovation]),
     );
     for (const product of answer.body.capabilityIndex.products) expect(product.rankChange).toBe(0);
+    // Every axis of every product is its published score, beside itself.
+    const published = new Map(snap.products.map((p) => [p.productId, p]));
+    for (const product of answer.body.capabilityIndex.products) {
+      expect(product.scores).toEqual(published.get(product.productId)?.scores);
+      expect(product.publishedScores).toEqual(product.scores);
+      expect(product.bands).toEqual(published.get(product.productId)?.bands);
+    }
+    // Under a country: what the Max reading keeps of each axis, and no score where unavailable.
+    const max = (await get<Max>("/servicemax?country=FR")).body;
+    const under = await get<WhatIf>(`/whatif?weights=${encodeURIComponent(weights)}&country=FR`);
+    expect(under.body.max?.products.map((p) => [p.rank, p.productId, p.available, p.on, p.publishedOn])).toEqual(
+      max.products.map((p) => {
+        const on = p.available ? p.on : null;
+        return [p.rank, p.productId, p.available, on, on];
+      }),
+    );
+    expect(max.products.some((p) => !p.available)).toBe(true);
+  });
+
+  it("moves each product's Control with a Control weight and its Scale with a Scale weight, not Innovation", async () => {
+    const snap = await snapshot();
+    for (const axis of ["control", "scale"] as const) {
+      const first = snap.dimensions.find((d) => d.id === axis)?.indicators[0];
+      if (!first) throw new Error(`no ${axis} indicator`);
+      const answer = await get<WhatIf>(`/whatif?weights=${first.id}:${first.weight * 6}&country=DE`);
+      expect(answer.status).toBe(200);
+      const products = answer.body.capabilityIndex.products;
+      expect(
+        products.some((p) => p.scores[axis] !== p.publishedScores[axis]),
+        axis,
+      ).toBe(true);
+      for (const p of products) {
+        expect(p.scores.innovation).toBe(p.publishedScores.innovation);
+        expect(p.rankChange).toBe(0);
+      }
+      const kept = answer.body.max?.products ?? [];
+      expect(
+        kept.some((p) => p.on && p.publishedOn && p.on[axis] !== p.publishedOn[axis]),
+        axis,
+      ).toBe(true);
+      for (const p of kept) expect(p.on === null && p.publishedOn === null).toBe(!p.available);
+    }
   });
 
   it("moves products when a weight changes, says by how much, and leaves the published readings alone", async () => {
@@ -150,13 +209,16 @@ describe("GET /v1/markets/{marketId}/whatif", () => {
 
   it("is the same on MCP as service_market_whatif", async () => {
     const snap = await snapshot();
-    const first = snap.dimensions[0]?.indicators[0]?.id as string;
+    // An Innovation and a Control weight: both rankings move, and every axis's scores.
+    const first = snap.dimensions.find((d) => d.id === "innovation")?.indicators[0]?.id as string;
+    const control = snap.dimensions.find((d) => d.id === "control")?.indicators[0]?.id as string;
+    const weights = `${first}:3,${control}:0`;
     const tool = await callToolWithToken(base, accounts.uncertain.token, "service_market_whatif", {
       marketId: MARKET,
-      weights: `${first}:3`,
+      weights,
       country: "DE",
     });
-    const rest = await get<WhatIf>(`/whatif?weights=${first}:3&country=DE`);
+    const rest = await get<WhatIf>(`/whatif?weights=${weights}&country=DE`);
     expect(tool.isError).toBeFalsy();
     expect(tool.structuredContent).toEqual(rest.body);
     expect((tool.content[0] as { text: string }).text).toContain("NOT the published ranking");
@@ -183,7 +245,25 @@ describe("GET /v1/markets/{marketId}/whatif", () => {
     expect(answer.headers.get("content-type")).toContain("application/problem+json");
     expect(answer.body.code).toBe("invalid_request");
     expect(answer.body.issues?.map((issue) => issue.path)).toContain(path.replaceAll("FIRST", first));
+    // Sentences a person reads as they are: each issue one, the detail all of them after its lead.
+    for (const issue of answer.body.issues ?? []) expect(issue.message).toMatch(/^["A-Z].*\.$/);
+    expect(answer.body.detail).toMatch(/^These weights cannot be used\. ["A-Z]/);
     expect(await balance()).toBe(before);
+  });
+
+  it("says an axis weighted all zero as a sentence with the way out, and points an unknown indicator to the snapshot", async () => {
+    const snap = await snapshot();
+    const innovation = snap.dimensions.find((d) => d.id === "innovation")?.indicators ?? [];
+    const zero = await get<Problem>(
+      `/whatif?weights=${encodeURIComponent(innovation.map((i) => `${i.id}:0`).join(","))}`,
+    );
+    const sentence = "Every Innovation weight is zero: give at least one Innovation indicator a weight above 0.";
+    expect(zero.body.detail).toBe(`These weights cannot be used. ${sentence}`);
+    expect(zero.body.issues).toEqual([{ path: "weights", message: sentence }]);
+    const unknown = await get<Problem>("/whatif?weights=no-such-indicator:1");
+    expect(unknown.body.detail).toBe(
+      `These weights cannot be used. Market ${MARKET} has no indicator "no-such-indicator". GET /v1/markets/{marketId}/snapshot lists each indicator of the market with its id and published weight.`,
+    );
   });
 
   it("refuses a missing weights parameter and an unknown country, uncharged", async () => {

@@ -88,6 +88,8 @@ describe("WCAG 2.2 AA (axe-core), in Chromium", () => {
     [`${market}/readings?country=FR`, "delta-map"],
     [`${market}/readings?country=FR&minSeal=3`, "delta-gated-out"],
     [`${market}/whatif?country=FR`, "whatif"],
+    // With weights: the summary, the order and every product's three axes, as tables or cards.
+    [`${market}/whatif?country=FR&whatif=key-custody:6,sla-tier:0&whatifBy=control`, "whatif-capaindex"],
     [`${market}/changes?country=FR`, "changes-table"],
     [`${market}/availability?country=FR`, "heatmap"],
     [`${market}/methodology`, "methodology"],

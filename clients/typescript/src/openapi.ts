@@ -349,7 +349,7 @@ export interface paths {
         };
         /**
          * What-if weights
-         * @description The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with rankChange (places gained). Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Costs 5 credits.
+         * @description The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep theirs) and, with `country`, the Max reading too: each product's rank and three axes beside the published ones; rankChange: places gained. Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Costs 5 credits.
          */
         get: operations["readings-whatif"];
         put?: never;
@@ -358,7 +358,7 @@ export interface paths {
         options?: never;
         /**
          * What-if weights (headers only)
-         * @description As GET, without the body: the same checks, headers and price. The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with rankChange (places gained). Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Costs 5 credits.
+         * @description As GET, without the body: the same checks, headers and price. The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep theirs) and, with `country`, the Max reading too: each product's rank and three axes beside the published ones; rankChange: places gained. Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Costs 5 credits.
          */
         head: operations["readings-whatifHead"];
         patch?: never;
@@ -1681,6 +1681,16 @@ export interface components {
             publishedInnovation: number;
             /** @description The Innovation band with the caller's weights. */
             band: string;
+            /** @description Every axis with the caller's weights. */
+            scores: components["schemas"]["Scores"];
+            /** @description Every axis as published. */
+            publishedScores: components["schemas"]["Scores"];
+            /** @description Each axis's band with the caller's weights. */
+            bands: {
+                innovation: string;
+                control: string;
+                scale: string;
+            };
         };
         WhatIfMaxProduct: {
             /** @description Rank with the caller's weights. */
@@ -1702,6 +1712,10 @@ export interface components {
             retainedInnovation: number;
             /** @description 0..100, one decimal. */
             publishedRetainedInnovation: number;
+            /** @description Every axis kept under the controls, the caller's weights; null: unavailable. */
+            on: components["schemas"]["Scores"] | null;
+            /** @description Every axis kept under the controls, as published; null: unavailable. */
+            publishedOn: components["schemas"]["Scores"] | null;
         };
         /** @description Rankings recomputed with the caller's weights beside the published ones; never published. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
         SparseWhatIf: {
@@ -1743,6 +1757,16 @@ export interface components {
                     publishedInnovation?: number;
                     /** @description The Innovation band with the caller's weights. */
                     band?: string;
+                    /** @description Every axis with the caller's weights. */
+                    scores?: components["schemas"]["Scores"];
+                    /** @description Every axis as published. */
+                    publishedScores?: components["schemas"]["Scores"];
+                    /** @description Each axis's band with the caller's weights. */
+                    bands?: {
+                        innovation: string;
+                        control: string;
+                        scale: string;
+                    };
                 }[];
             };
             max?: {
@@ -1771,6 +1795,10 @@ export interface components {
                     retainedInnovation?: number;
                     /** @description 0..100, one decimal. */
                     publishedRetainedInnovation?: number;
+                    /** @description Every axis kept under the controls, the caller's weights; null: unavailable. */
+                    on?: components["schemas"]["Scores"] | null;
+                    /** @description Every axis kept under the controls, as published; null: unavailable. */
+                    publishedOn?: components["schemas"]["Scores"] | null;
                 }[];
             };
             page?: components["schemas"]["Page"];

@@ -1,9 +1,12 @@
+import { AXIS_LABELS } from "../../domain/market-definition";
+import type { Scores } from "../../domain/scores";
 import { invalidRequest } from "../../errors/api-error";
 import { nameList } from "../../formats/name-list";
 import { signed } from "../../readings/change-summary";
 import { whatif as whatifOf } from "../../readings/whatif";
 import { checkWhatIfWeights, parseWeightsParam } from "../../scoring/whatif";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
+import { LISTS_INDICATORS } from "../pointers";
 import { narrowingParams, whatifInput, whatifSchema } from "../schemas";
 import { releaseHeader } from "./text";
 
@@ -15,7 +18,7 @@ export const whatif = declareReading({
   path: "/markets/{marketId}/whatif",
   summary: "What-if weights",
   description:
-    "The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep their published weight) and, with `country`, the Max reading too: each product beside its published rank and score, with rankChange (places gained). Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it.",
+    "The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep theirs) and, with `country`, the Max reading too: each product's rank and three axes beside the published ones; rankChange: places gained. Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it.",
   input: whatifInput.extend(narrowingParams),
   narrowing: { lists: ["capabilityIndex.products", "max.products"] },
   output: whatifSchema,
@@ -28,34 +31,55 @@ export const whatif = declareReading({
     const parsed = parseWeightsParam(input.weights);
     const problems =
       parsed.problems.length > 0 ? parsed.problems : checkWhatIfWeights(release.definition, parsed.weights);
-    if (problems.length > 0)
+    // Each problem is a sentence of its own (server/scoring/whatif.ts): the detail reads them in
+    // order, and points to the list of indicators only when one named is not the market's.
+    if (problems.length > 0) {
+      const known = new Set(release.definition.indicators.map((i) => i.id));
+      const unknown = [...parsed.weights.keys()].some((id) => !known.has(id));
       throw invalidRequest(
-        `The weights cannot be used: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}. The snapshot's dimensions list each indicator and its published weight.`,
+        `These weights cannot be used. ${problems.map((p) => p.message).join(" ")}`,
         problems,
+        unknown ? LISTS_INDICATORS : undefined,
       );
+    }
     return whatifOf(release, parsed.weights, country);
   },
   tool: {
     name: "service_market_whatif",
     text: (payload) => {
       const moved = (p: { rankChange: number }) => (p.rankChange === 0 ? "=" : signed(p.rankChange));
+      // Control and Scale with the caller's weights too: their weights rank nothing here, but
+      // they do move these scores, and an agent asked about them must see by how much.
+      const axes = (now: Scores, published: Scores) =>
+        (["control", "scale"] as const)
+          .map((axis) => `${AXIS_LABELS[axis]} ${now[axis]} (published ${published[axis]})`)
+          .join(", ");
       const changed = payload.weights.filter((w) => w.used !== w.published);
+      const max = payload.max;
       return [
         `What-if weights, ${releaseHeader(payload)} — NOT the published ranking.`,
         `Weights changed: ${changed.length ? nameList(changed.map((w) => `${w.indicatorId} ${w.published} → ${w.used}`)) : "none"}.`,
         "Capability Index:",
         ...payload.capabilityIndex.products.map(
           (p) =>
-            `${p.rank}. ${p.name} (${p.vendor}) — Innovation ${p.innovation} (published ${p.publishedInnovation}), rank ${moved(p)} from ${p.publishedRank}`,
+            `${p.rank}. ${p.name} (${p.vendor}) — Innovation ${p.innovation} (published ${p.publishedInnovation}), rank ${moved(p)} from ${p.publishedRank}; ${axes(p.scores, p.publishedScores)}`,
         ),
-        ...(payload.max
+        ...(max
           ? [
-              `Max under ${payload.max.country}:`,
-              ...payload.max.products.map((p) =>
-                p.available
-                  ? `${p.rank}. ${p.name} (${p.vendor}) — retains ${p.retainedInnovation}, rank ${moved(p)} from ${p.publishedRank}`
-                  : `- ${p.name} (${p.vendor}) — unavailable under ${payload.max?.country}'s controls: unranked`,
+              `Max under ${max.country}:`,
+              ...max.products.flatMap((p) =>
+                p.on && p.publishedOn
+                  ? [
+                      `${p.rank}. ${p.name} (${p.vendor}) — retains ${p.retainedInnovation} (published ${p.publishedRetainedInnovation}), rank ${moved(p)} from ${p.publishedRank}; keeps ${axes(p.on, p.publishedOn)}`,
+                    ]
+                  : [],
               ),
+              // Set apart after the ranked ones: no rank and no score where no offering qualifies.
+              ...max.products
+                .filter((p) => !p.available)
+                .map(
+                  (p) => `- ${p.name} (${p.vendor}) — unavailable under ${max.country}'s controls: unranked, no score`,
+                ),
             ]
           : []),
       ].join("\n");

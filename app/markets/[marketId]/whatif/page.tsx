@@ -23,6 +23,7 @@ export default async function MarketWhatIf({ params, searchParams }: MarketViewP
           indicators: d.indicators.map(({ id, name, weight }) => ({ id, name, weight })),
         }))}
         initialWeights={typeof search.whatif === "string" ? search.whatif : undefined}
+        initialOrder={typeof search.whatifBy === "string" ? search.whatifBy : undefined}
       />
     </MarketFrame>
   );

@@ -1,16 +1,14 @@
 "use client";
+/**
+ * The three readings of a market under the country the frame shows (the URL's `country`): the
+ * Capability Index, the Max reading and the Delta, with the reader's gates. The delta view and the
+ * gates live in the page URL too, so a reading can be shared as a link. Data comes from the same
+ * tRPC procedures as REST and MCP, as the signed-in person (not metered).
+ */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { usableCount } from "@/components/charts/chart-data";
 import type { Cutoff } from "@/components/charts/ranked-bars";
-/**
- * The three readings of a market under one country's controls: a country selector (the
- * organization's home country first), then the Capability Index, the Max reading and the Delta.
- * The country and the delta view live in the page URL, so a reading can be shared as a link.
- * Data comes from the same tRPC procedures as REST and MCP, as the signed-in person (not metered).
- */
-import { controlsCount } from "@/components/controls-count";
-import { byCountryName } from "@/components/format";
 import { problemText, useTRPC } from "@/components/trpc";
 import { fullGeographies } from "@/server/domain/geographies";
 import { CapaindexFigure } from "./capaindex-figure";
@@ -64,37 +62,6 @@ function ReadingSlot<T>({
     <div className="chart skeleton" aria-busy="true">
       <p className="hint">Loading {what}…</p>
     </div>
-  );
-}
-
-export function CountrySelector({
-  geographies,
-  country,
-  homeCountry,
-  onChange,
-}: {
-  geographies: readonly Geography[] | undefined;
-  country: string;
-  homeCountry: string;
-  onChange: (country: string) => void;
-}) {
-  const options = byCountryName(geographies ?? [{ country, name: country, controls: [] }]);
-  return (
-    <label className="country-selector">
-      Country whose controls are engaged
-      <select
-        value={country}
-        onChange={(event) => onChange(event.target.value)}
-        disabled={!geographies}
-        data-testid="country-selector"
-      >
-        {options.map((g) => (
-          <option key={g.country} value={g.country}>
-            {g.name} ({g.country}){g.country === homeCountry ? ", home" : ""} — {controlsCount(g.controls.length)}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
 
@@ -192,58 +159,56 @@ export function ReadingsPanel({
   };
 
   return (
-    <>
-      <section aria-labelledby="readings-title" className="readings" aria-busy={updating}>
-        <h2 id="readings-title">Readings</h2>
-        {/* The country is chosen in the page's frame, for every view; this view reads it from the URL. */}
-        {updating ? (
-          <p className="hint" role="status">
-            Updating for {country}…
-          </p>
-        ) : null}
-        {geographies.error ? <Problem error={geographies.error} what="the countries" /> : null}
-        {max.data ? <UsableHeadline reading={max.data} countryName={geography?.name} /> : null}
-        <EngagedControls geography={geography} />
-        <GatesForm gates={gates} controls={geographies.data?.controls ?? []} onChange={chooseGates} />
-
-        <h3>Capability Index</h3>
-        <p className="hint">
-          Every product ranked by its published Innovation; no controls are engaged here. Those {country} excludes are
-          hatched and marked.
+    <section aria-labelledby="readings-title" className="readings" aria-busy={updating}>
+      <h2 id="readings-title">Readings</h2>
+      {/* The country is chosen in the page's frame, for every view; this view reads it from the URL. */}
+      {updating ? (
+        <p className="hint" role="status">
+          Updating for {country}…
         </p>
-        <ReadingSlot query={capaindex} what="the Capability Index">
-          {(reading) => (
-            <CapaindexFigure
-              reading={reading}
-              cutoffs={innovationCutoffs}
-              {...(max.data
-                ? {
-                    under: {
-                      country: max.data.country,
-                      unavailable: new Set(max.data.products.filter((p) => !p.available).map((p) => p.productId)),
-                    },
-                  }
-                : {})}
-            />
-          )}
-        </ReadingSlot>
+      ) : null}
+      {geographies.error ? <Problem error={geographies.error} what="the countries" /> : null}
+      {max.data ? <UsableHeadline reading={max.data} countryName={geography?.name} /> : null}
+      <EngagedControls geography={geography} />
+      <GatesForm gates={gates} controls={geographies.data?.controls ?? []} onChange={chooseGates} />
 
-        <h3>Max</h3>
-        <p className="hint">
-          Ranked by the Innovation each product keeps with every control of {geography?.name ?? country} engaged:{" "}
-          <em>off</em> is published, <em>on</em> is under the controls.
-        </p>
-        <ReadingSlot query={max} what="the Max reading">
-          {(reading) => <ServicemaxFigure reading={reading} controlNames={controlNames} />}
-        </ReadingSlot>
+      <h3>Capability Index</h3>
+      <p className="hint">
+        Every product ranked by its published Innovation; no controls are engaged here. Those {country} excludes are
+        hatched and marked.
+      </p>
+      <ReadingSlot query={capaindex} what="the Capability Index">
+        {(reading) => (
+          <CapaindexFigure
+            reading={reading}
+            cutoffs={innovationCutoffs}
+            {...(max.data
+              ? {
+                  under: {
+                    country: max.data.country,
+                    unavailable: new Set(max.data.products.filter((p) => !p.available).map((p) => p.productId)),
+                  },
+                }
+              : {})}
+          />
+        )}
+      </ReadingSlot>
 
-        <h3>Delta</h3>
-        <p className="hint">What each product keeps and loses: published against under the controls.</p>
-        <ReadingSlot query={delta} what="the Delta">
-          {(reading) => <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />}
-        </ReadingSlot>
-      </section>
-    </>
+      <h3>Max</h3>
+      <p className="hint">
+        Ranked by the Innovation each product keeps with every control of {geography?.name ?? country} engaged:{" "}
+        <em>off</em> is published, <em>on</em> is under the controls.
+      </p>
+      <ReadingSlot query={max} what="the Max reading">
+        {(reading) => <ServicemaxFigure reading={reading} controlNames={controlNames} />}
+      </ReadingSlot>
+
+      <h3>Delta</h3>
+      <p className="hint">What each product keeps and loses: published against under the controls.</p>
+      <ReadingSlot query={delta} what="the Delta">
+        {(reading) => <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />}
+      </ReadingSlot>
+    </section>
   );
 }
 

@@ -12,6 +12,8 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { count } from "@/components/format";
+import { usePaged } from "@/components/pager";
 import { TableWrap } from "@/components/table-wrap";
 import { problemText, useTRPC } from "@/components/trpc";
 import { AXES, AXIS_LABELS, type Axis } from "@/server/domain/market-definition";
@@ -150,9 +152,12 @@ export function WhatIfPanel({
   // Back at the published weights nothing is asked: the published scores need no answer.
   const busy = changed !== "" && (asked !== changed || whatif.isFetching);
   const movedCount = changed === "" ? 0 : changed.split(",").length;
+  // Set once the sliders answer (hydrated): before that a key press moves nothing.
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
 
   return (
-    <section aria-labelledby="whatif-title" className="whatif" data-testid="whatif">
+    <section aria-labelledby="whatif-title" className="whatif" data-testid="whatif" data-live={live || undefined}>
       <h2 id="whatif-title">What if the weights were different?</h2>
       <p className="notice whatif-note" role="note" data-testid="whatif-note">
         <strong>Not the published ranking.</strong> Nothing is stored; the link keeps your weights.
@@ -381,6 +386,16 @@ function OrderBy({ by, onChange }: { by: Axis; onChange: (axis: Axis) => void })
   );
 }
 
+/** At most a dozen names, then how many more: a large market's excluded never fill the screen. */
+const NAMED = 12;
+function unavailableNames(products: readonly { name: string; vendor: string }[]): string {
+  const named = products.slice(0, NAMED).map((p) => `${p.name} (${p.vendor})`);
+  const more = products.length - named.length;
+  return more > 0
+    ? `${named.join(", ")} and ${count(more)} more (the Availability view lists them all)`
+    : named.join(", ");
+}
+
 function WhatIfTables({ rows, by }: { rows: WhatIfRows; by: Axis }) {
   const label = AXIS_LABELS[by];
   return (
@@ -411,12 +426,13 @@ function WhatIfTables({ rows, by }: { rows: WhatIfRows; by: Axis }) {
               valueLabel={(axis) => `${AXIS_LABELS[axis]} kept`}
               rows={rows.max.ranked}
               by={by}
+              under
             />
           </TableWrap>
           {rows.max.unavailable.length > 0 ? (
             <p className="whatif-unavailable" data-testid="whatif-unavailable">
               <strong>Unavailable under {rows.max.country}&apos;s controls</strong> — no offering meets them all, so no
-              rank and no score: {rows.max.unavailable.map((p) => `${p.name} (${p.vendor})`).join(", ")}.
+              rank and no score: {unavailableNames(rows.max.unavailable)}.
             </p>
           ) : null}
         </>
@@ -435,62 +451,70 @@ function MoveTable({
   valueLabel,
   rows,
   by,
+  under,
 }: {
   testId: string;
   caption: string;
   valueLabel: (axis: Axis) => string;
   rows: readonly WhatIfRow[];
   by: Axis;
+  /** The table reads under a country: its ranks and values carry `data-under`. */
+  under?: boolean;
 }) {
+  const { shown, pager } = usePaged(rows, "products", testId);
   return (
-    <table data-testid={testId} data-order={by} className="whatif-table">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col" className="num">
-            Rank
-          </th>
-          <th scope="col">Move</th>
-          <th scope="col">Product</th>
-          {AXES.map((axis) => (
-            <th key={axis} scope="col" className="num" aria-sort={axis === by ? "descending" : undefined}>
-              {valueLabel(axis)}
+    <>
+      {pager}
+      <table data-testid={testId} data-order={by} className="whatif-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="num">
+              Rank
             </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((p) => (
-          <tr key={p.productId} data-product-id={p.productId} data-rank-change={p.rankChange}>
-            <td className="num whatif-rank" data-label="Rank">
-              {p.rank}
-            </td>
-            <td className="whatif-move" data-label="Move">
-              <RankMove change={p.rankChange} /> <span className="hint">from {p.publishedRank}</span>
-            </td>
-            <th scope="row">
-              {p.name} <span className="hint whatif-vendor">{p.vendor}</span>
-            </th>
-            {AXES.map((axis) => {
-              const change = scoreChange(p, axis);
-              return (
-                <td
-                  key={axis}
-                  className="num whatif-score"
-                  data-label={valueLabel(axis)}
-                  data-axis={axis}
-                  data-now={p.now[axis]}
-                >
-                  <span className="score-now">{p.now[axis].toFixed(1)}</span>{" "}
-                  <span className={`score-change ${change > 0 ? "score-up" : change < 0 ? "score-down" : "hint"}`}>
-                    {change === 0 ? "as published" : `${signedScore(change)} from ${p.published[axis].toFixed(1)}`}
-                  </span>
-                </td>
-              );
-            })}
+            <th scope="col">Move</th>
+            <th scope="col">Product</th>
+            {AXES.map((axis) => (
+              <th key={axis} scope="col" className="num" aria-sort={axis === by ? "descending" : undefined}>
+                {valueLabel(axis)}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {shown.map((p) => (
+            <tr key={p.productId} data-product-id={p.productId} data-rank-change={p.rankChange}>
+              <td className="num whatif-rank" data-label="Rank" data-under={under || undefined}>
+                {p.rank}
+              </td>
+              <td className="whatif-move" data-label="Move">
+                <RankMove change={p.rankChange} /> <span className="hint">from {p.publishedRank}</span>
+              </td>
+              <th scope="row">
+                {p.name} <span className="hint whatif-vendor">{p.vendor}</span>
+              </th>
+              {AXES.map((axis) => {
+                const change = scoreChange(p, axis);
+                return (
+                  <td
+                    key={axis}
+                    className="num whatif-score"
+                    data-label={valueLabel(axis)}
+                    data-axis={axis}
+                    data-now={p.now[axis]}
+                    data-under={under || undefined}
+                  >
+                    <span className="score-now">{p.now[axis].toFixed(1)}</span>{" "}
+                    <span className={`score-change ${change > 0 ? "score-up" : change < 0 ? "score-down" : "hint"}`}>
+                      {change === 0 ? "as published" : `${signedScore(change)} from ${p.published[axis].toFixed(1)}`}
+                    </span>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

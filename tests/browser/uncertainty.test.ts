@@ -115,9 +115,9 @@ describe("uncertainty on the market page, in Chromium", () => {
     await expect.poll(() => panel.getByTestId("whatif-note").textContent()).toContain("Not the published ranking");
     expect(await panel.getByTestId("whatif-capaindex").count()).toBe(0);
 
-    // Once the page is live (its country selector filled), the slider to 0 with the keyboard: the
+    // Once the page is live (hydrated), the slider to 0 with the keyboard: the
     // first Innovation indicator no longer counts.
-    await expect.poll(() => page.getByTestId("country-selector").isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByTestId("whatif").getAttribute("data-live"), { timeout: 20_000 }).toBe("true");
     const slider = panel.locator(`input[data-indicator="${first.id}"]`);
     await slider.focus();
     await page.keyboard.press("Home");

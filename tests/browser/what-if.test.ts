@@ -35,11 +35,11 @@ async function api<T>(pathAndQuery: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** The view opened afresh at the published weights, once it is live (its country list filled). */
+/** The view opened afresh at the published weights, once it is live (hydrated: the sliders answer). */
 async function openView(page: Page, query = "") {
   await page.goto(`${VIEW}${query}`);
   await page.getByTestId("whatif").waitFor({ state: "visible", timeout: 20_000 });
-  await expect.poll(() => page.getByTestId("country-selector").isEnabled(), { timeout: 20_000 }).toBe(true);
+  await expect.poll(() => page.getByTestId("whatif").getAttribute("data-live"), { timeout: 20_000 }).toBe("true");
 }
 
 /** The summary once it shows an answer for the weights on screen (not waiting, not scoring). */

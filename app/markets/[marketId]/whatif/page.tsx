@@ -16,7 +16,6 @@ export default async function MarketWhatIf({ params, searchParams }: MarketViewP
       <WhatIfView
         marketId={market.snapshot.marketId}
         release={market.release}
-        homeCountry={market.organization.homeCountry}
         initialCountry={market.country}
         axes={market.snapshot.dimensions.map((d) => ({
           id: d.id,

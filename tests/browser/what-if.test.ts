@@ -160,6 +160,10 @@ describe("the What if view, in Chromium", () => {
         }),
       );
       expect(frames).toHaveLength(2);
+      if (axis === "control")
+        console.log(
+          `[whatif] 1280: sliders ${Math.round(sliders?.width ?? 0)} px, results ${Math.round(results?.width ?? 0)} px at x=${Math.round(results?.x ?? 0)}, table frames scrollWidth/clientWidth ${frames.map((f) => `${f.scroll}/${f.client}`).join(", ")}`,
+        );
       for (const frame of frames) {
         expect(frame.scroll).toBeLessThanOrEqual(frame.client);
         expect(frame.past).toBe(0);

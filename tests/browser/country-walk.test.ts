@@ -29,6 +29,7 @@ const VIEWS = [
   { path: "/readings?view=bars", under: true },
   { path: "/changes", under: true },
   { path: "/availability", under: true },
+  // With one weight moved (at the published weights there is nothing to rescore).
   { path: "/whatif", under: true },
 ] as const;
 
@@ -36,6 +37,10 @@ async function api<T>(path: string): Promise<T> {
   const response = await fetch(`${base}/v1${path}`, { headers: { Authorization: `Bearer ${accounts.walker.token}` } });
   expect(response.status, path).toBe(200);
   return (await response.json()) as T;
+}
+
+interface Snapshot {
+  dimensions: { id: string; indicators: { id: string; weight: number }[] }[];
 }
 
 interface Max {
@@ -122,9 +127,14 @@ describe("one country on every view; the unavailable never ranked", () => {
         const excluded = max.products.filter((p) => !p.available).map((p) => p.productId);
         const usable = max.products.filter((p) => p.available).map((p) => p.productId);
         excludedSeen += excluded.length;
+        const snapshot = await api<Snapshot>(`/markets/${marketId}/snapshot`);
+        const moved = snapshot.dimensions.find((d) => d.id === "innovation")?.indicators[0];
+        expect(moved, `${marketId}: an Innovation indicator`).toBeDefined();
         for (const view of VIEWS) {
           const [route, query = ""] = view.path.split("?");
-          const url = `/markets/${marketId}${route}?${new URLSearchParams([...new URLSearchParams(query), ["country", country]])}`;
+          const params = new URLSearchParams([...new URLSearchParams(query), ["country", country]]);
+          if (route === "/whatif" && moved) params.set("whatif", `${moved.id}:${moved.weight + 1}`);
+          const url = `/markets/${marketId}${route}?${params}`;
           await page.goto(`${base}${url}`);
           await settled(page);
           // The frame shows the country, and every tab keeps it.

@@ -215,6 +215,7 @@ describe("delta map labels, in Chromium", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  // Four markets × four countries × two widths: minutes on a loaded two-core machine.
   it("keeps every demo market's names apart under every country at both widths", async () => {
     const response = await fetch(`${base}/v1/markets`, {
       headers: { Authorization: `Bearer ${inject("accounts").reader.token}` },
@@ -247,7 +248,7 @@ describe("delta map labels, in Chromium", () => {
         }
     }
     await page.setViewportSize({ width: 1280, height: 900 });
-  });
+  }, 240_000);
 
   it("draws the names as text, never as markup", async () => {
     // Names reach the SVG as React text: each label is a text element with no element children.

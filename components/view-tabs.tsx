@@ -45,7 +45,7 @@ export function ViewTabs({
   const nav = useRef<HTMLElement>(null);
   useEffect(() => {
     const box = nav.current;
-    const tab = box?.querySelector<HTMLElement>('[aria-current="page"]');
+    const tab = box?.querySelector<HTMLElement>(`[data-view="${CSS.escape(current)}"]`);
     if (!box || !tab) return;
     const shown = box.getBoundingClientRect();
     const at = tab.getBoundingClientRect();

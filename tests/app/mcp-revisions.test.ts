@@ -203,10 +203,7 @@ describe("tokens spent for something", () => {
       { name: "service_markets_list" },
     );
     for (const answer of [listed, called]) {
-      const serverInfo = (answer.body.result?._meta ?? {})["io.modelcontextprotocol/serverInfo"] as Record<
-        string,
-        unknown
-      >;
+      const serverInfo = answer.body.result?._meta?.["io.modelcontextprotocol/serverInfo"] as Record<string, unknown>;
       expect(serverInfo).toMatchObject({ name: "market-positioning", version: expect.any(String) });
       expect(serverInfo.icons).toBeUndefined();
       expect(JSON.stringify(answer.body)).not.toContain("data:image/svg+xml");

@@ -29,13 +29,13 @@ describe("/docs/api in Chromium", () => {
         timeout: 20_000,
       })
       .toBeGreaterThan(0);
-    const text = await page.locator("body").innerText();
+    const text = await page.locator("body").textContent();
     for (const label of ["List markets", "Get a market", "Market changelog", "Readings", "Geographies"])
       expect(text).toContain(label);
     // The Readings group opens on demand, as a reader would open it.
     await page.getByText("Readings", { exact: true }).first().click();
     await expect
-      .poll(async () => page.locator("body").innerText(), { timeout: 20_000 })
+      .poll(async () => page.locator("body").textContent(), { timeout: 20_000 })
       .toMatch(/Market snapshot[\s\S]*Delta reading|Delta reading[\s\S]*Market snapshot/);
     expect(violations).toEqual([]);
     const origin = new URL(base).origin;

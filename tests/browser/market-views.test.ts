@@ -4,7 +4,6 @@
  * the country kept, the current tab marked; a screenshot of each at both widths as CI artifacts.
  */
 import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ReaderSession, readerSignedUpAt } from "../helpers/browser";

@@ -57,10 +57,10 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     // Pages only: the API, MCP, /metrics, auth, OAuth protocol endpoints, discovery, the API
-    // reference (its own policy) and static assets set their own headers; OAuth's consent page is a page.
+    // reference's frame and scripts (their own policy) and static assets set their own headers; OAuth's consent page is a page.
     {
       source:
-        "/((?!v1|mcp|metrics$|api/|_next/static|_next/image|favicon.ico|docs/api|\\.well-known|oauth/(?!interaction)).*)",
+        "/((?!v1|mcp|metrics$|api/|_next/static|_next/image|favicon.ico|docs/api/|\\.well-known|oauth/(?!interaction)).*)",
       missing: [{ type: "header", key: "next-router-prefetch" }],
     },
     // API paths only when they hold a percent sign: well-formed ones never pass through here.

@@ -2,7 +2,7 @@
 /** The active organization's credits: balance, prices, usage per day and the ledger, page by page. */
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { TableWrap } from "@/components/table-wrap";
-import { creditChange, windowText } from "./format";
+import { count, creditChange, windowText } from "./format";
 import { problemText, useTRPC } from "./trpc";
 import { UsageChart } from "./usage-chart";
 
@@ -30,13 +30,13 @@ export function CreditsView() {
         <div className="card">
           <span className="label">Balance</span>
           <span className="figure" data-testid="credit-balance">
-            {summary.data ? summary.data.balance.toLocaleString("en") : "…"}
+            {summary.data ? count(summary.data.balance) : "…"}
           </span>
           <span className="hint">credits</span>
         </div>
         <div className="card">
           <span className="label">Rate limit</span>
-          <span className="figure">{summary.data ? summary.data.rateLimit.toLocaleString("en") : "…"}</span>
+          <span className="figure">{summary.data ? count(summary.data.rateLimit) : "…"}</span>
           <span className="hint">
             requests per {summary.data ? windowText(summary.data.rateLimitWindowSeconds) : "window"}, for the whole
             organization

@@ -3,6 +3,7 @@
  * reading under one country's controls, free and without signing in), and the way in.
  */
 import Link from "next/link";
+import { score } from "@/components/format";
 import { TableWrap } from "@/components/table-wrap";
 import type { SampleReading } from "@/server/dashboard/sample-reading";
 import { API_DOCS_PATH, SIGN_IN_PATH } from "@/server/http/paths";
@@ -76,10 +77,10 @@ function SampleFigure({ sample }: { sample: SampleReading | null }) {
                   {p.name} <span className="hint">{p.vendor}</span>
                 </th>
                 <td className="num" data-label="Innovation published">
-                  {p.off.innovation.toFixed(1)}
+                  {score(p.off.innovation)}
                 </td>
                 <td className="num" data-label={`Kept under ${reading.country}`}>
-                  {p.available ? p.on.innovation.toFixed(1) : "unavailable"}
+                  {p.available ? score(p.on.innovation) : "unavailable"}
                 </td>
               </tr>
             ))}

@@ -1,7 +1,8 @@
 "use client";
 /** API tokens of the active organization: create (the secret is shown once), list, revoke. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
+import { SecretShown } from "@/components/secret-shown";
 import { TableWrap } from "@/components/table-wrap";
 import { utcMinute } from "./format";
 import { problemText, useTRPC } from "./trpc";
@@ -15,7 +16,9 @@ const EXPIRY_CHOICES = [
   { label: "1 year", days: 365 },
 ];
 
-function status(token: { revokedAt: string | Date | null; expiresAt: string | Date | null }): string {
+type TokenState = { revokedAt: string | Date | null; expiresAt: string | Date | null };
+
+function status(token: TokenState): string {
   if (token.revokedAt) return "Revoked";
   if (token.expiresAt && new Date(token.expiresAt).getTime() <= Date.now()) return "Expired";
   return "Active";
@@ -29,27 +32,24 @@ export function TokenManager({ origin }: { origin: string }) {
   const [name, setName] = useState("");
   const [withScope, setWithScope] = useState(true);
   const [days, setDays] = useState(0);
-  const [copied, setCopied] = useState(false);
-  const secretField = useRef<HTMLInputElement>(null);
   const create = useMutation(trpc.tokens.create.mutationOptions({ onSuccess: refresh }));
-  const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(
+    trpc.tokens.revoke.mutationOptions({
+      onSuccess: (_, { tokenId }) => {
+        // A revoked token's secret opens nothing: it leaves the screen at once.
+        if (create.data?.token.id === tokenId) create.reset();
+        return refresh();
+      },
+    }),
+  );
+  const live = tokens.data?.filter((t) => status(t) === "Active") ?? [];
+  const ended = tokens.data?.filter((t) => status(t) !== "Active") ?? [];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setCopied(false);
     create.mutate({ name, scopes: withScope ? [SCOPE] : [], ...(days ? { expiresInDays: days } : {}) });
     setName("");
   };
-  const copy = async () => {
-    const secret = create.data?.secret ?? "";
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied(true);
-    } catch {
-      secretField.current?.select(); // no clipboard access (e.g. plain http): select it for Ctrl+C
-    }
-  };
-
   return (
     <>
       <section aria-labelledby="new-token">
@@ -83,24 +83,12 @@ export function TokenManager({ origin }: { origin: string }) {
           </p>
         ) : null}
         {create.data ? (
-          <div className="secret" role="status">
-            <p>
-              <strong>Copy the secret of “{create.data.token.name}” now: it will not be shown again.</strong>
-            </p>
-            <div className="secret-row">
-              <input
-                ref={secretField}
-                readOnly
-                value={create.data.secret}
-                data-testid="new-token-secret"
-                aria-label="Token secret"
-                onFocus={(e) => e.target.select()}
-              />
-              <button type="button" onClick={copy}>
-                {copied ? "Copied" : "Copy"}
-              </button>
-            </div>
-          </div>
+          <SecretShown
+            heading={`Copy the secret of “${create.data.token.name}” now: it will not be shown again.`}
+            secret={create.data.secret}
+            label="Token secret"
+            testId="new-token-secret"
+          />
         ) : null}
       </section>
 
@@ -113,63 +101,16 @@ export function TokenManager({ origin }: { origin: string }) {
           </p>
         ) : null}
         {tokens.data?.length === 0 ? <p>No tokens yet.</p> : null}
-        {tokens.data?.length ? (
-          <TableWrap label="API tokens">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Token</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.data.map((token) => {
-                  const state = status(token);
-                  return (
-                    <tr key={token.id} data-testid="token-row" data-token-id={token.id}>
-                      <td data-label="Name">{token.name}</td>
-                      <td data-label="Token">
-                        <code>{token.displayPrefix}…</code>
-                      </td>
-                      <td data-label="Scopes">{token.scopes.join(", ") || "none"}</td>
-                      <td data-label="Created">{utcMinute(token.createdAt)}</td>
-                      <td data-label="Expires">{utcMinute(token.expiresAt) ?? "never"}</td>
-                      <td data-label="Last used">{utcMinute(token.lastUsedAt) ?? "never"}</td>
-                      <td data-label="Status">{state}</td>
-                      <td>
-                        {state === "Active" ? (
-                          <button
-                            type="button"
-                            className="danger"
-                            disabled={revoke.isPending}
-                            onClick={() => {
-                              // Destructive and immediate for every program using it: asked first.
-                              if (
-                                window.confirm(
-                                  `Revoke the token "${token.name}"? Every program using it is refused at once; this cannot be undone.`,
-                                )
-                              )
-                                revoke.mutate({ tokenId: token.id });
-                            }}
-                          >
-                            Revoke<span className="sr-only"> {token.name}</span>
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableWrap>
+        {tokens.data?.length && live.length === 0 ? <p>No active tokens.</p> : null}
+        {live.length ? (
+          <TokenTable tokens={live} label="API tokens" onRevoke={revoke.mutate} revoking={revoke.isPending} />
+        ) : null}
+        {ended.length ? (
+          // Revoked and expired tokens stay on record (who used what, when) but out of the way.
+          <details className="folded" data-testid="ended-tokens">
+            <summary>Revoked and expired ({ended.length})</summary>
+            <TokenTable tokens={ended} label="Revoked and expired API tokens" />
+          </details>
         ) : null}
         {revoke.error ? (
           <p role="alert" className="error">
@@ -189,5 +130,85 @@ export function TokenManager({ origin }: { origin: string }) {
         </p>
       </section>
     </>
+  );
+}
+
+type TokenRow = TokenState & {
+  id: string;
+  name: string;
+  displayPrefix: string;
+  scopes: string[];
+  createdAt: string | Date;
+  lastUsedAt: string | Date | null;
+};
+
+function TokenTable({
+  tokens,
+  label,
+  onRevoke,
+  revoking = false,
+}: {
+  tokens: TokenRow[];
+  label: string;
+  /** Absent for tokens that can no longer be revoked. */
+  onRevoke?: (input: { tokenId: string }) => void;
+  revoking?: boolean;
+}) {
+  return (
+    <TableWrap label={label}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Token</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Status</th>
+            {onRevoke ? (
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {tokens.map((token) => (
+            <tr key={token.id} data-testid="token-row" data-token-id={token.id}>
+              <td data-label="Name">{token.name}</td>
+              <td data-label="Token">
+                <code>{token.displayPrefix}…</code>
+              </td>
+              <td data-label="Scopes">{token.scopes.join(", ") || "none"}</td>
+              <td data-label="Created">{utcMinute(token.createdAt)}</td>
+              <td data-label="Expires">{utcMinute(token.expiresAt) ?? "never"}</td>
+              <td data-label="Last used">{utcMinute(token.lastUsedAt) ?? "never"}</td>
+              <td data-label="Status">{status(token)}</td>
+              {onRevoke ? (
+                <td>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={revoking}
+                    onClick={() => {
+                      // Destructive and immediate for every program using it: asked first.
+                      if (
+                        window.confirm(
+                          `Revoke the token "${token.name}"? Every program using it is refused at once; this cannot be undone.`,
+                        )
+                      )
+                        onRevoke({ tokenId: token.id });
+                    }}
+                  >
+                    Revoke<span className="sr-only"> {token.name}</span>
+                  </button>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
   );
 }

@@ -7,39 +7,21 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useState } from "react";
+import { type Choice, ChoicePicker } from "@/components/choice-picker";
+import { SecretShown } from "@/components/secret-shown";
 import { TableWrap } from "@/components/table-wrap";
 import { WEBHOOKS_PATH } from "@/server/http/paths";
 import { utcMinute } from "./format";
 import { problemText, useTRPC } from "./trpc";
 
-/** Space- or comma-separated codes or ids, as typed. */
-const listOf = (text: string) =>
-  text
-    .split(/[\s,]+/)
-    .map((item) => item.trim())
-    .filter(Boolean);
-
-function SecretShown({ label, secret, note }: { label: string; secret: string; note?: string }) {
-  return (
-    <div className="secret" role="status">
-      <p>
-        <strong>Copy the signing secret of {label} now: it will not be shown again.</strong>
-        {note ? ` ${note}` : null}
-      </p>
-      <div className="secret-row">
-        <input
-          readOnly
-          value={secret}
-          data-testid="webhook-secret"
-          aria-label="Signing secret"
-          onFocus={(e) => e.target.select()}
-        />
-      </div>
-    </div>
-  );
-}
-
-export function WebhookManager() {
+/** Markets and countries come from the page (the dashboard's own lists), never typed as ids. */
+export function WebhookManager({
+  markets: marketChoices,
+  countries: countryChoices,
+}: {
+  markets: Choice[];
+  countries: Choice[];
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.webhooks.list.queryOptions());
@@ -47,12 +29,21 @@ export function WebhookManager() {
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
   const [events, setEvents] = useState<string[]>(["release.published"]);
-  const [markets, setMarkets] = useState("");
-  const [countries, setCountries] = useState("");
+  const [markets, setMarkets] = useState<string[]>([]);
+  const [countries, setCountries] = useState<string[]>([]);
   const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: refresh }));
   const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: refresh }));
   const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(trpc.webhooks.remove.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(
+    trpc.webhooks.remove.mutationOptions({
+      onSuccess: (_, { endpointId }) => {
+        // A deleted endpoint's secret signs nothing any more: it leaves the screen with it.
+        if (create.data?.endpoint.id === endpointId) create.reset();
+        if (rotate.data?.endpoint.id === endpointId) rotate.reset();
+        return refresh();
+      },
+    }),
+  );
   const test = useMutation(trpc.webhooks.sendTest.mutationOptions());
   const failure = [create, update, rotate, remove, test].find((m) => m.error)?.error;
 
@@ -64,8 +55,8 @@ export function WebhookManager() {
         url,
         description,
         events,
-        marketIds: listOf(markets),
-        countries: listOf(countries).map((c) => c.toUpperCase()),
+        marketIds: markets,
+        countries,
       },
       { onSuccess: () => setUrl("") },
     );
@@ -107,30 +98,43 @@ export function WebhookManager() {
               </label>
             ))}
           </fieldset>
-          <label>
-            <span>
-              Markets <span className="hint">(ids, comma-separated; empty: every market)</span>
-            </span>
-            <input value={markets} onChange={(e) => setMarkets(e.target.value)} placeholder="foundation-model-apis" />
-          </label>
-          <label>
-            <span>
-              Countries for <code>market.changed</code>{" "}
-              <span className="hint">(codes; empty: the home country, {list.data?.homeCountry ?? "…"})</span>
-            </span>
-            <input value={countries} onChange={(e) => setCountries(e.target.value)} placeholder="FR, DE" />
-          </label>
+          <ChoicePicker
+            legend="Markets"
+            noneMeans="every market"
+            choices={marketChoices}
+            chosen={markets}
+            onChange={setMarkets}
+            testId="webhook-markets"
+          />
+          <ChoicePicker
+            legend="Countries for market.changed"
+            noneMeans={`the home country, ${list.data?.homeCountry ?? "…"}`}
+            choices={countryChoices}
+            chosen={countries}
+            onChange={setCountries}
+            testId="webhook-countries"
+          />
           <button type="submit" disabled={create.isPending || events.length === 0}>
             Add endpoint
           </button>
         </form>
-        {create.data ? <SecretShown label={create.data.endpoint.url} secret={create.data.secret} /> : null}
+        {create.data ? (
+          <SecretShown
+            heading={`Copy the signing secret of ${create.data.endpoint.url} now: it will not be shown again.`}
+            secret={create.data.secret}
+            label="Signing secret"
+            testId="webhook-secret"
+          />
+        ) : null}
         {rotate.data ? (
           <SecretShown
-            label={rotate.data.endpoint.url}
+            heading={`Copy the signing secret of ${rotate.data.endpoint.url} now: it will not be shown again.`}
             secret={rotate.data.secret}
-            note={`The previous secret keeps signing beside it until ${utcMinute(rotate.data.previousSecretUntil)} UTC.`}
-          />
+            label="Signing secret"
+            testId="webhook-secret"
+          >
+            The previous secret keeps signing beside it until {utcMinute(rotate.data.previousSecretUntil)} UTC.
+          </SecretShown>
         ) : null}
         {test.data ? (
           <p role="status">

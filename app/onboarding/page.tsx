@@ -3,7 +3,7 @@ import { credits } from "@/components/format";
 import { OnboardingForm } from "@/components/onboarding-form";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireUser, safeReturnPath } from "@/server/dashboard/guards";
-import { ONBOARDING_PATH, TOKENS_PATH } from "@/server/http/paths";
+import { MARKETS_PATH, ONBOARDING_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Create an organization" };
 export const dynamic = "force-dynamic";
@@ -13,7 +13,7 @@ export default async function OnboardingPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const returnTo = safeReturnPath((await searchParams).returnTo) ?? TOKENS_PATH;
+  const returnTo = safeReturnPath((await searchParams).returnTo) ?? MARKETS_PATH;
   await requireUser(`${ONBOARDING_PATH}?returnTo=${encodeURIComponent(returnTo)}`);
   const { organizations: existing, next } = await (await dashboardCaller()).organizations.list();
   return (

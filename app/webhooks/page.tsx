@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { byCountryName } from "@/components/format";
 import { WebhookManager } from "@/components/webhook-manager";
+import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { WEBHOOKS_PATH } from "@/server/http/paths";
 
@@ -8,6 +10,8 @@ export const dynamic = "force-dynamic";
 
 export default async function WebhooksPage() {
   const { organization } = await requireOrganization(WEBHOOKS_PATH);
+  const caller = await dashboardCaller();
+  const [markets, { geographies }] = await Promise.all([caller.markets.browse(), caller.geographies.list({})]);
   return (
     <main>
       <h1>Webhooks</h1>
@@ -18,7 +22,13 @@ export default async function WebhooksPage() {
         <code>webhook-id</code> you have already processed. Failed deliveries are retried with backoff; an endpoint that
         keeps failing is disabled and its owners are e-mailed.
       </p>
-      <WebhookManager />
+      <WebhookManager
+        markets={markets.markets.map((m) => ({ value: m.marketId, label: m.name }))}
+        countries={byCountryName<{ country: string; name: string }>(geographies).map((g) => ({
+          value: g.country,
+          label: g.name,
+        }))}
+      />
     </main>
   );
 }

@@ -17,6 +17,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { score } from "@/components/format";
 import { round1 } from "../../server/scoring/round";
 import type { Point, Streak } from "./chart-data";
 import { arrowHead, signed } from "./geometry";
@@ -179,8 +180,8 @@ function StreakTooltip({ active, payload }: { active?: boolean; payload?: readon
           {(["y", "x"] as const).map((axis) => (
             <tr key={axis}>
               <th scope="row">{axis === "y" ? "Innovation" : "Control"}</th>
-              <td className="num">{streak.from[axis].toFixed(1)}</td>
-              <td className="num">{streak.to[axis].toFixed(1)}</td>
+              <td className="num">{score(streak.from[axis])}</td>
+              <td className="num">{score(streak.to[axis])}</td>
               <td className="num">{signed(round1(streak.to[axis] - streak.from[axis]))}</td>
             </tr>
           ))}

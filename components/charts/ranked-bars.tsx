@@ -19,6 +19,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { score } from "@/components/format";
 import { rankRangeText } from "../../server/readings/rank";
 import { type GhostBar, rankLabel } from "./chart-data";
 import { fitText, textWidth } from "./label-placement";
@@ -122,9 +123,9 @@ function GhostBarMark({ x = 0, y = 0, height = 0, payload, ghost }: ShapeProps &
         dominantBaseline="central"
         className="bar-label"
       >
-        {payload.available ? payload.value.toFixed(1) : "unavailable under these controls"}
+        {payload.available ? score(payload.value) : "unavailable under these controls"}
         {payload.excludedUnder ? " published" : ""}
-        {ghost && payload.givesUp !== null && payload.givesUp > 0 ? ` (−${payload.givesUp.toFixed(1)})` : ""}
+        {ghost && payload.givesUp !== null && payload.givesUp > 0 ? ` (−${score(payload.givesUp)})` : ""}
       </text>
     </g>
   );
@@ -193,12 +194,12 @@ function BarTooltip({
       {bar.available ? (
         <dl>
           <dt>{valueLabel}</dt>
-          <dd>{bar.value.toFixed(1)}</dd>
+          <dd>{score(bar.value)}</dd>
           {bar.interval ? (
             <>
               <dt>90 % of draws</dt>
               <dd>
-                {bar.interval.low.toFixed(1)}–{bar.interval.high.toFixed(1)}
+                {score(bar.interval.low)}–{score(bar.interval.high)}
               </dd>
             </>
           ) : null}
@@ -217,7 +218,7 @@ function BarTooltip({
           {ceilingLabel ? (
             <>
               <dt>{ceilingLabel}</dt>
-              <dd>{bar.ceiling.toFixed(1)}</dd>
+              <dd>{score(bar.ceiling)}</dd>
               <dt>Gives up</dt>
               <dd>{(bar.givesUp ?? 0).toFixed(1)}</dd>
             </>

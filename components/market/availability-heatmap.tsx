@@ -13,6 +13,7 @@ import Link from "next/link";
 import { type KeyboardEvent, useMemo, useRef, useState } from "react";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { inkOn, retainedColour } from "@/components/charts/heat-scale";
+import { score } from "@/components/format";
 import { usePaged } from "@/components/pager";
 import { productHref, productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
@@ -148,8 +149,7 @@ export function AvailabilityHeatmap({ matrix, country }: { matrix: AvailabilityR
       return (
         <>
           <strong>{product.name}</strong> ({product.vendor}): available in {product.availableIn} of{" "}
-          {matrix.countries.length} countries; published Innovation {product.innovation.toFixed(1)}. Enter opens its
-          page.
+          {matrix.countries.length} countries; published Innovation {score(product.innovation)}. Enter opens its page.
         </>
       );
     const cell = product.cells[order[col] ?? -1];
@@ -172,11 +172,11 @@ export function AvailabilityHeatmap({ matrix, country }: { matrix: AvailabilityR
       <>
         {where}
         available through the offering <code data-testid="heatmap-offering">{cell.offeringId}</code>; keeps{" "}
-        {cell.innovationRetained.toFixed(1)} of its {product.innovation.toFixed(1)} Innovation
+        {score(cell.innovationRetained)} of its {score(product.innovation)} Innovation
         {keepsLess(product, cell)
           ? ` (−${(product.innovation - cell.innovationRetained).toFixed(1)}); `
           : ", all of it; "}
-        distance {cell.distance.toFixed(1)}.{country.controls.length === 0 ? " No controls engaged there." : ""}
+        distance {score(cell.distance)}.{country.controls.length === 0 ? " No controls engaged there." : ""}
       </>
     );
   };
@@ -323,7 +323,7 @@ export function AvailabilityHeatmap({ matrix, country }: { matrix: AvailabilityR
                         // The name starts with what the cell shows (WCAG 2.5.3), then says it in full.
                         aria-label={
                           cell.available
-                            ? `${Math.round(cell.innovationRetained)}: ${product.name}, ${country.name}, keeps ${cell.innovationRetained.toFixed(1)} of ${product.innovation.toFixed(1)}`
+                            ? `${Math.round(cell.innovationRetained)}: ${product.name}, ${country.name}, keeps ${score(cell.innovationRetained)} of ${score(product.innovation)}`
                             : `× ${product.name}, ${country.name}: unavailable`
                         }
                         // A tap focuses the cell (it has a tabindex), so touch screens get its details too.

@@ -7,6 +7,7 @@
  * rendered as text only.
  */
 import type { inferRouterOutputs } from "@trpc/server";
+import { score } from "@/components/format";
 import { usePaged } from "@/components/pager";
 import { ProductLink } from "@/components/product/product-link";
 import { TableWrap } from "@/components/table-wrap";
@@ -46,7 +47,7 @@ function AxisCell({
   if (!change)
     return (
       <td data-axis={axis} data-label={AXIS_LABELS[axis]} data-score={entered}>
-        {entered !== undefined ? `${entered.toFixed(1)} ` : null}
+        {entered !== undefined ? `${score(entered)} ` : null}
         {band ? <span className={`badge band-${bandSlug(band)}`}>{band}</span> : "—"}
       </td>
     );

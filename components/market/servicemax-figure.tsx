@@ -7,6 +7,7 @@ import { maxGhostBars, usableHeadline } from "@/components/charts/chart-data";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { signed } from "@/components/charts/geometry";
 import { RankedBars } from "@/components/charts/ranked-bars";
+import { score } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { GatedOutList, gatedOut, gatesSentence, gateWords, throughGates } from "./gated-out";
@@ -124,7 +125,7 @@ export function ServicemaxFigure({
       id="servicemax"
       title={`Max under ${reading.country}`}
       summary={`${usableHeadline(reading.products, reading.country)} The usable are ranked by the Innovation they keep${
-        leader ? `; ${leader.name} keeps the most, ${leader.on.innovation.toFixed(1)}` : ""
+        leader ? `; ${leader.name} keeps the most, ${score(leader.on.innovation)}` : ""
       }. Each bar is the state on, in front of the state off; whiskers span the 5th–95th percentile of what it keeps across the sensitivity analysis.${
         gated ? gatesSentence(reading.gates?.passed ?? 0, setApart) : " The unavailable follow, unranked, with no bar."
       }`}
@@ -166,8 +167,8 @@ export function ServicemaxFigure({
                       </span>
                     ) : p.available ? (
                       <span>
-                        off {p.off.innovation.toFixed(1)} → on <span data-under>{p.on.innovation.toFixed(1)}</span>,
-                        distance {p.distance.magnitude.toFixed(1)} (Innovation {signed(p.distance.innovation)}, Control{" "}
+                        off {score(p.off.innovation)} → on <span data-under>{score(p.on.innovation)}</span>, distance{" "}
+                        {score(p.distance.magnitude)} (Innovation {signed(p.distance.innovation)}, Control{" "}
                         {signed(p.distance.control)}, Scale {signed(p.distance.scale)}); top 3 in{" "}
                         {percent(p.rankOdds.top3)} % of draws{p.seal ? `; SEAL-${p.seal.level ?? "?"}` : ""}
                       </span>

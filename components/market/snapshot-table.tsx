@@ -5,6 +5,7 @@
  * unavailable there (never a number for a product the country excludes).
  */
 import { useState } from "react";
+import { score } from "@/components/format";
 import { usePaged } from "@/components/pager";
 import { ProductLink } from "@/components/product/product-link";
 import { TableWrap } from "@/components/table-wrap";
@@ -46,7 +47,7 @@ function Uncertainty({ of }: { of: NonNullable<SnapshotProduct["uncertainty"]>[A
         </>
       )}
       <span className="interval hint" title="5th–95th percentile across the sensitivity analysis">
-        {p5 === p95 ? "" : `90 %: ${p5.toFixed(1)}–${p95.toFixed(1)}`}
+        {p5 === p95 ? "" : `90 %: ${score(p5)}–${score(p95)}`}
       </span>
     </>
   );
@@ -141,18 +142,14 @@ export function SnapshotTable({
                   <td data-label={LABELS.vendor}>{p.vendor}</td>
                   {AXES.map((axis) => (
                     <td key={axis} className="num" data-axis={axis} data-label={LABELS[axis]}>
-                      {p.scores[axis].toFixed(1)}{" "}
+                      {score(p.scores[axis])}{" "}
                       <span className={`badge band-${bandSlug(p.bands[axis])}`}>{p.bands[axis]}</span>
                       <Uncertainty of={p.uncertainty?.[axis]} />
                     </td>
                   ))}
                   {under ? (
                     <td className="num" data-label={`Innovation under ${under.country}`} data-under={under.country}>
-                      {typeof kept === "number" ? (
-                        kept.toFixed(1)
-                      ) : (
-                        <span className="badge unavailable">unavailable</span>
-                      )}
+                      {typeof kept === "number" ? score(kept) : <span className="badge unavailable">unavailable</span>}
                     </td>
                   ) : null}
                   <td data-label="Gaps">{p.gaps.length ? p.gaps.join(", ") : "none"}</td>

@@ -12,7 +12,7 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { count } from "@/components/format";
+import { count, score } from "@/components/format";
 import { usePaged } from "@/components/pager";
 import { TableWrap } from "@/components/table-wrap";
 import { problemText, useTRPC } from "@/components/trpc";
@@ -358,7 +358,7 @@ function AxisMoveText({ move }: { move: AxisMove }) {
       <span className={change > 0 ? "score-up" : "score-down"}>
         {name} {signedScore(change)}
       </span>
-      , now {now.toFixed(1)}
+      , now {score(now)}
     </span>
   );
 }
@@ -504,9 +504,9 @@ function MoveTable({
                     data-now={p.now[axis]}
                     data-under={under || undefined}
                   >
-                    <span className="score-now">{p.now[axis].toFixed(1)}</span>{" "}
+                    <span className="score-now">{score(p.now[axis])}</span>{" "}
                     <span className={`score-change ${change > 0 ? "score-up" : change < 0 ? "score-down" : "hint"}`}>
-                      {change === 0 ? "as published" : `${signedScore(change)} from ${p.published[axis].toFixed(1)}`}
+                      {change === 0 ? "as published" : `${signedScore(change)} from ${score(p.published[axis])}`}
                     </span>
                   </td>
                 );

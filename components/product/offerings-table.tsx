@@ -7,6 +7,7 @@
  * (Written out as a list per offering, values and evidence made the table five screens tall.)
  */
 
+import { score } from "@/components/format";
 import { TableWrap } from "@/components/table-wrap";
 import { EvidenceBlock, valueText } from "./evidence";
 import { AXES, AXIS_LABELS, type ProductBreakdown } from "./types";
@@ -63,7 +64,7 @@ export function OfferingsTable({
                 <th scope="row">{AXIS_LABELS[axis]}</th>
                 {product.offerings.map((o) => (
                   <td key={o.offeringId} data-label={o.name} className="num">
-                    {o.scores[axis].toFixed(1)}
+                    {score(o.scores[axis])}
                   </td>
                 ))}
               </tr>

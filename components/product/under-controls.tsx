@@ -4,6 +4,7 @@
  * with the distance, and per axis each indicator's change in points, largest loss first.
  */
 import { signed } from "@/components/charts/geometry";
+import { score } from "@/components/format";
 import { TableWrap } from "@/components/table-wrap";
 import { EvidenceBlock, valueText } from "./evidence";
 import { AXES, AXIS_LABELS, type Axis, type AxisBreakdown, type ProductBreakdown, type UnderControls } from "./types";
@@ -66,10 +67,10 @@ export function UnderControlsSummary({
               <tr key={axis} data-axis={axis}>
                 <th scope="row">{AXIS_LABELS[axis]}</th>
                 <td className="num" data-label="Published">
-                  {product.scores[axis].toFixed(1)}
+                  {score(product.scores[axis])}
                 </td>
                 <td className="num" data-label={`Under ${under.country}'s controls`} data-under>
-                  {under.available ? under.underControls[axis].toFixed(1) : "unavailable"}
+                  {under.available ? score(under.underControls[axis]) : "unavailable"}
                 </td>
                 <td className="num" data-label="Distance" data-under>
                   {under.available ? signed(under.distance[axis]) : "—"}
@@ -81,7 +82,7 @@ export function UnderControlsSummary({
               <td />
               <td />
               <td className="num" data-testid="distance-magnitude" data-label="Distance" data-under>
-                {under.available ? under.distance.magnitude.toFixed(1) : "—"}
+                {under.available ? score(under.distance.magnitude) : "—"}
               </td>
             </tr>
           </tbody>
@@ -124,8 +125,8 @@ export function AxisChanges({
   return (
     <div className="under-axis" data-testid={`changes-${axis}`}>
       <h4>
-        Under {under.country}'s controls: <span data-under>{kept.score.toFixed(1)}</span> (published{" "}
-        {published.score.toFixed(1)}, {signed(kept.score - published.score)})
+        Under {under.country}'s controls: <span data-under>{score(kept.score)}</span> (published{" "}
+        {score(published.score)}, {signed(kept.score - published.score)})
       </h4>
       <TableWrap label="Indicator changes">
         <table data-testid={`changes-${axis}-table`}>
@@ -160,10 +161,10 @@ export function AxisChanges({
                     {i.overridden ? <span className="hint"> (this offering's own value)</span> : null}
                   </td>
                   <td className="num" data-label="Published (pts)">
-                    {(base?.contribution ?? 0).toFixed(1)}
+                    {score(base?.contribution ?? 0)}
                   </td>
                   <td className="num" data-label="Under controls (pts)" data-under>
-                    {i.contribution.toFixed(1)}
+                    {score(i.contribution)}
                   </td>
                   <td className="num" data-label="Change (pts)" data-under>
                     {signed(i.change)}

@@ -3,6 +3,8 @@
  * a reader never takes a product the country excludes for one they can use. Unavailable: the
  * controls its offerings lack, by name. Usable: the offering engaged and the Innovation it keeps.
  */
+
+import { score } from "@/components/format";
 import type { LoadedProductView } from "@/server/dashboard/product-page";
 
 export function UnderCountryVerdict({ loaded }: { loaded: LoadedProductView }) {
@@ -31,8 +33,8 @@ export function UnderCountryVerdict({ loaded }: { loaded: LoadedProductView }) {
   return (
     <p className="verdict verdict-usable" data-testid="under-country-verdict">
       <strong>Usable under {name}&apos;s controls</strong> through <em>{under.offering?.name}</em>: it keeps{" "}
-      <span data-under>{under.underControls.innovation.toFixed(1)}</span> Innovation (published{" "}
-      {product.scores.innovation.toFixed(1)}).
+      <span data-under>{score(under.underControls.innovation)}</span> Innovation (published{" "}
+      {score(product.scores.innovation)}).
     </p>
   );
 }

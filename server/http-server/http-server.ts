@@ -173,9 +173,10 @@ function answerDatabaseFaultsAs503(response: ServerResponse): void {
 
 /**
  * Paths that render a dashboard page (everything but the API, MCP, OAuth and discovery endpoints,
- * route handlers under /api, Next's assets and the metrics).
+ * route handlers under /api, Next's assets, the metrics, and the API reference's frame and scripts
+ * under /docs/api/; /docs/api itself is a page).
  */
-const NOT_PAGES = /^\/(v1|mcp|api|oauth|\.well-known|_next|metrics|docs\/api|favicon\.ico|bench)(\/|$|\?)/;
+const NOT_PAGES = /^\/(v1|mcp|api|oauth|\.well-known|_next|metrics|favicon\.ico|bench)(\/|$|\?)|^\/docs\/api\//;
 export const isDashboardPage = (url: string | undefined) =>
   !NOT_PAGES.test(url ?? "/") || /^\/oauth\/interaction\/[^/?]+(\?|$)/.test(url ?? "");
 

@@ -13,3 +13,4 @@ export const MARKETS_PATH = "/markets";
 export const NOTIFICATIONS_PATH = "/notifications";
 export const NOTIFICATION_SETTINGS_PATH = "/notifications/settings";
 export const API_DOCS_PATH = "/docs/api";
+export const API_REFERENCE_FRAME_PATH = "/docs/api/reference";

@@ -1,7 +1,9 @@
 /**
- * The API reference at /docs/api: Scalar's standalone bundle served from our own origin, and a
+ * The API reference, framed by the dashboard's /docs/api page (which keeps the app's header):
+ * Scalar's standalone bundle served from our own origin at /docs/api/reference, and a
  * Content-Security-Policy that allows nothing but this origin, so the page works offline and can
- * fetch nothing from elsewhere (no CDN, no fonts, no proxy, no telemetry).
+ * fetch nothing from elsewhere (no CDN, no fonts, no proxy, no telemetry). Only this origin may
+ * frame it.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -13,7 +15,7 @@ export const REFERENCE_CSP = [
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",
-  "frame-ancestors 'none'",
+  "frame-ancestors 'self'",
   "base-uri 'none'",
   "form-action 'none'",
 ].join("; ");
@@ -27,6 +29,7 @@ export const REFERENCE_HTML = `<!doctype html>
   </head>
   <body>
     <div id="reference"></div>
+    <noscript>The reference needs JavaScript; the document it reads is <a href="/v1/openapi.json">/v1/openapi.json</a>.</noscript>
     <script src="/docs/api/scalar.js"></script>
     <script src="/docs/api/init.js"></script>
   </body>

@@ -471,10 +471,19 @@ describe("OpenAPI document and reference", () => {
   });
 
   it("serves the reference offline: same-origin scripts only, locked down by CSP", async () => {
-    const page = await fetch(`${base}/docs/api`);
+    // /docs/api is a dashboard page (the app's header and a frame); the frame is the bare reference.
+    const shell = await fetch(`${base}/docs/api`);
+    expect(shell.status).toBe(200);
+    const shellHtml = await shell.text();
+    expect(shellHtml).toContain('class="site-header"');
+    expect(shellHtml).toMatch(/<iframe[^>]+src="\/docs\/api\/reference"/);
+    const page = await fetch(`${base}/docs/api/reference`);
     const csp = page.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("connect-src 'self'");
+    // Framed by this origin only.
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(page.headers.get("x-frame-options")).toBe("SAMEORIGIN");
     const html = await page.text();
     const sources = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
     expect(sources).toEqual(["/docs/api/scalar.js", "/docs/api/init.js"]);

@@ -41,6 +41,13 @@ describe("sign-in to first API call, in Chromium", () => {
     await page.getByRole("button", { name: "Create organization" }).click();
     await page.waitForURL(/\/tokens$/);
     await expect.poll(() => page.getByTestId("header-balance").textContent()).toBe("1,000 credits");
+    // The header fits at 1280: one row, the organization's name whole, the balance on one line.
+    const header = page.locator(".site-header");
+    expect((await header.boundingBox())?.height).toBeLessThan(64);
+    const orgName = page.getByTestId("organization-name");
+    expect(await orgName.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+    const balance = page.getByTestId("header-balance");
+    expect(await balance.evaluate((e) => e.getClientRects().length)).toBe(1);
 
     await page.getByLabel("Name", { exact: true }).fill("browser");
     await page.getByRole("button", { name: "Create token" }).click();
@@ -90,6 +97,20 @@ describe("sign-in to first API call, in Chromium", () => {
     for (const config of configs) expect(config).toContain(`${base}/mcp`);
 
     await page.goto(`${base}/tokens`);
+    // A token revoked while its secret is on screen: the secret leaves with it, the token folds away.
+    await page.getByLabel("Name", { exact: true }).fill("throwaway");
+    await page.getByRole("button", { name: "Create token" }).click();
+    await page.getByTestId("new-token-secret").waitFor();
+    page.once("dialog", (dialog) => dialog.accept());
+    await page.getByRole("button", { name: "Revoke throwaway" }).click();
+    await expect.poll(() => page.getByTestId("new-token-secret-panel").count()).toBe(0);
+    const ended = page.getByTestId("ended-tokens");
+    expect(await ended.locator("summary").textContent()).toBe("Revoked and expired (1)");
+    expect(await ended.getAttribute("open")).toBeNull();
+    expect(await ended.getByTestId("token-row").isVisible()).toBe(false);
+    expect(await ended.getByRole("button", { name: /^Revoke/ }).count()).toBe(0);
+    await expect.poll(() => page.getByTestId("token-row").count()).toBe(2);
+
     // Revoking asks first: dismissed, nothing happens; accepted, the token is revoked.
     page.once("dialog", (dialog) => dialog.dismiss());
     await page.getByRole("button", { name: /^Revoke/ }).click();
@@ -99,7 +120,8 @@ describe("sign-in to first API call, in Chromium", () => {
       return dialog.accept();
     });
     await page.getByRole("button", { name: /^Revoke/ }).click();
-    await expect.poll(() => page.getByTestId("token-row").first().textContent()).toContain("Revoked");
+    await expect.poll(() => ended.locator("summary").textContent()).toBe("Revoked and expired (2)");
+    expect(await page.getByText("No active tokens.").count()).toBe(1);
     expect((await fetch(SNAPSHOT, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(401);
 
     // Sign out sits in the account menu of the header.
@@ -121,8 +143,10 @@ describe("sign-in to first API call, in Chromium", () => {
       await page.getByLabel("Organization name").fill(name);
       await page.getByTestId("home-country").selectOption("DE");
       await page.getByRole("button", { name: "Create organization" }).click();
-      await page.waitForURL(/\/tokens$/);
+      // Onboarding with nowhere asked for returns to the markets, what a new analyst came for.
+      await page.waitForURL(/\/markets$/);
     }
+    await page.goto(`${base}/tokens`);
     const switcher = page.getByTestId("organization-switcher");
     const selected = () => switcher.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent);
     await expect.poll(selected).toBe("Beta AB");

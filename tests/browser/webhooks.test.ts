@@ -1,7 +1,8 @@
 /**
  * The webhooks page as an organization's owner uses it, in Chromium against the running app: add
- * an endpoint, copy its secret (shown once), send a test, see it delivered in the endpoint's log —
- * and the receiver's own check of the signature passes with the secret the page showed. At 1280
+ * an endpoint (its markets and countries picked, not typed), copy its secret (shown once), send a
+ * test, see it delivered in the endpoint's log — and the receiver's own check of the signature
+ * passes with the secret the page showed; a deleted endpoint's secret leaves the screen. At 1280
  * and 390 px.
  */
 import { mkdirSync } from "node:fs";
@@ -33,10 +34,32 @@ describe("the webhooks page, in Chromium", () => {
       await page.getByLabel("URL").fill(receiver.url);
       await page.getByLabel("Description").fill("ops <team>");
       await page.getByRole("checkbox", { name: /market\.changed/ }).check();
+      // Markets and countries are picked from the lists, found by typing part of a name.
+      const markets = page.getByTestId("webhook-markets");
+      expect(await markets.getByTestId("webhook-markets-summary").textContent()).toContain("every market");
+      await markets.getByRole("checkbox", { name: /Foundation-model APIs/ }).check();
+      const countries = page.getByTestId("webhook-countries");
+      expect(await countries.getByTestId("webhook-countries-summary").textContent()).toContain("home country, DE");
+      await countries.getByRole("searchbox").fill("fran");
+      expect(await countries.getByRole("checkbox").count()).toBe(1);
+      await countries.getByRole("checkbox", { name: /France/ }).check();
+      await countries.getByRole("searchbox").fill("DE");
+      await countries.getByRole("checkbox", { name: /Germany/ }).check();
+      expect(await countries.getByTestId("webhook-countries-summary").textContent()).toBe(
+        "2 chosen: France; Germany. Clear countries for market.changed",
+      );
       await page.getByRole("button", { name: "Add endpoint" }).click();
       const secret = await page.getByTestId("webhook-secret").inputValue();
       expect(secret).toMatch(/^whsec_/);
+      // Every secret has a copy button.
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+      await page.getByTestId("webhook-secret-copy").click();
+      await expect.poll(() => page.getByTestId("webhook-secret-copy").textContent()).toMatch(/^Copied/);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
       await expect.poll(() => page.getByTestId("webhook-row").count()).toBe(1);
+      const row = page.getByTestId("webhook-row");
+      expect(await row.locator('[data-label="Markets"]').textContent()).toBe("foundation-model-apis");
+      expect(await row.locator('[data-label="Countries"]').textContent()).toBe("FR, DE");
       expect(await page.getByTestId("webhook-state").textContent()).toBe("Enabled");
       await page.screenshot({ path: path.join(SCREENSHOTS, "webhooks-desktop.png"), fullPage: true });
 
@@ -55,6 +78,16 @@ describe("the webhooks page, in Chromium", () => {
       expect(receiver.verifies(delivery, secret)).toBe(true);
       expect(JSON.parse(delivery.body).type).toBe("webhook.test");
       await page.screenshot({ path: path.join(SCREENSHOTS, "webhook-deliveries-desktop.png"), fullPage: true });
+
+      // A second endpoint, deleted while its secret is on screen: the secret goes with it.
+      await page.goto(`${base}/webhooks`);
+      await page.getByLabel("URL").fill(`${receiver.url}?second`);
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await page.getByTestId("webhook-secret").waitFor();
+      page.once("dialog", (dialog) => dialog.accept());
+      await page.getByRole("button", { name: `Delete ${receiver.url}?second` }).click();
+      await expect.poll(() => page.getByTestId("webhook-row").count()).toBe(1);
+      expect(await page.getByTestId("webhook-secret").count()).toBe(0);
 
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${base}/webhooks`);

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { score } from "@/components/format";
 import { bandSlug } from "@/components/market/band";
 import { ProductFrame } from "@/components/product/product-frame";
 import { RestatedHistory } from "@/components/product/restated-history";
@@ -43,7 +44,7 @@ export default async function ProductOverview({ params, searchParams }: ProductV
               {AXIS_LABELS[axis]} <span className="figure-label">published</span>
             </h3>
             <span className="figure" data-testid={`score-${axis}-value`}>
-              {product.scores[axis].toFixed(1)}
+              {score(product.scores[axis])}
             </span>
             <span>
               <span className={`badge band-${bandSlug(product.bands[axis])}`}>{product.bands[axis]}</span>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { score } from "@/components/format";
 import { bandSlug } from "@/components/market/band";
 import { ContributionFigure } from "@/components/product/contribution-figure";
 import { ProductFrame } from "@/components/product/product-frame";
@@ -26,7 +27,7 @@ export default async function ProductAxis({
     <ProductFrame loaded={loaded} view={axis}>
       <section aria-labelledby={`axis-${axis}`} data-testid={`axis-${axis}`}>
         <h2 id={`axis-${axis}`}>
-          {AXIS_LABELS[axis]}: {product.axes[axis].score.toFixed(1)}{" "}
+          {AXIS_LABELS[axis]}: {score(product.axes[axis].score)}{" "}
           <span className={`badge band-${bandSlug(product.axes[axis].band)}`}>{product.axes[axis].band}</span>
         </h2>
         <ContributionFigure

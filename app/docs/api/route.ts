@@ -1,7 +1,0 @@
-import { REFERENCE_CSP, REFERENCE_HTML } from "@/server/rest/reference-page";
-
-export function GET() {
-  return new Response(REFERENCE_HTML, {
-    headers: { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": REFERENCE_CSP },
-  });
-}

@@ -46,6 +46,19 @@ Scalar.createApiReference("#reference", {
   agent: { disabled: true },
   mcp: { disabled: true },
   documentDownloadType: "json",
+  forceDarkModeState: "light",
+  hideDarkModeToggle: true,
+  // WCAG 2.2 AA like the rest of the app (axe-core checks this frame too): Scalar's light palette
+  // sets method badges and hints below 4.5:1, and its group toggles below 24 px.
+  customCss: \`
+    .light-mode, :root {
+      --scalar-color-2: #4a4a4a; --scalar-color-3: #595959;
+      --scalar-color-green: #0a6b2c; --scalar-color-blue: #0b5cad; --scalar-color-orange: #8a4500;
+      --scalar-color-red: #b3261e; --scalar-color-yellow: #7a5c00; --scalar-color-purple: #6b3fa0;
+    }
+    .sidebar-search-placeholder { color: #595959; }
+    .group\\\\/group-button > .p-0\\\\.75 { min-width: 24px; min-height: 24px; display: flex; align-items: center; justify-content: center; }
+  \`,
 });
 `;
 

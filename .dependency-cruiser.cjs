@@ -20,6 +20,7 @@ const LAYERS = [
       "^server/limits/",
       "^server/queue/",
       "^server/observability/",
+      "^server/keys/",
     ],
   },
   { name: "accounts", paths: ["^server/accounts/"] },

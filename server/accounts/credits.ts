@@ -6,7 +6,7 @@
  * explains it.
  */
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { announceChange } from "../../db/changes";
+import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { creditLedger, organizations } from "../../db/schema";

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { announceChange, ChangeAwareCache } from "../../db/changes";
+import { announceChange, ChangeAwareCache } from "../../db/change-feed";
 import type { Database } from "../../db/client";
 import { recentDatabaseFault } from "../../db/faults";
 import { apiTokens, organizations } from "../../db/schema";
@@ -117,7 +117,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 type TokenRow = NonNullable<Awaited<ReturnType<typeof readToken>>>;
 
-/** Known tokens by hash, forgotten on any credentials change (db/changes.ts). */
+/** Known tokens by hash, forgotten on any credentials change (db/change-feed.ts). */
 const knownTokens = new ChangeAwareCache<TokenRow>("credentials", { name: "tokens" });
 
 function readToken(db: Database, hash: string) {

@@ -10,7 +10,7 @@ import Google from "next-auth/providers/google";
 import { authAccounts, authSessions, authVerificationTokens, users } from "../../db/schema";
 import { deliverMail } from "../mail/mail";
 import { getDatabase } from "../startup/database";
-import { authSecret } from "./secret";
+import { appSecret } from "../keys/app-secret";
 
 /** Session lifetime: SESSION_MAX_AGE_SECONDS, default 30 days. */
 const sessionMaxAge = Number(process.env.SESSION_MAX_AGE_SECONDS) || 30 * 24 * 3600;
@@ -65,7 +65,7 @@ async function config(): Promise<NextAuthConfig> {
       sessionsTable: authSessions,
       verificationTokensTable: authVerificationTokens,
     }),
-    secret: authSecret(),
+    secret: appSecret(),
     // next-auth reads the origin from X-Forwarded-Host/-Proto; the route hands it a request whose
     // origin headers we wrote from the operator's origin (atPublicOrigin), never the client's.
     trustHost: true,

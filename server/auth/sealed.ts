@@ -5,12 +5,12 @@
  * one that was tampered with, or sealed under another AUTH_SECRET, does not open.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { authSecret } from "./secret";
+import { appSecret } from "../keys/app-secret";
 
 const INFO = "market-positioning sealed secrets v1";
 
 function key(env: NodeJS.ProcessEnv = process.env): Buffer {
-  return Buffer.from(hkdfSync("sha256", authSecret(env), Buffer.alloc(0), INFO, 32));
+  return Buffer.from(hkdfSync("sha256", appSecret(env), Buffer.alloc(0), INFO, 32));
 }
 
 export function seal(plain: string, env: NodeJS.ProcessEnv = process.env): string {

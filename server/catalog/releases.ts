@@ -2,11 +2,11 @@
  * The one way to load a release: which release a request means, and that release decoded (what it
  * published and what it scored, one type: ReleaseData) with its readings. Which release is
  * the latest (and whether the market is listed) is cached and forgotten on every catalogue change
- * (db/changes.ts); the decoded release and its readings live in the readings cache, which never
+ * (db/change-feed.ts); the decoded release and its readings live in the readings cache, which never
  * needs forgetting: a stored release is immutable.
  */
 
-import { ChangeAwareCache } from "../../db/changes";
+import { ChangeAwareCache } from "../../db/change-feed";
 import type { Database } from "../../db/client";
 import { serviceMetrics } from "../observability/metrics";
 import { type LoadedRelease, ReadingsCache } from "../readings/cache";

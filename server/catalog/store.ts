@@ -4,7 +4,7 @@
  * file has been fully checked, so bad input writes nothing.
  */
 import { and, asc, count, desc, eq, max, sql } from "drizzle-orm";
-import { announceChange } from "../../db/changes";
+import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
 import * as t from "../../db/schema";
 import { canonicalJson, sha256 } from "../domain/canonical";

@@ -6,7 +6,7 @@
  * runs on the operator's schedule. pg-boss's `short` policy keeps at most one queued job per key,
  * and the delivery's lease (server/accounts/deliveries.ts) keeps any two attempts apart.
  */
-import { onChange } from "../../db/changes";
+import { onChange } from "../../db/change-feed";
 import type { Database } from "../../db/client";
 import { claimDelivery, markDelivered, noteDeliveryFailure, unsentDeliveries } from "../accounts/deliveries";
 import { fanOutPendingEvents } from "../accounts/notify";

@@ -6,7 +6,7 @@
  */
 import { hkdfSync } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
-import { authSecret } from "../auth/secret";
+import { appSecret } from "../keys/app-secret";
 
 export const MAIL_LISTS = ["release", "weekly"] as const;
 export type MailList = (typeof MAIL_LISTS)[number];
@@ -17,7 +17,7 @@ const ISSUER = "mps:unsubscribe";
 const keyOf = (secret: string) =>
   new Uint8Array(hkdfSync("sha256", secret, "market-positioning", "unsubscribe link v1", 32));
 
-export async function unsubscribeToken(userId: string, list: MailList, secret = authSecret()): Promise<string> {
+export async function unsubscribeToken(userId: string, list: MailList, secret = appSecret()): Promise<string> {
   return new SignJWT({ list })
     .setProtectedHeader({ alg: "HS256" })
     .setIssuer(ISSUER)
@@ -32,7 +32,7 @@ export const unsubscribeUrl = async (origin: string, userId: string, list: MailL
 /** The person and list a token names; undefined for anything not signed by us for this purpose. */
 export async function readUnsubscribeToken(
   token: string,
-  secret = authSecret(),
+  secret = appSecret(),
 ): Promise<{ userId: string; list: MailList } | undefined> {
   if (token.length > 2048) return undefined;
   try {

@@ -7,7 +7,7 @@
  * and rotating AUTH_SECRET voids them all.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-import { authSecret } from "../auth/secret";
+import { appSecret } from "../keys/app-secret";
 
 /** How long a receipt lets an organization read the pages of a reading it paid for. */
 export const RECEIPT_LIFETIME_SECONDS = 3600;
@@ -26,7 +26,7 @@ const macOf = (key: Buffer, organizationId: string, reading: string, expires: nu
   createHmac("sha256", key).update(`${organizationId}\n${reading}\n${expires}`).digest("base64url");
 
 /** A receipt for `reading` (a link without receipt or cursor), valid until now + the lifetime. */
-export function receiptFor(organizationId: string, reading: string, now = Date.now(), secret = authSecret()): string {
+export function receiptFor(organizationId: string, reading: string, now = Date.now(), secret = appSecret()): string {
   const expires = Math.floor(now / 1000) + RECEIPT_LIFETIME_SECONDS;
   return `${expires}.${macOf(keyOf(secret), organizationId, reading, expires)}`;
 }
@@ -39,7 +39,7 @@ export function checkReceipt(
   organizationId: string,
   reading: string,
   now = Date.now(),
-  secret = authSecret(),
+  secret = appSecret(),
 ): ReceiptCheck {
   const match = /^(\d{10})\.([A-Za-z0-9_-]{43})$/.exec(receipt);
   if (!match) return { ok: false, reason: "invalid" };

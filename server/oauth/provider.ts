@@ -13,7 +13,7 @@ import Provider, { type Configuration, errors, interactionPolicy, type KoaContex
 import type { Database } from "../../db/client";
 import { users } from "../../db/schema";
 import { DatabaseAdapter } from "../accounts/oauth-records";
-import { authSecret } from "../auth/secret";
+import { appSecret } from "../keys/app-secret";
 import { signingKeys } from "../auth/signing-keys";
 import { MARKET_READ_SCOPE } from "../domain/operations";
 import { RETRY_AFTER_SECONDS } from "../errors/api-error";
@@ -52,7 +52,7 @@ export const interactionPath = (uid: string) => `${OAUTH_PREFIX}/interaction/${e
 
 /** Cookie-signing keys derived from the app's secret, so every instance and restart agrees. */
 function cookieKeys(): string[] {
-  return [createHmac("sha256", authSecret()).update("oidc-provider cookies").digest("base64url")];
+  return [createHmac("sha256", appSecret()).update("oidc-provider cookies").digest("base64url")];
 }
 
 /**

@@ -3,7 +3,7 @@
  * globalThis because Next.js may load this module in more than one bundle (instrumentation,
  * route handlers, dev reloads) and PGlite must only be opened once.
  */
-import { announceChange, CHANGE_CHANNEL, feedListening, isTopic } from "../../db/changes";
+import { announceChange, CHANGE_CHANNEL, feedListening, isTopic } from "../../db/change-feed";
 import { type DatabaseHandle, databaseConfigFromEnv, openDatabase } from "../../db/client";
 import { migrateDatabase } from "../../db/migrate";
 import { requestLimits } from "../limits/request-limits";

@@ -6,7 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { announceChange, ChangeAwareCache, cachesEnabled } from "@/db/changes";
+import { announceChange, ChangeAwareCache, cachesEnabled } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { noteDatabaseFault } from "@/db/faults";
 import { changeCredits } from "@/server/accounts/credits";

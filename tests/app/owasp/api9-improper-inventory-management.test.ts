@@ -49,7 +49,7 @@ describe("API9: the published inventory", () => {
     "/bench/floor?name=snapshot",
     "/.env",
     "/.git/config",
-    "/server/auth/secret.ts",
+    "/server/keys/app-secret.ts",
   ])("serves nothing at the undocumented %s", async (path) => {
     const response = await fetch(`${base}${path}`, { headers: auth });
     expect(response.status, path).toBe(404);

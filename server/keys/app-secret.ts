@@ -1,5 +1,7 @@
 /**
- * AUTH_SECRET signs next-auth's cookies and hashes e-mail sign-in tokens. When unset (the quick
+ * The app's one secret, AUTH_SECRET: it signs next-auth's cookies, hashes e-mail sign-in tokens, and
+ * keys unsubscribe links, OAuth cookies and MCP receipts (its own room, below auth and mail, which
+ * both use it). When unset (the quick
  * start), one is generated on first start and kept in the data folder, so sessions survive
  * restarts without any configuration. Deployments with several instances must set AUTH_SECRET.
  */
@@ -11,7 +13,7 @@ import { log } from "../observability/logger";
 
 let cached: string | undefined;
 
-export function authSecret(env: NodeJS.ProcessEnv = process.env): string {
+export function appSecret(env: NodeJS.ProcessEnv = process.env): string {
   if (env.AUTH_SECRET) return env.AUTH_SECRET;
   if (cached) return cached;
   const file = path.join(dataFolder(env), "auth-secret");

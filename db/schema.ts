@@ -26,7 +26,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { AdapterAccountType } from "next-auth/adapters";
 import type { Control, Geography, MarketFile } from "../server/domain/market-definition";
-import type { NotificationContent, WebhookDisabledContent, WeeklyContent } from "../server/domain/notifications";
+import type { NotificationContent, WebhookDisabledContent, WeeklyContent } from "../server/domain/notification-content";
 import type { CountryResult, ProductScore } from "../server/domain/scores";
 import type { Dimension } from "../server/scoring/engine";
 import type { MarketSensitivity } from "../server/scoring/sensitivity";
@@ -455,7 +455,7 @@ export const webhookEndpoints = pgTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
     description: text("description").notNull().default(""),
-    /** The event types sent here (server/domain/webhooks.ts). */
+    /** The event types sent here (server/domain/webhook-events.ts). */
     events: text("events").array().notNull(),
     /** Markets whose events are sent; empty: every market. */
     marketIds: text("market_ids").array().notNull().default(sql`'{}'::text[]`),

@@ -11,7 +11,7 @@ import type { Database } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { catalogueEvents, markets, releases } from "../../db/schema";
 import { loadRelease } from "../catalog/releases";
-import type { NotificationContent } from "../domain/notifications";
+import type { NotificationContent } from "../domain/notification-content";
 import { mailLinkOrigin } from "../http/origin";
 import { archiveNotification, releaseNotification } from "../notifications/compose";
 import {
@@ -19,9 +19,9 @@ import {
   marketChangedEvent,
   type ReleaseFacts,
   releasePublishedEvent,
-} from "../notifications/webhook-events";
+} from "../notifications/webhook-bodies";
 import { changes, type ReleaseComparison } from "../readings/changes";
-import { insertMessages, type OwedMessage, subscribedEndpoints } from "./webhooks";
+import { insertMessages, type OwedMessage, subscribedEndpoints } from "./webhook-endpoints";
 
 /**
  * Release `from` against `to` of a listed market, under `country` when both releases were scored

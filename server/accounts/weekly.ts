@@ -8,7 +8,7 @@ import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { marketFollows, markets, releases } from "../../db/schema";
-import type { WeeklyContent, WeeklyMarket } from "../domain/notifications";
+import type { WeeklyContent, WeeklyMarket } from "../domain/notification-content";
 import { weekHasNews, weeklyMarket } from "../notifications/compose";
 import type { WeeklySlot } from "../notifications/week";
 import { comparisonOf } from "./notify";

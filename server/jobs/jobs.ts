@@ -6,9 +6,9 @@
  */
 import { expireUnusedRegistrations, purgeExpiredOAuthRecords } from "../accounts/oauth-records";
 import { sweepThrottleCounters } from "../limits/throttles";
+import { notificationJobs } from "./fan-out";
 import type { JobDefinition } from "./job";
-import { notificationJobs } from "./notifications";
-import { webhookJob } from "./webhooks";
+import { webhookJob } from "./webhook-delivery";
 
 /** Hours a dynamic client registration may stay unused before it is deleted (OAUTH_UNUSED_REGISTRATION_HOURS). */
 export function unusedRegistrationHours(env: NodeJS.ProcessEnv = process.env): number {

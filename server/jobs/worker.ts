@@ -6,8 +6,8 @@ import type PgBoss from "pg-boss";
 import type { DatabaseHandle } from "../../db/client";
 import { log } from "../observability/logger";
 import { startQueue } from "../queue/queue";
+import { startNotifications } from "./fan-out";
 import { allJobs } from "./jobs";
-import { startNotifications } from "./notifications";
 
 const state = globalThis as typeof globalThis & { __mpsJobs?: Promise<PgBoss> };
 

@@ -4,7 +4,7 @@
  * Message-ID fixed by the delivery (a mail sent again after a lost acknowledgement is the same
  * message to every mail system). Used by the mail job and by the CLI's dry run.
  */
-import type { NotificationContent, WebhookDisabledContent, WeeklyContent } from "../domain/notifications";
+import type { NotificationContent, WebhookDisabledContent, WeeklyContent } from "../domain/notification-content";
 import { mailLinkOrigin } from "../http/origin";
 import { renderNotificationMail, renderWebhookDisabledMail, renderWeeklyMail } from "../notifications/render";
 import type { Mail } from "./mail";

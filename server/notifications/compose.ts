@@ -3,7 +3,7 @@
  * release facts in, the content stored with a notification or an e-mail out.
  */
 
-import type { NotificationContent, WeeklyMarket } from "../domain/notifications";
+import type { NotificationContent, WeeklyMarket } from "../domain/notification-content";
 import { bandMoves, moversPerAxis, scoreMoves } from "../readings/change-summary";
 import type { ReleaseComparison } from "../readings/changes";
 

@@ -10,7 +10,7 @@ import type {
   WebhookDisabledContent,
   WeeklyContent,
   WeeklyMarket,
-} from "../domain/notifications";
+} from "../domain/notification-content";
 import { nameList } from "../formats/name-list";
 import { escapeHtml } from "../http/html";
 import { NOTIFICATION_SETTINGS_PATH, WEBHOOKS_PATH } from "../http/paths";

@@ -13,13 +13,13 @@ import Provider, { type Configuration, errors, interactionPolicy, type KoaContex
 import type { Database } from "../../db/client";
 import { users } from "../../db/schema";
 import { DatabaseAdapter } from "../accounts/oauth-records";
-import { appSecret } from "../keys/app-secret";
 import { signingKeys } from "../auth/signing-keys";
 import { MARKET_READ_SCOPE } from "../domain/operations";
 import { RETRY_AFTER_SECONDS } from "../errors/api-error";
 import { isDatabaseUnavailable } from "../errors/describe";
 import { escapeHtml } from "../http/html";
 import { mcpResource, OAUTH_PREFIX, OIDC_SCOPES } from "../http/protected-resource";
+import { appSecret } from "../keys/app-secret";
 import { handleDecision } from "./decision";
 import { UNAVAILABLE_DESCRIPTION } from "./failure";
 import {

@@ -5,7 +5,7 @@
  */
 
 import { AXES, type Axis } from "../domain/market-definition";
-import type { BandMove, ScoreMove } from "../domain/notifications";
+import type { BandMove, ScoreMove } from "../domain/notification-content";
 import type { ReleaseComparison } from "./changes";
 import { AXIS_LABELS, availabilityText, marketChangeLines, rankText } from "./changes-text";
 

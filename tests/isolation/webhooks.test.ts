@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
-import { createEndpoint } from "@/server/accounts/webhooks";
+import { createEndpoint } from "@/server/accounts/webhook-endpoints";
 import { seal } from "@/server/auth/sealed";
 import { newWebhookSecret } from "@/server/http/standard-webhooks";
 import { demoCatalogueWithOrganization } from "../helpers/accounts";

@@ -4,7 +4,7 @@
  * and flattened in headers, links where they belong, quiet weeks as one line.
  */
 import { describe, expect, it } from "vitest";
-import type { NotificationContent, WeeklyContent } from "@/server/domain/notifications";
+import type { NotificationContent, WeeklyContent } from "@/server/domain/notification-content";
 import { headerText, notificationLines, renderNotificationMail, renderWeeklyMail } from "@/server/notifications/render";
 import { isoWeekOf, latestSlot, slotOfWeek, weeklyCron, weeklyScheduleFromEnv } from "@/server/notifications/week";
 

@@ -5,7 +5,7 @@
  * once, when the message is written, and every attempt sends those bytes.
  */
 import { AXES, type Axis } from "../domain/market-definition";
-import type { WebhookEnvelope } from "../domain/webhooks";
+import type { WebhookEnvelope } from "../domain/webhook-events";
 import { scoreMoves } from "../readings/change-summary";
 import type { Availability, ReleaseComparison } from "../readings/changes";
 

@@ -24,7 +24,7 @@ export interface WebhookEnvelope<Data> {
   data: Data;
 }
 
-/** The queue's job that delivers one message (server/jobs/webhooks.ts); named here so the dashboard can queue a resend. */
+/** The queue's job that delivers one message (server/jobs/webhook-delivery.ts); named here so the dashboard can queue a resend. */
 export const WEBHOOK_JOB = "webhook-deliver";
 
 /** How long the secret before a rotation keeps signing beside the new one. */

@@ -17,7 +17,7 @@ import { latestSlot, slotOfWeek, weeklyCron, weeklyScheduleFromEnv } from "../no
 import { errorMessage, log } from "../observability/logger";
 import type { JobContext, JobDefinition } from "./job";
 import { MAIL_JOB, queueMails } from "./mail-queue";
-import { lostMessages, queueWebhooks } from "./webhooks";
+import { lostMessages, queueWebhooks } from "./webhook-delivery";
 
 export const FAN_OUT_JOB = "notifications-fan-out";
 export { MAIL_JOB };

@@ -15,9 +15,9 @@ import {
   giveUpMessage,
   recordAttempt,
   unsentMessages,
-} from "../accounts/webhooks";
+} from "../accounts/webhook-endpoints";
 import { unseal } from "../auth/sealed";
-import { WEBHOOK_JOB } from "../domain/webhooks";
+import { WEBHOOK_JOB } from "../domain/webhook-events";
 import { signedHeaders } from "../http/standard-webhooks";
 import { errorMessage, log } from "../observability/logger";
 import { OutboundRefused, postOutbound } from "../outbound/guard";

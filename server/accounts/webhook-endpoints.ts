@@ -10,8 +10,8 @@ import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { memberships, organizations, users, webhookAttempts, webhookEndpoints, webhookMessages } from "../../db/schema";
-import type { WebhookDisabledContent } from "../domain/notifications";
-import type { WebhookEventType } from "../domain/webhooks";
+import type { WebhookDisabledContent } from "../domain/notification-content";
+import type { WebhookEventType } from "../domain/webhook-events";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookMessageRow = typeof webhookMessages.$inferSelect;

@@ -1,12 +1,95 @@
 "use client";
 /** The active organization's credits: balance, prices, usage per day and the ledger, page by page. */
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
 import { TableWrap } from "@/components/table-wrap";
-import { count, creditChange, windowText } from "./format";
+import { count, creditChange, credits, windowText } from "./format";
 import { problemText, useTRPC } from "./trpc";
 import { UsageChart } from "./usage-chart";
 
 const PAGE = 25;
+
+/**
+ * The low-balance warning's threshold: what it does, and a form to change it (for an owner). The
+ * server judges the value; a refused one shows its problem. Saving refreshes the header.
+ */
+function LowBalanceSettings() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const current = useQuery(trpc.credits.lowBalance.queryOptions());
+  const [draft, setDraft] = useState<string | null>(null);
+  const save = useMutation(
+    trpc.credits.setLowBalanceThreshold.mutationOptions({
+      onSuccess: (saved) => {
+        queryClient.setQueryData(trpc.credits.lowBalance.queryKey(), saved);
+        setDraft(null);
+        router.refresh();
+      },
+    }),
+  );
+  const value = draft ?? (current.data ? String(current.data.threshold) : "");
+  return (
+    <section aria-labelledby="low-balance">
+      <h2 id="low-balance">Low-balance warning</h2>
+      <p className="note">
+        When the balance is at or below this many credits, the header shows a warning next to it, and each owner of the
+        organization gets one e-mail when a call takes the balance down to it — one per crossing: another only after the
+        balance has been above it again. 0 turns the warning off.
+      </p>
+      {current.data ? (
+        <p data-testid="low-balance-state">
+          {current.data.threshold === 0
+            ? "The warning is off."
+            : current.data.low
+              ? `The balance is low: ${credits(current.data.balance)}, at or below ${credits(current.data.threshold)}.`
+              : `Warning at ${credits(current.data.threshold)} or less.`}
+        </p>
+      ) : null}
+      {current.data?.canChange ? (
+        <form
+          className="inline-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            save.mutate({ threshold: value.trim() === "" ? Number.NaN : Number(value) });
+          }}
+        >
+          <label>
+            Warn at or below (credits)
+            <input
+              type="number"
+              name="threshold"
+              min={0}
+              max={1_000_000_000}
+              step={1}
+              inputMode="numeric"
+              required
+              value={value}
+              onChange={(event) => setDraft(event.target.value)}
+              data-testid="low-balance-threshold"
+            />
+          </label>
+          <button type="submit" disabled={save.isPending}>
+            {save.isPending ? "Saving…" : "Save"}
+          </button>
+        </form>
+      ) : current.data ? (
+        <p className="hint">Only an owner of the organization can change it.</p>
+      ) : null}
+      {save.error ? (
+        <p role="alert" className="error">
+          {problemText(save.error)}
+        </p>
+      ) : null}
+      {save.isSuccess && draft === null ? (
+        <p role="status" className="hint">
+          Saved.
+        </p>
+      ) : null}
+    </section>
+  );
+}
 
 export function CreditsView() {
   const trpc = useTRPC();
@@ -47,6 +130,8 @@ export function CreditsView() {
         Reading market data in the dashboard does not use credits; credits meter the API and MCP. A call that fails, or
         answers 304 Not Modified, costs nothing.
       </p>
+
+      <LowBalanceSettings />
 
       <section aria-labelledby="prices">
         <h2 id="prices">Prices</h2>

@@ -6,6 +6,7 @@
 import Link from "next/link";
 import { signOut } from "@/server/auth/config";
 import { headerState } from "@/server/dashboard/guards";
+import { isLowBalance } from "@/server/domain/low-balance";
 import {
   API_DOCS_PATH,
   CONNECT_PATH,
@@ -17,7 +18,7 @@ import {
   TOKENS_PATH,
   WEBHOOKS_PATH,
 } from "@/server/http/paths";
-import { credits } from "./format";
+import { count, credits } from "./format";
 import { OrganizationSwitcher } from "./organization-switcher";
 
 async function signOutAction() {
@@ -38,6 +39,44 @@ function BellIcon() {
         strokeLinejoin="round"
       />
     </svg>
+  );
+}
+
+/**
+ * The active organization's balance, linking to the credits page. At or below the threshold the
+ * organization set it turns into a warning, "Low: 40 credits" (on a phone "Low: 40"), whose
+ * accessible name starts with what it shows and says what it means.
+ */
+function Balance({
+  organization,
+  className,
+  testId,
+}: {
+  organization: { creditBalance: number; lowBalanceThreshold: number };
+  className?: string;
+  testId?: string;
+}) {
+  const { creditBalance, lowBalanceThreshold } = organization;
+  if (!isLowBalance(creditBalance, lowBalanceThreshold))
+    return (
+      <Link href={CREDITS_PATH} className={className} data-testid={testId}>
+        {credits(creditBalance)}
+      </Link>
+    );
+  return (
+    <Link
+      href={CREDITS_PATH}
+      className={`${className ?? ""} low`.trim()}
+      data-testid={testId}
+      data-low="true"
+      aria-label={`Low: ${credits(creditBalance)}, at or below the warning threshold of ${credits(lowBalanceThreshold)}`}
+    >
+      <span aria-hidden="true" className="warning-mark">
+        !
+      </span>
+      Low: {count(creditBalance)}
+      <span className="balance-unit"> credit{creditBalance === 1 ? "" : "s"}</span>
+    </Link>
   );
 }
 
@@ -85,9 +124,7 @@ export async function SiteHeader() {
                 {state.active.name}
               </span>
             )}
-            <Link href={CREDITS_PATH} className="balance" data-testid="header-balance">
-              {credits(state.active.creditBalance)}
-            </Link>
+            <Balance organization={state.active} className="balance" testId="header-balance" />
           </>
         ) : state ? (
           <Link href={ONBOARDING_PATH}>Create an organization</Link>
@@ -115,7 +152,7 @@ export async function SiteHeader() {
               {/* On a phone the header has no room for these: they live here. */}
               {state.active ? (
                 <span className="menu-only">
-                  <Link href={CREDITS_PATH}>{credits(state.active.creditBalance)}</Link>
+                  <Balance organization={state.active} />
                   {state.organizations.length > 1 ? (
                     <OrganizationSwitcher
                       organizations={state.organizations}

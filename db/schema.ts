@@ -26,7 +26,12 @@ import {
 } from "drizzle-orm/pg-core";
 import type { AdapterAccountType } from "next-auth/adapters";
 import type { Control, Geography, MarketFile } from "../server/domain/market-definition";
-import type { NotificationContent, WebhookDisabledContent, WeeklyContent } from "../server/domain/notification-content";
+import type {
+  LowBalanceContent,
+  NotificationContent,
+  WebhookDisabledContent,
+  WeeklyContent,
+} from "../server/domain/notification-content";
 import type { CountryResult, ProductScore } from "../server/domain/scores";
 import type { Dimension } from "../server/scoring/engine";
 import type { MarketSensitivity } from "../server/scoring/sensitivity";
@@ -216,6 +221,11 @@ export const organizations = pgTable(
     creditBalance: integer("credit_balance").notNull().default(0),
     /** Requests per rate-limit window; null: the service default. */
     rateLimit: integer("rate_limit"),
+    /**
+     * The balance at or below which the header warns and a debit that crosses it e-mails the
+     * owners (docs/accounts.md, "Low-balance warning"); 0: off.
+     */
+    lowBalanceThreshold: integer("low_balance_threshold").notNull().default(100),
     /** Who created it from the dashboard (null: the operator CLI): bounds how many one person makes. */
     createdByUserId: text("created_by_user_id").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -225,6 +235,7 @@ export const organizations = pgTable(
     check("organizations_balance_not_negative", sql`${t.creditBalance} >= 0`),
     check("organizations_home_country_iso", sql`${t.homeCountry} ~ '^[A-Z]{2}$'`),
     check("organizations_rate_limit_positive", sql`${t.rateLimit} is null or ${t.rateLimit} > 0`),
+    check("organizations_low_balance_threshold_range", sql`${t.lowBalanceThreshold} between 0 and 1000000000`),
   ],
 );
 
@@ -411,7 +422,7 @@ export const notifications = pgTable(
   (t) => [unique("notifications_once").on(t.userId, t.eventId), index("notifications_user").on(t.userId, t.id)],
 );
 
-export const mailKind = pgEnum("mail_kind", ["notification", "weekly", "webhook_disabled"]);
+export const mailKind = pgEnum("mail_kind", ["notification", "weekly", "webhook_disabled", "low_balance"]);
 
 export const mailDeliveries = pgTable(
   "mail_deliveries",
@@ -424,7 +435,9 @@ export const mailDeliveries = pgTable(
     dedupeKey: text("dedupe_key").notNull(),
     recipient: text("recipient").notNull(),
     kind: mailKind("kind").notNull(),
-    content: jsonb("content").$type<NotificationContent | WeeklyContent | WebhookDisabledContent>().notNull(),
+    content: jsonb("content")
+      .$type<NotificationContent | WeeklyContent | WebhookDisabledContent | LowBalanceContent>()
+      .notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     attempts: integer("attempts").notNull().default(0),
     /** An attempt in progress holds the row until this lease runs out (a crashed sender's expires). */

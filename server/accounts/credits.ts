@@ -5,11 +5,12 @@
  * read a stale balance and overspend, and a balance never exists without the ledger row that
  * explains it.
  */
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, exists, lt, sql } from "drizzle-orm";
 import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
 import { queryRows } from "../../db/rows";
-import { creditLedger, organizations } from "../../db/schema";
+import { creditLedger, memberships, organizations } from "../../db/schema";
+import { LOW_BALANCE_THRESHOLD_MAX } from "../domain/low-balance";
 
 export interface Debit {
   organizationId: string;
@@ -23,6 +24,21 @@ export interface Debit {
 }
 
 export type DebitResult = { ok: true; balance: number } | { ok: false; balance: number };
+
+/**
+ * E-mails a debit owes (its crossing of the low-balance threshold, written in the debit's own
+ * transaction) are handed to whoever listens: the app's job worker queues one mail job each. With
+ * no listener (the CLI, a test) they wait for the notification sweep, which queues e-mails never
+ * tried. On globalThis: Next may load this module in several bundles, and they must share one.
+ */
+const shared = globalThis as typeof globalThis & { __mpsOwedMails?: Set<(ids: number[]) => void> };
+shared.__mpsOwedMails ??= new Set();
+const owedMailListeners = shared.__mpsOwedMails;
+
+export function onMailsOwed(listener: (deliveryIds: number[]) => void): () => void {
+  owedMailListeners.add(listener);
+  return () => owedMailListeners.delete(listener);
+}
 
 /**
  * Debits one successful call. Each organization has its own queue: calls that arrive while its
@@ -113,10 +129,12 @@ class DebitBatcher {
       try {
         const calls = JSON.stringify(batch.map(({ debit }) => ({ ...debit, deadline: undefined })));
         const limit = Number.isFinite(lockTimeoutMs) ? Math.ceil(lockTimeoutMs) : 0;
-        const rows = await queryRows<{ position: number; debited: boolean; balance: number }>(
+        const rows = await queryRows<{ position: number; debited: boolean; balance: number; mails: unknown }>(
           this.db,
-          sql`select position, debited, balance from debit_batch(${calls}::jsonb, ${limit}::integer)`,
+          sql`select position, debited, balance, mails from debit_batch(${calls}::jsonb, ${limit}::integer)`,
         );
+        const owed = rows.flatMap((row) => (Array.isArray(row.mails) ? row.mails.map(Number) : []));
+        if (owed.length > 0) for (const listener of owedMailListeners) listener(owed);
         const byPosition = new Map(rows.map((row) => [Number(row.position), row]));
         batch.forEach((pending, index) => {
           const row = byPosition.get(index + 1);
@@ -134,6 +152,51 @@ class DebitBatcher {
 }
 
 export class CreditsError extends Error {}
+
+/** The organization's low-balance threshold (server/domain/low-balance.ts); 0: off. */
+export async function lowBalanceThreshold(db: Database | Transaction, organizationId: string): Promise<number> {
+  const [row] = await db
+    .select({ threshold: organizations.lowBalanceThreshold })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!row) throw new CreditsError(`no organization "${organizationId}"`);
+  return row.threshold;
+}
+
+/**
+ * Sets the threshold, if `userId` owns the organization; false when they do not (nothing
+ * changes). A threshold out of range is refused by the table's CHECK as well as here.
+ */
+export async function setLowBalanceThreshold(
+  db: Database,
+  change: { organizationId: string; userId: string; threshold: number },
+): Promise<boolean> {
+  const { organizationId, userId, threshold } = change;
+  if (!Number.isSafeInteger(threshold) || threshold < 0 || threshold > LOW_BALANCE_THRESHOLD_MAX)
+    throw new CreditsError(`a threshold must be a whole number from 0 to ${LOW_BALANCE_THRESHOLD_MAX}`);
+  const rows = await db
+    .update(organizations)
+    .set({ lowBalanceThreshold: threshold })
+    .where(
+      and(
+        eq(organizations.id, organizationId),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(memberships)
+            .where(
+              and(
+                eq(memberships.organizationId, organizationId),
+                eq(memberships.userId, userId),
+                eq(memberships.role, "owner"),
+              ),
+            ),
+        ),
+      ),
+    )
+    .returning({ id: organizations.id });
+  return rows.length > 0;
+}
 
 /**
  * A grant (amount > 0) or an adjustment (either sign) by an operator. An adjustment may not take

@@ -155,6 +155,8 @@ export async function createOrganization(db: Database, input: NewOrganization): 
 export interface Membership extends OrganizationSummary {
   role: "owner" | "member";
   rateLimit: number | null;
+  /** At or below it the header warns (server/domain/low-balance.ts); 0: off. */
+  lowBalanceThreshold: number;
 }
 
 export function organizationsOf(db: Database, userId: string): Promise<Membership[]> {
@@ -165,6 +167,7 @@ export function organizationsOf(db: Database, userId: string): Promise<Membershi
       homeCountry: organizations.homeCountry,
       creditBalance: organizations.creditBalance,
       rateLimit: organizations.rateLimit,
+      lowBalanceThreshold: organizations.lowBalanceThreshold,
       role: memberships.role,
     })
     .from(memberships)

@@ -103,3 +103,19 @@ export interface WebhookDisabledContent {
   /** The last attempt's outcome in words ("HTTP 500", "timed out after 10 s"). */
   lastError: string;
 }
+
+/**
+ * A debit took an organization's balance from above its low-balance threshold to at or below it:
+ * the e-mail to its owners (written by the debit itself, db/migrations/0013).
+ */
+export interface LowBalanceContent {
+  kind: "low_balance";
+  organizationId: string;
+  /** As its owner wrote it: hostile text. */
+  organizationName: string;
+  /** The balance right after the crossing debit, and the threshold it crossed. */
+  balance: number;
+  threshold: number;
+  /** ISO 8601, UTC. */
+  crossedAt: string;
+}

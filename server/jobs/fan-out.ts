@@ -8,6 +8,7 @@
  */
 import { onChange } from "../../db/change-feed";
 import type { Database } from "../../db/client";
+import { onMailsOwed } from "../accounts/credits";
 import { claimDelivery, markDelivered, noteDeliveryFailure, unsentDeliveries } from "../accounts/deliveries";
 import { fanOutPendingEvents } from "../accounts/notify";
 import { queueWeeklySummaries } from "../accounts/weekly";
@@ -112,10 +113,17 @@ export function notificationJobs(env: NodeJS.ProcessEnv = process.env): JobDefin
 
 /**
  * This instance's part: a fan-out whenever the catalogue changes (a publish here, or another
- * instance's or the CLI's heard through NOTIFY), and one at start for what happened while no
- * instance ran.
+ * instance's or the CLI's heard through NOTIFY), a mail job for each e-mail a debit of this
+ * instance owes (the low-balance warning; one lost here is queued by the sweep), and a fan-out at
+ * start for what happened while no instance ran.
  */
 export async function startNotifications(context: JobContext): Promise<void> {
+  onMailsOwed(
+    (deliveryIds) =>
+      void queueMails(context, deliveryIds).catch((error: unknown) =>
+        log().warn({ error: errorMessage(error), deliveryIds }, "notifications: could not queue owed e-mails"),
+      ),
+  );
   const queueFanOut = (data: { lostAfterSeconds?: number } = {}) =>
     context
       .send(FAN_OUT_JOB, data)

@@ -4,9 +4,19 @@
  * Message-ID fixed by the delivery (a mail sent again after a lost acknowledgement is the same
  * message to every mail system). Used by the mail job and by the CLI's dry run.
  */
-import type { NotificationContent, WebhookDisabledContent, WeeklyContent } from "../domain/notification-content";
+import type {
+  LowBalanceContent,
+  NotificationContent,
+  WebhookDisabledContent,
+  WeeklyContent,
+} from "../domain/notification-content";
 import { mailLinkOrigin } from "../http/origin";
-import { renderNotificationMail, renderWebhookDisabledMail, renderWeeklyMail } from "../notifications/render";
+import {
+  renderLowBalanceMail,
+  renderNotificationMail,
+  renderWebhookDisabledMail,
+  renderWeeklyMail,
+} from "../notifications/render";
 import type { Mail } from "./mail";
 import { type MailList, unsubscribeUrl } from "./unsubscribe";
 
@@ -14,9 +24,9 @@ export interface OwedMail {
   id: number;
   userId: string;
   recipient: string;
-  kind: "notification" | "weekly" | "webhook_disabled";
+  kind: "notification" | "weekly" | "webhook_disabled" | "low_balance";
   dedupeKey: string;
-  content: NotificationContent | WeeklyContent | WebhookDisabledContent;
+  content: NotificationContent | WeeklyContent | WebhookDisabledContent | LowBalanceContent;
 }
 
 /** A Message-ID fixed by the delivery: the same message to every mail system if it is sent again. */
@@ -25,7 +35,13 @@ const messageIdOf = (owed: OwedMail, origin: string) =>
 
 export async function composeMail(owed: OwedMail, env: NodeJS.ProcessEnv = process.env): Promise<Mail> {
   const origin = mailLinkOrigin(env);
-  // A mail about the organization's own account (no list to leave).
+  // Mails about the organization's own account (no list to leave).
+  if (owed.kind === "low_balance")
+    return {
+      to: owed.recipient,
+      ...renderLowBalanceMail(owed.content as LowBalanceContent, origin),
+      messageId: messageIdOf(owed, origin),
+    };
   if (owed.kind === "webhook_disabled")
     return {
       to: owed.recipient,

@@ -6,6 +6,7 @@
 
 import type {
   AvailabilityMove,
+  LowBalanceContent,
   NotificationContent,
   WebhookDisabledContent,
   WeeklyContent,
@@ -13,7 +14,7 @@ import type {
 } from "../domain/notification-content";
 import { nameList } from "../formats/name-list";
 import { escapeHtml } from "../http/html";
-import { NOTIFICATION_SETTINGS_PATH, WEBHOOKS_PATH } from "../http/paths";
+import { CREDITS_PATH, NOTIFICATION_SETTINGS_PATH, WEBHOOKS_PATH } from "../http/paths";
 import { bandSentence, moveSentence } from "../readings/change-summary";
 import { AXIS_LABELS } from "../readings/changes-text";
 
@@ -191,6 +192,21 @@ export function renderWeeklyMail(content: WeeklyContent, links: MailLinks): Rend
   return { subject, text, html };
 }
 
+/** A service mail to an organization's owners about their account: what happened, and one link. */
+function ownerMail(
+  subject: string,
+  details: string[],
+  target: { label: string; url: string; text: string },
+): RenderedMail {
+  const signature = "You own this organization.";
+  const text = [subject, "", ...details, "", `${target.label}: ${target.url}`, "", "--", signature].join("\n");
+  const html = page(
+    subject,
+    `<h1 style="font-size:20px">${escapeHtml(subject)}</h1>${list(details)}<p>${link(target.url, target.text)}</p><hr><p style="color:#57606a;font-size:13px">${signature}</p>`,
+  );
+  return { subject, text, html };
+}
+
 /**
  * The e-mail to an organization's owners when the service disabled one of its webhook endpoints:
  * which endpoint, since when it failed, and where to see the deliveries and enable it again. A
@@ -204,19 +220,28 @@ export function renderWebhookDisabledMail(content: WebhookDisabledContent, origi
     `Every delivery has failed since ${content.failingSince} (${content.consecutiveFailures} attempts in a row); the last: ${content.lastError}.`,
     `It was disabled at ${content.disabledAt}. Events from then on are not sent to it; enable it again once it answers, and resend what it missed from its delivery log.`,
   ];
-  const text = [
-    subject,
-    "",
-    ...details,
-    "",
-    `Deliveries and settings: ${endpointPage}`,
-    "",
-    "--",
-    "You own this organization.",
-  ].join("\n");
-  const html = page(
-    subject,
-    `<h1 style="font-size:20px">${escapeHtml(subject)}</h1>${list(details)}<p>${link(endpointPage, "Open the endpoint's deliveries")}</p><hr><p style="color:#57606a;font-size:13px">You own this organization.</p>`,
-  );
-  return { subject, text, html };
+  return ownerMail(subject, details, {
+    label: "Deliveries and settings",
+    url: endpointPage,
+    text: "Open the endpoint's deliveries",
+  });
+}
+
+const wholeCredits = (n: number) => `${n.toLocaleString("en")} credit${n === 1 ? "" : "s"}`;
+
+/**
+ * The e-mail to an organization's owners when a debit took its balance to or below the threshold
+ * they set: the balance, the threshold, and where to see the ledger or change the threshold. Once
+ * per crossing; a service mail about their account, so no unsubscribe link (setting the threshold
+ * to 0 turns it off).
+ */
+export function renderLowBalanceMail(content: LowBalanceContent, origin: string): RenderedMail {
+  const creditsPage = `${origin}${CREDITS_PATH}`;
+  const subject = headerText(`${content.organizationName}: low balance, ${wholeCredits(content.balance)} left`);
+  const details = [
+    `The balance of ${content.organizationName} is ${wholeCredits(content.balance)}, at or below the warning threshold of ${wholeCredits(content.threshold)} (since ${content.crossedAt}).`,
+    "API and MCP calls are refused with 402 insufficient_credits once the balance cannot pay for them. Ask an operator for more credits.",
+    "This e-mail is sent once each time the balance falls to the threshold; it is sent again only after the balance has been above it. The threshold is set on the credits page (0 turns the warning off).",
+  ];
+  return ownerMail(subject, details, { label: "Credits and ledger", url: creditsPage, text: "Open the credits page" });
 }

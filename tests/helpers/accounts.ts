@@ -71,6 +71,11 @@ export interface AccountFixtures {
   schemaFuzz: FixtureOrganization;
   /** Home FR, credits and rate limit to spare: the browser suite's walks over every view of every market. */
   walker: FixtureOrganization;
+  /**
+   * 110 credits at the default low-balance threshold (100), a name with markup: the browser suite
+   * debits it across the threshold and reads the warning in the header and the e-mail.
+   */
+  lowBalance: FixtureOrganization;
   /** People signed in with no organization yet, each for one hostile test that creates organizations. */
   people: { tapper: string; racer: string; assigner: string; orgless: string };
   /** The app's OAuth signing key (private JWK), to forge tokens the app must refuse. */
@@ -165,6 +170,7 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
       credits: 100_000_000,
       rateLimit: 1_000_000_000,
     }),
+    lowBalance: await organization(db, "Low <b>balance</b> & Co", { credits: 110 }),
     people: {
       tapper: (await signedInUser(db, null)).session,
       racer: (await signedInUser(db, null)).session,

@@ -1,12 +1,32 @@
-/** The active organization's credits: balance and prices, the ledger page by page, daily usage. */
+/**
+ * The active organization's credits: balance and prices, the ledger page by page, daily usage,
+ * and the low-balance warning's threshold (read by any member, set by an owner). Dashboard only:
+ * no operation metadata, so never on REST or MCP.
+ */
 import { z } from "zod";
-import { creditBalance, ledgerPage } from "../../accounts/credits";
+import { creditBalance, ledgerPage, lowBalanceThreshold, setLowBalanceThreshold } from "../../accounts/credits";
+import { organizationsOf } from "../../accounts/organizations";
 import { usageByDay } from "../../accounts/usage";
+import { isLowBalance, LOW_BALANCE_THRESHOLD_MAX } from "../../domain/low-balance";
+import { notFound } from "../../errors/api-error";
 import { rateLimiterConfigFromEnv } from "../../limits/rate-limiter";
 import { defaultRateLimit } from "../../limits/shared-rate-limit";
 import { operationOf } from "../declaration";
 import { DECLARATIONS } from "../operations";
 import { createRouter, organizationProcedure } from "../trpc";
+
+const thresholdMessage = `A whole number of credits from 0 (off) to ${LOW_BALANCE_THRESHOLD_MAX.toLocaleString("en")}`;
+
+/** Only the threshold: the organization is always the caller's active one, never named in the input. */
+const thresholdInput = z
+  .object({
+    threshold: z
+      .number({ error: thresholdMessage })
+      .int({ error: thresholdMessage })
+      .min(0, { error: thresholdMessage })
+      .max(LOW_BALANCE_THRESHOLD_MAX, { error: thresholdMessage }),
+  })
+  .strict();
 
 export const creditsRouter = createRouter({
   summary: organizationProcedure.query(async ({ ctx }) => ({
@@ -18,6 +38,27 @@ export const creditsRouter = createRouter({
       return { operation: name, credits, scope, path: `/v1${path}`, tool: declaration.tool?.name ?? null };
     }),
   })),
+
+  /** The threshold, whether the balance is at or below it, and whether this person may change it. */
+  lowBalance: organizationProcedure.query(async ({ ctx }) => {
+    const [balance, threshold] = await Promise.all([
+      creditBalance(ctx.db, ctx.organization.id),
+      lowBalanceThreshold(ctx.db, ctx.organization.id),
+    ]);
+    const membership = (await organizationsOf(ctx.db, ctx.userId)).find((m) => m.id === ctx.organization.id);
+    return { threshold, balance, low: isLowBalance(balance, threshold), canChange: membership?.role === "owner" };
+  }),
+
+  setLowBalanceThreshold: organizationProcedure.input(thresholdInput).mutation(async ({ ctx, input }) => {
+    const changed = await setLowBalanceThreshold(ctx.db, {
+      organizationId: ctx.organization.id,
+      userId: ctx.userId,
+      threshold: input.threshold,
+    });
+    if (!changed) throw notFound("Only an owner of the organization can change its low-balance warning.");
+    const balance = await creditBalance(ctx.db, ctx.organization.id);
+    return { threshold: input.threshold, balance, low: isLowBalance(balance, input.threshold), canChange: true };
+  }),
 
   ledger: organizationProcedure
     .input(

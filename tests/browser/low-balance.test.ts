@@ -117,6 +117,8 @@ describe("the low-balance warning", () => {
     expect(wide.centres.length).toBeGreaterThan(6);
     expect(Math.max(...wide.centres) - Math.min(...wide.centres), "the header on one row").toBeLessThan(12);
     expect(wide.overflow).toBe(0);
+    // The organization's name stays whole beside the warning.
+    expect(await page.getByTestId("organization-name").evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
     await page.screenshot({ path: path.join(SCREENSHOTS, "header-low-balance-desktop.png") });
 
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,5 +1,5 @@
 import { Landing } from "@/components/landing";
-import { MarketsTable } from "@/components/markets-table";
+import { MarketsTable } from "@/components/market/markets-table";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { currentUser } from "@/server/dashboard/guards";
 import { sampleReading } from "@/server/dashboard/sample-reading";

@@ -4,7 +4,7 @@
  */
 import Link from "next/link";
 import { score } from "@/components/format";
-import { TableWrap } from "@/components/table-wrap";
+import { TableWrap } from "@/components/ui/table-wrap";
 import type { SampleReading } from "@/server/dashboard/sample-reading";
 import { API_DOCS_PATH, SIGN_IN_PATH } from "@/server/http/paths";
 

@@ -18,8 +18,8 @@ import {
   TOKENS_PATH,
   WEBHOOKS_PATH,
 } from "@/server/http/paths";
+import { OrganizationSwitcher } from "./account/organization-switcher";
 import { count, credits } from "./format";
-import { OrganizationSwitcher } from "./organization-switcher";
 
 async function signOutAction() {
   "use server";

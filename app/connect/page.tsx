@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
-import { ConnectionList } from "@/components/connection-list";
+import { ConnectionList } from "@/components/account/connection-list";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireUser } from "@/server/dashboard/guards";
 import { publicOriginOf } from "@/server/http/origin";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { CreditsView } from "@/components/credits-view";
+import { CreditsView } from "@/components/account/credits-view";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { CREDITS_PATH } from "@/server/http/paths";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { byCountryName } from "@/components/format";
-import { TableWrap } from "@/components/table-wrap";
+import { TableWrap } from "@/components/ui/table-wrap";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { fullGeographies } from "@/server/domain/geographies";

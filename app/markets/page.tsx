@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MarketsTable } from "@/components/markets-table";
+import { MarketsTable } from "@/components/market/markets-table";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { countryFrom } from "@/server/dashboard/search-params";

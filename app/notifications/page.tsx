@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { MarkAllReadButton, MarkReadButton } from "@/components/account/notification-actions";
 import { utcMinute } from "@/components/format";
-import { MarkAllReadButton, MarkReadButton } from "@/components/notification-actions";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireUser } from "@/server/dashboard/guards";
 import { NOTIFICATION_SETTINGS_PATH, NOTIFICATIONS_PATH } from "@/server/http/paths";

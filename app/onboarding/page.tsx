@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
+import { OnboardingForm } from "@/components/account/onboarding-form";
 import { credits } from "@/components/format";
-import { OnboardingForm } from "@/components/onboarding-form";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireUser, safeReturnPath } from "@/server/dashboard/guards";
 import { MARKETS_PATH, ONBOARDING_PATH } from "@/server/http/paths";

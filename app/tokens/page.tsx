@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { TokenManager } from "@/components/token-manager";
+import { TokenManager } from "@/components/account/token-manager";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { publicOriginOf } from "@/server/http/origin";
 import { TOKENS_PATH } from "@/server/http/paths";

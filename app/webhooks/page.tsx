@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
+import { WebhookManager } from "@/components/account/webhook-manager";
 import { byCountryName } from "@/components/format";
-import { WebhookManager } from "@/components/webhook-manager";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { WEBHOOKS_PATH } from "@/server/http/paths";

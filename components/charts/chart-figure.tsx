@@ -2,12 +2,12 @@
 /**
  * Every dashboard chart sits in one of these: a title, the chart for the eye, the same numbers as a
  * table for screen readers and keyboards, and a CSV download of exactly that table. A long list is
- * drawn a page at a time (components/pager.tsx): the chart and the table show the same page, the
+ * drawn a page at a time (components/ui/pager.tsx): the chart and the table show the same page, the
  * CSV every row.
  */
 import type { ReactNode } from "react";
-import { usePaged } from "@/components/pager";
-import { TableWrap } from "@/components/table-wrap";
+import { usePaged } from "@/components/ui/pager";
+import { TableWrap } from "@/components/ui/table-wrap";
 import { type Column, cellText, toCsv } from "@/server/formats/csv";
 
 interface ChartFigureProps<Row> {

@@ -14,8 +14,8 @@ import { type KeyboardEvent, useMemo, useRef, useState } from "react";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { inkOn, retainedColour } from "@/components/charts/heat-scale";
 import { score } from "@/components/format";
-import { usePaged } from "@/components/pager";
 import { productHref, productNameCell } from "@/components/product/product-link";
+import { usePaged } from "@/components/ui/pager";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import type { AppRouter } from "@/server/procedures/root";
 

@@ -1,11 +1,11 @@
 "use client";
+import { byCountryName } from "@/components/format";
 /**
  * The country whose controls every number of a market or product view is read under, in the
  * frame of every view: shown, and changed in one step (the URL's `country`, kept by the tabs).
  * Without JavaScript it is a GET form with a button.
  */
-import { controlsCount } from "@/components/controls-count";
-import { byCountryName } from "@/components/format";
+import { controlsCount } from "@/components/market/controls-count";
 import { useCountryInUrl } from "./country-in-url";
 
 export interface CountryChoice {

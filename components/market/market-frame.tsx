@@ -6,9 +6,9 @@
  */
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { FollowButton } from "@/components/follow-button";
 import { count, utcDay } from "@/components/format";
 import { CountryChooser } from "@/components/market/country-chooser";
+import { FollowButton } from "@/components/market/follow-button";
 import { MarketTabs } from "@/components/market/market-tabs";
 import { ReleasePicker } from "@/components/market/release-picker";
 import type { LoadedMarketView, MarketView } from "@/server/dashboard/market-page";

@@ -2,7 +2,7 @@
  * The views of a market page as tabs, keeping the release and the country (the server's choice,
  * the organization's home, when the URL names none).
  */
-import { ViewTabs } from "@/components/view-tabs";
+import { ViewTabs } from "@/components/ui/view-tabs";
 import { MARKET_VIEWS, type MarketView, marketPath } from "@/server/dashboard/market-views";
 
 export function MarketTabs({ marketId, view, country }: { marketId: string; view: MarketView; country: string }) {

@@ -6,9 +6,9 @@
  */
 import { useState } from "react";
 import { score } from "@/components/format";
-import { usePaged } from "@/components/pager";
 import { ProductLink } from "@/components/product/product-link";
-import { TableWrap } from "@/components/table-wrap";
+import { usePaged } from "@/components/ui/pager";
+import { TableWrap } from "@/components/ui/table-wrap";
 import { AXES } from "@/server/domain/market-definition";
 import { bandSlug } from "./band";
 

@@ -13,9 +13,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { count, score } from "@/components/format";
-import { usePaged } from "@/components/pager";
-import { TableWrap } from "@/components/table-wrap";
 import { problemText, useTRPC } from "@/components/trpc";
+import { usePaged } from "@/components/ui/pager";
+import { TableWrap } from "@/components/ui/table-wrap";
 import { AXES, AXIS_LABELS, type Axis } from "@/server/domain/market-definition";
 import { MAX_WEIGHT, parseWeightsParam } from "@/server/scoring/whatif";
 import {

@@ -8,7 +8,7 @@
  */
 
 import { score } from "@/components/format";
-import { TableWrap } from "@/components/table-wrap";
+import { TableWrap } from "@/components/ui/table-wrap";
 import { EvidenceBlock, valueText } from "./evidence";
 import { AXES, AXIS_LABELS, type ProductBreakdown } from "./types";
 

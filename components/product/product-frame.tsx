@@ -9,7 +9,7 @@ import type { ReactNode } from "react";
 import { utcDay } from "@/components/format";
 import { CountryChooser } from "@/components/market/country-chooser";
 import { ReleasePicker } from "@/components/market/release-picker";
-import { ViewTabs } from "@/components/view-tabs";
+import { ViewTabs } from "@/components/ui/view-tabs";
 import { countryChoices } from "@/server/dashboard/market-page";
 import { marketPath } from "@/server/dashboard/market-views";
 import type { LoadedProductView } from "@/server/dashboard/product-page";

@@ -5,7 +5,7 @@
  * text: rendered as text, sources as links only when they are http(s).
  */
 import type { inferRouterOutputs } from "@trpc/server";
-import { TableWrap } from "@/components/table-wrap";
+import { TableWrap } from "@/components/ui/table-wrap";
 import type { AppRouter } from "@/server/procedures/root";
 import { EvidenceBlock } from "./evidence";
 

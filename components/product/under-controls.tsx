@@ -5,7 +5,7 @@
  */
 import { signed } from "@/components/charts/geometry";
 import { score } from "@/components/format";
-import { TableWrap } from "@/components/table-wrap";
+import { TableWrap } from "@/components/ui/table-wrap";
 import { EvidenceBlock, valueText } from "./evidence";
 import { AXES, AXIS_LABELS, type Axis, type AxisBreakdown, type ProductBreakdown, type UnderControls } from "./types";
 

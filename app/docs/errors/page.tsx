@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { InlineCode } from "@/components/inline-code";
-import { TableWrap } from "@/components/table-wrap";
+import { InlineCode } from "@/components/ui/inline-code";
+import { TableWrap } from "@/components/ui/table-wrap";
 import { ERROR_CODE_LIST, ERROR_CODES } from "@/server/errors/codes";
 
 export const metadata: Metadata = { title: "API errors" };

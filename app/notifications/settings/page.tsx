@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { NotificationSettings } from "@/components/notification-settings";
+import { NotificationSettings } from "@/components/account/notification-settings";
 import { requireUser } from "@/server/dashboard/guards";
 import { NOTIFICATION_SETTINGS_PATH, NOTIFICATIONS_PATH } from "@/server/http/paths";
 import { weeklyScheduleFromEnv } from "@/server/notifications/week";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { WebhookDeliveries } from "@/components/webhook-deliveries";
+import { WebhookDeliveries } from "@/components/account/webhook-deliveries";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { WEBHOOKS_PATH } from "@/server/http/paths";
 

@@ -5,9 +5,10 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { TableWrap } from "@/components/table-wrap";
-import { utcMinute } from "./format";
-import { problemText, useTRPC } from "./trpc";
+import { TableWrap } from "@/components/ui/table-wrap";
+import { utcMinute } from "../format";
+import { problemText, useTRPC } from "../trpc";
+import { ProblemAlert } from "./account-list";
 
 function outcome(entry: { deliveredAt: string | Date | null; failedAt: string | Date | null; attempts: number }) {
   if (entry.deliveredAt) return "Delivered";
@@ -98,11 +99,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
           </table>
         </TableWrap>
       ) : null}
-      {resend.error ? (
-        <p role="alert" className="error">
-          {problemText(resend.error)}
-        </p>
-      ) : null}
+      <ProblemAlert errors={[resend.error]} />
       <p>
         {cursors.length ? (
           <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))}>

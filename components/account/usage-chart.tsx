@@ -4,8 +4,8 @@ import Link from "next/link";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { CONNECT_PATH, TOKENS_PATH } from "@/server/http/paths";
-import { ChartFigure } from "./charts/chart-figure";
-import { shortDay } from "./format";
+import { ChartFigure } from "../charts/chart-figure";
+import { shortDay } from "../format";
 
 export interface DayUsage {
   day: string;

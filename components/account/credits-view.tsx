@@ -3,9 +3,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { TableWrap } from "@/components/table-wrap";
-import { count, creditChange, credits, windowText } from "./format";
-import { problemText, useTRPC } from "./trpc";
+import { TableWrap } from "@/components/ui/table-wrap";
+import { count, creditChange, credits, windowText } from "../format";
+import { useTRPC } from "../trpc";
+import { ProblemAlert } from "./account-list";
 import { UsageChart } from "./usage-chart";
 
 const PAGE = 25;
@@ -77,11 +78,7 @@ function LowBalanceSettings() {
       ) : current.data ? (
         <p className="hint">Only an owner of the organization can change it.</p>
       ) : null}
-      {save.error ? (
-        <p role="alert" className="error">
-          {problemText(save.error)}
-        </p>
-      ) : null}
+      <ProblemAlert errors={[save.error]} />
       {save.isSuccess && draft === null ? (
         <p role="status" className="hint">
           Saved.
@@ -104,11 +101,7 @@ export function CreditsView() {
   const error = summary.error ?? usage.error ?? ledger.error;
   return (
     <>
-      {error ? (
-        <p role="alert" className="error">
-          {problemText(error)}
-        </p>
-      ) : null}
+      <ProblemAlert errors={[error]} />
       <section className="cards">
         <div className="card">
           <span className="label">Balance</span>

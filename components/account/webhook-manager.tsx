@@ -7,12 +7,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useState } from "react";
-import { type Choice, ChoicePicker } from "@/components/choice-picker";
-import { SecretShown } from "@/components/secret-shown";
-import { TableWrap } from "@/components/table-wrap";
+import { SecretShown } from "@/components/account/secret-shown";
+import { type Choice, ChoicePicker } from "@/components/ui/choice-picker";
+import { TableWrap } from "@/components/ui/table-wrap";
 import { WEBHOOKS_PATH } from "@/server/http/paths";
-import { utcMinute } from "./format";
-import { problemText, useTRPC } from "./trpc";
+import { utcMinute } from "../format";
+import { useTRPC } from "../trpc";
+import { AccountList, ProblemAlert } from "./account-list";
 
 /** Markets and countries come from the page (the dashboard's own lists), never typed as ids. */
 export function WebhookManager({
@@ -141,86 +142,89 @@ export function WebhookManager({
             Test event <code>{test.data.messageId}</code> queued: its delivery shows in the endpoint's log.
           </p>
         ) : null}
-        {failure ? (
-          <p role="alert" className="error">
-            {problemText(failure)}
-          </p>
-        ) : null}
+        <ProblemAlert errors={[failure]} />
       </section>
 
       <section aria-labelledby="endpoint-list">
         <h2 id="endpoint-list">Endpoints</h2>
-        {list.isPending ? <p>Loading…</p> : null}
-        {list.data?.endpoints.length === 0 ? <p>No endpoints yet.</p> : null}
-        {list.data?.endpoints.length ? (
-          <TableWrap label="Webhook endpoints">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Markets</th>
-                  <th scope="col">Countries</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.endpoints.map((endpoint) => (
-                  <tr key={endpoint.id} data-testid="webhook-row" data-endpoint-id={endpoint.id}>
-                    <td data-label="Endpoint">
-                      <Link href={`${WEBHOOKS_PATH}/${endpoint.id}`}>{endpoint.url}</Link>
-                      {endpoint.description ? <div className="hint">{endpoint.description}</div> : null}
-                    </td>
-                    <td data-label="Events">{endpoint.events.join(", ")}</td>
-                    <td data-label="Markets">{endpoint.marketIds.join(", ") || "every market"}</td>
-                    <td data-label="Countries">{endpoint.countries.join(", ") || `home (${list.data.homeCountry})`}</td>
-                    <td data-label="State" data-testid="webhook-state">
-                      {endpoint.enabled
-                        ? endpoint.failingSince
-                          ? `Failing since ${utcMinute(endpoint.failingSince)} (${endpoint.consecutiveFailures} in a row)`
-                          : "Enabled"
-                        : `Disabled: ${endpoint.disabledReason ?? ""}`}
-                    </td>
-                    <td className="actions">
-                      <button type="button" onClick={() => test.mutate({ endpointId: endpoint.id })}>
-                        Send test<span className="sr-only"> to {endpoint.url}</span>
-                      </button>
-                      <button
-                        type="button"
-                        onClick={() => update.mutate({ endpointId: endpoint.id, enabled: !endpoint.enabled })}
-                      >
-                        {endpoint.enabled ? "Disable" : "Enable"}
-                        <span className="sr-only"> {endpoint.url}</span>
-                      </button>
-                      <button
-                        type="button"
-                        onClick={() => {
-                          create.reset();
-                          rotate.mutate({ endpointId: endpoint.id });
-                        }}
-                      >
-                        Rotate secret<span className="sr-only"> of {endpoint.url}</span>
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => {
-                          if (window.confirm(`Delete the endpoint ${endpoint.url} and its delivery log?`))
-                            remove.mutate({ endpointId: endpoint.id });
-                        }}
-                      >
-                        Delete<span className="sr-only"> {endpoint.url}</span>
-                      </button>
-                    </td>
+        <AccountList
+          items={list.data?.endpoints}
+          pending={list.isPending}
+          errors={[list.error]}
+          empty="No endpoints yet. Add one above; a test event shows it works."
+        >
+          {(endpoints) => (
+            <TableWrap label="Webhook endpoints">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Endpoint</th>
+                    <th scope="col">Events</th>
+                    <th scope="col">Markets</th>
+                    <th scope="col">Countries</th>
+                    <th scope="col">State</th>
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-        ) : null}
+                </thead>
+                <tbody>
+                  {endpoints.map((endpoint) => (
+                    <tr key={endpoint.id} data-testid="webhook-row" data-endpoint-id={endpoint.id}>
+                      <td data-label="Endpoint">
+                        <Link href={`${WEBHOOKS_PATH}/${endpoint.id}`}>{endpoint.url}</Link>
+                        {endpoint.description ? <div className="hint">{endpoint.description}</div> : null}
+                      </td>
+                      <td data-label="Events">{endpoint.events.join(", ")}</td>
+                      <td data-label="Markets">{endpoint.marketIds.join(", ") || "every market"}</td>
+                      <td data-label="Countries">
+                        {endpoint.countries.join(", ") || `home (${list.data?.homeCountry ?? "…"})`}
+                      </td>
+                      <td data-label="State" data-testid="webhook-state">
+                        {endpoint.enabled
+                          ? endpoint.failingSince
+                            ? `Failing since ${utcMinute(endpoint.failingSince)} (${endpoint.consecutiveFailures} in a row)`
+                            : "Enabled"
+                          : `Disabled: ${endpoint.disabledReason ?? ""}`}
+                      </td>
+                      <td className="actions">
+                        <button type="button" onClick={() => test.mutate({ endpointId: endpoint.id })}>
+                          Send test<span className="sr-only"> to {endpoint.url}</span>
+                        </button>
+                        <button
+                          type="button"
+                          onClick={() => update.mutate({ endpointId: endpoint.id, enabled: !endpoint.enabled })}
+                        >
+                          {endpoint.enabled ? "Disable" : "Enable"}
+                          <span className="sr-only"> {endpoint.url}</span>
+                        </button>
+                        <button
+                          type="button"
+                          onClick={() => {
+                            create.reset();
+                            rotate.mutate({ endpointId: endpoint.id });
+                          }}
+                        >
+                          Rotate secret<span className="sr-only"> of {endpoint.url}</span>
+                        </button>
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => {
+                            if (window.confirm(`Delete the endpoint ${endpoint.url} and its delivery log?`))
+                              remove.mutate({ endpointId: endpoint.id });
+                          }}
+                        >
+                          Delete<span className="sr-only"> {endpoint.url}</span>
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )}
+        </AccountList>
       </section>
     </>
   );

@@ -3,7 +3,8 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { problemText, useTRPC } from "./trpc";
+import { useTRPC } from "../trpc";
+import { ProblemAlert } from "./account-list";
 
 export function OnboardingForm({ returnTo }: { returnTo: string }) {
   const trpc = useTRPC();
@@ -47,16 +48,8 @@ export function OnboardingForm({ returnTo }: { returnTo: string }) {
         </select>
         <span className="hint">Readings that name no country engage this country&apos;s sovereign controls.</span>
       </label>
-      {countries.error ? (
-        <p role="alert" className="error">
-          {problemText(countries.error)}
-        </p>
-      ) : null}
-      {create.error ? (
-        <p role="alert" className="error">
-          {problemText(create.error)}
-        </p>
-      ) : null}
+      <ProblemAlert errors={[countries.error]} />
+      <ProblemAlert errors={[create.error]} />
       <button type="submit" disabled={create.isPending}>
         {create.isPending ? "Creating…" : "Create organization"}
       </button>

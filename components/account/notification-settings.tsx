@@ -2,7 +2,8 @@
 /** What a person follows and what they want by e-mail. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { problemText, useTRPC } from "./trpc";
+import { useTRPC } from "../trpc";
+import { AccountList, ProblemAlert } from "./account-list";
 
 type Preference = "releaseEmails" | "weeklySummary" | "weeklyQuietNote";
 
@@ -39,39 +40,37 @@ export function NotificationSettings() {
       onSuccess: (saved) => queryClient.setQueryData(trpc.following.preferences.queryKey(), saved),
     }),
   );
-  const error = follows.error ?? preferences.error ?? unfollow.error ?? update.error;
   return (
     <>
-      {error ? (
-        <p role="alert" className="error">
-          {problemText(error)}
-        </p>
-      ) : null}
+      <ProblemAlert errors={[preferences.error, update.error]} />
       <section aria-labelledby="followed">
         <h2 id="followed">Markets you follow</h2>
-        {follows.isPending ? <p>Loading…</p> : null}
-        {follows.data?.length === 0 ? (
-          <p>You follow no market yet. Open a market and choose “Follow this market”.</p>
-        ) : null}
-        {follows.data?.length ? (
-          <ul data-testid="followed-markets">
-            {follows.data.map((market) => (
-              <li key={market.marketId} data-market-id={market.marketId}>
-                <Link href={`/markets/${encodeURIComponent(market.marketId)}`}>{market.name}</Link>
-                {market.status === "archived" ? " (archived)" : ""}{" "}
-                <button
-                  type="button"
-                  className="link-button"
-                  data-testid="unfollow"
-                  disabled={unfollow.isPending}
-                  onClick={() => unfollow.mutate({ marketId: market.marketId })}
-                >
-                  Unfollow
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <AccountList
+          items={follows.data}
+          pending={follows.isPending}
+          errors={[follows.error, unfollow.error]}
+          empty="You follow no market yet. Open a market and choose “Follow this market”."
+        >
+          {(followed) => (
+            <ul data-testid="followed-markets">
+              {followed.map((market) => (
+                <li key={market.marketId} data-market-id={market.marketId}>
+                  <Link href={`/markets/${encodeURIComponent(market.marketId)}`}>{market.name}</Link>
+                  {market.status === "archived" ? " (archived)" : ""}{" "}
+                  <button
+                    type="button"
+                    className="link-button"
+                    data-testid="unfollow"
+                    disabled={unfollow.isPending}
+                    onClick={() => unfollow.mutate({ marketId: market.marketId })}
+                  >
+                    Unfollow
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </AccountList>
       </section>
       <section aria-labelledby="email">
         <h2 id="email">E-mail</h2>

@@ -2,10 +2,11 @@
 /** API tokens of the active organization: create (the secret is shown once), list, revoke. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { SecretShown } from "@/components/secret-shown";
-import { TableWrap } from "@/components/table-wrap";
-import { utcMinute } from "./format";
-import { problemText, useTRPC } from "./trpc";
+import { SecretShown } from "@/components/account/secret-shown";
+import { TableWrap } from "@/components/ui/table-wrap";
+import { utcMinute } from "../format";
+import { useTRPC } from "../trpc";
+import { AccountList, ProblemAlert } from "./account-list";
 
 const SCOPE = "Market.Read.All";
 const EXPIRY_CHOICES = [
@@ -77,11 +78,7 @@ export function TokenManager({ origin }: { origin: string }) {
             Create token
           </button>
         </form>
-        {create.error ? (
-          <p role="alert" className="error">
-            {problemText(create.error)}
-          </p>
-        ) : null}
+        <ProblemAlert errors={[create.error]} />
         {create.data ? (
           <SecretShown
             heading={`Copy the secret of “${create.data.token.name}” now: it will not be shown again.`}
@@ -94,29 +91,28 @@ export function TokenManager({ origin }: { origin: string }) {
 
       <section aria-labelledby="token-list">
         <h2 id="token-list">Tokens</h2>
-        {tokens.isPending ? <p>Loading…</p> : null}
-        {tokens.error ? (
-          <p role="alert" className="error">
-            {problemText(tokens.error)}
-          </p>
-        ) : null}
-        {tokens.data?.length === 0 ? <p>No tokens yet.</p> : null}
-        {tokens.data?.length && live.length === 0 ? <p>No active tokens.</p> : null}
-        {live.length ? (
-          <TokenTable tokens={live} label="API tokens" onRevoke={revoke.mutate} revoking={revoke.isPending} />
-        ) : null}
-        {ended.length ? (
-          // Revoked and expired tokens stay on record (who used what, when) but out of the way.
-          <details className="folded" data-testid="ended-tokens">
-            <summary>Revoked and expired ({ended.length})</summary>
-            <TokenTable tokens={ended} label="Revoked and expired API tokens" />
-          </details>
-        ) : null}
-        {revoke.error ? (
-          <p role="alert" className="error">
-            {problemText(revoke.error)}
-          </p>
-        ) : null}
+        <AccountList
+          items={tokens.data}
+          pending={tokens.isPending}
+          errors={[tokens.error, revoke.error]}
+          empty="No tokens yet. Create one above, then send it as a Bearer token."
+        >
+          {() => (
+            <>
+              {live.length === 0 ? <p>No active tokens.</p> : null}
+              {live.length ? (
+                <TokenTable tokens={live} label="API tokens" onRevoke={revoke.mutate} revoking={revoke.isPending} />
+              ) : null}
+              {ended.length ? (
+                // Revoked and expired tokens stay on record (who used what, when) but out of the way.
+                <details className="folded" data-testid="ended-tokens">
+                  <summary>Revoked and expired ({ended.length})</summary>
+                  <TokenTable tokens={ended} label="Revoked and expired API tokens" />
+                </details>
+              ) : null}
+            </>
+          )}
+        </AccountList>
       </section>
 
       <section aria-labelledby="use-token">

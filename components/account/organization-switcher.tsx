@@ -2,7 +2,7 @@
 /** Switches the organization the dashboard acts for; the page then reloads its server data. */
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { problemText, useTRPC } from "./trpc";
+import { problemText, useTRPC } from "../trpc";
 
 export function OrganizationSwitcher({
   organizations,

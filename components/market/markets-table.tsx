@@ -5,7 +5,7 @@
  */
 import Link from "next/link";
 import { count, utcDay } from "@/components/format";
-import { TableWrap } from "@/components/table-wrap";
+import { TableWrap } from "@/components/ui/table-wrap";
 
 export interface MarketRow {
   marketId: string;

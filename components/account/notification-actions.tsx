@@ -2,7 +2,7 @@
 /** Mark one notification, or all of them, read; the page and the header's count then refresh. */
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { problemText, useTRPC } from "./trpc";
+import { problemText, useTRPC } from "../trpc";
 
 export function MarkReadButton({ id }: { id: number }) {
   const trpc = useTRPC();

@@ -22,7 +22,7 @@ import {
   maxRankText,
   rankText,
   scoreChangeText,
-} from "@/server/readings/changes-text";
+} from "@/server/readings/comparison-phrases";
 import { bandSlug } from "./band";
 
 export type Comparison = inferRouterOutputs<AppRouter>["readings"]["changes"];

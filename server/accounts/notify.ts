@@ -20,7 +20,7 @@ import {
   type ReleaseFacts,
   releasePublishedEvent,
 } from "../notifications/webhook-bodies";
-import { changes, type ReleaseComparison } from "../readings/changes";
+import { changes, type ReleaseComparison } from "../readings/release-comparison";
 import { insertMessages, type OwedMessage, subscribedEndpoints } from "./webhook-endpoints";
 
 /**

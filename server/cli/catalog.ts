@@ -20,7 +20,7 @@ import {
   marketIssues,
   missingEvidenceIssues,
 } from "../domain/definition-checks";
-import { changes } from "../readings/changes";
+import { changes } from "../readings/release-comparison";
 import { scoreMarket } from "../scoring/engine";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 import { previewCountry, previewLines } from "./preview";

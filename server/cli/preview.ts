@@ -1,10 +1,9 @@
 /**
  * `ops catalog preview` in words: which country the comparison engages, and the comparison as
- * lines of text (the phrases of server/readings/changes-text.ts, as on the dashboard).
+ * lines of text (the phrases of server/readings/comparison-phrases.ts, as on the dashboard).
  */
 import { CatalogStateError } from "../catalog/store";
 import { AXES } from "../domain/market-definition";
-import type { ProductChange, ReleaseComparison } from "../readings/changes";
 import {
   AXIS_LABELS,
   attributionText,
@@ -13,7 +12,8 @@ import {
   marketChangeLines,
   rankText,
   scoreChangeText,
-} from "../readings/changes-text";
+} from "../readings/comparison-phrases";
+import type { ProductChange, ReleaseComparison } from "../readings/release-comparison";
 
 /** The country a preview engages when none is asked for: US where both releases have it. */
 export const PREVIEW_COUNTRY = "US";

@@ -4,8 +4,8 @@
  */
 
 import type { NotificationContent, WeeklyMarket } from "../domain/notification-content";
-import { bandMoves, moversPerAxis, scoreMoves } from "../readings/change-summary";
-import type { ReleaseComparison } from "../readings/changes";
+import { bandMoves, moversPerAxis, scoreMoves } from "../readings/comparison-summary";
+import type { ReleaseComparison } from "../readings/release-comparison";
 
 /** How many score moves a release notification names. */
 export const TOP_MOVES = 5;

@@ -15,8 +15,8 @@ import type {
 import { nameList } from "../formats/name-list";
 import { escapeHtml } from "../http/html";
 import { CREDITS_PATH, NOTIFICATION_SETTINGS_PATH, WEBHOOKS_PATH } from "../http/paths";
-import { bandSentence, moveSentence } from "../readings/change-summary";
-import { AXIS_LABELS } from "../readings/changes-text";
+import { AXIS_LABELS } from "../readings/comparison-phrases";
+import { bandSentence, moveSentence } from "../readings/comparison-summary";
 
 export interface RenderedMail {
   subject: string;

@@ -6,8 +6,8 @@
  */
 import { AXES, type Axis } from "../domain/market-definition";
 import type { WebhookEnvelope } from "../domain/webhook-events";
-import { scoreMoves } from "../readings/change-summary";
-import type { Availability, ReleaseComparison } from "../readings/changes";
+import { scoreMoves } from "../readings/comparison-summary";
+import type { Availability, ReleaseComparison } from "../readings/release-comparison";
 
 /** How many score moves a release event names, biggest first (the comparison has them all). */
 export const WEBHOOK_TOP_MOVES = 10;

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Geography, MarketFile } from "@/server/domain/market-definition";
-import { changes, roundedParts } from "@/server/readings/changes";
 import type { ReleaseData } from "@/server/readings/release";
 import { UnknownCountryError } from "@/server/readings/release";
+import { changes, roundedParts } from "@/server/readings/release-comparison";
 import { scoreMarket } from "@/server/scoring/engine";
 import { analyseSensitivity } from "@/server/scoring/sensitivity";
 

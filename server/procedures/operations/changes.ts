@@ -1,5 +1,5 @@
-import { comparisonText } from "../../readings/change-summary";
-import { changes as changesOf } from "../../readings/changes";
+import { comparisonText } from "../../readings/comparison-summary";
+import { changes as changesOf } from "../../readings/release-comparison";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { changesInput, changesSchema, narrowingParams } from "../schemas";
 
@@ -23,7 +23,7 @@ export const changes = declareReading({
   compute: ({ earlier, release, country }) => changesOf(earlier as typeof release, release, country as string),
   tool: {
     name: "service_market_get_changes",
-    /** What a release changed, as a model can quote it (readings/change-summary.ts): nothing left unsaid. */
+    /** What a release changed, as a model can quote it (readings/comparison-summary.ts): nothing left unsaid. */
     text: comparisonText,
   },
 });

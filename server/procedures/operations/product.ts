@@ -1,7 +1,7 @@
 import { AXIS_LABELS } from "../../domain/market-definition";
 import { notFound } from "../../errors/api-error";
 import { nameList } from "../../formats/name-list";
-import { signed } from "../../readings/change-summary";
+import { signed } from "../../readings/comparison-summary";
 import { product as productOf, scoringFrame, UnknownProductError } from "../../readings/product";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { LISTS_PRODUCTS } from "../pointers";

@@ -1,4 +1,4 @@
-import { signed } from "../../readings/change-summary";
+import { signed } from "../../readings/comparison-summary";
 import { servicemax as servicemaxOf } from "../../readings/readings";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { gatesOf } from "../gates-input";

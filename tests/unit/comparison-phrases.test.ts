@@ -1,5 +1,5 @@
 /**
- * A release comparison in words (server/readings/changes-text.ts), as the dashboard's "What
+ * A release comparison in words (server/readings/comparison-phrases.ts), as the dashboard's "What
  * changed" and `ops catalog preview` show it; the section's pickers' pair; and the section's table
  * rendered to HTML, where hostile product and vendor names stay text.
  */
@@ -8,7 +8,6 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ReleaseChanges } from "@/components/market/release-changes";
 import { shownPair } from "@/components/market/what-changed";
-import type { ProductChange, ReleaseComparison } from "@/server/readings/changes";
 import {
   attributionText,
   availabilityText,
@@ -17,7 +16,8 @@ import {
   rankText,
   scoreChangeText,
   signedPoints,
-} from "@/server/readings/changes-text";
+} from "@/server/readings/comparison-phrases";
+import type { ProductChange, ReleaseComparison } from "@/server/readings/release-comparison";
 
 const MINUS = "\u2212";
 

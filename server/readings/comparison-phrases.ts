@@ -1,11 +1,11 @@
 /**
- * A release comparison (./changes.ts) in short phrases, the same on the dashboard's "What changed"
+ * A release comparison (./release-comparison.ts) in short phrases, the same on the dashboard's "What changed"
  * section and in `ops catalog preview`. Pure: parts of a comparison in, plain strings out (the
  * dashboard renders them as text, so product names need no escaping here).
  */
 import { AXIS_LABELS, type Axis } from "../domain/market-definition";
 import { nameList } from "../formats/name-list";
-import type { Attribution, AxisChange, ProductChange, ReleaseComparison } from "./changes";
+import type { Attribution, AxisChange, ProductChange, ReleaseComparison } from "./release-comparison";
 
 export { AXIS_LABELS };
 

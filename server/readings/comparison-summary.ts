@@ -6,8 +6,8 @@
 
 import { AXES, type Axis } from "../domain/market-definition";
 import type { BandMove, ScoreMove } from "../domain/notification-content";
-import type { ReleaseComparison } from "./changes";
-import { AXIS_LABELS, availabilityText, marketChangeLines, rankText } from "./changes-text";
+import { AXIS_LABELS, availabilityText, marketChangeLines, rankText } from "./comparison-phrases";
+import type { ReleaseComparison } from "./release-comparison";
 
 /** Every non-zero score move of the comparison, biggest first (ties by product name, then axis). */
 export function scoreMoves(comparison: Pick<ReleaseComparison, "products">): ScoreMove[] {

@@ -128,6 +128,8 @@ describe("one country on every view; the unavailable never ranked", () => {
         const usable = max.products.filter((p) => p.available).map((p) => p.productId);
         excludedSeen += excluded.length;
         const snapshot = await api<Snapshot>(`/markets/${marketId}/snapshot`);
+        // What changed compares two releases: a market with one has no numbers there for anyone.
+        const { release } = await api<{ release: number }>(`/markets/${marketId}`);
         const moved = snapshot.dimensions.find((d) => d.id === "innovation")?.indicators[0];
         expect(moved, `${marketId}: an Innovation indicator`).toBeDefined();
         for (const view of VIEWS) {
@@ -147,7 +149,7 @@ describe("one country on every view; the unavailable never ranked", () => {
           expect(tabs.length, `${url}: the view tabs`).toBeGreaterThan(0);
           expect(new Set(tabs), `${url}: the tabs keep the country`).toEqual(new Set([country]));
           problems.push(...(await breaches(page, excluded)).map((b) => `${url}: ${b}`));
-          if (view.under && usable.length > 0)
+          if (view.under && usable.length > 0 && !(route === "/changes" && release < 2))
             expect(await underNumbers(page, usable), `${url}: numbers under ${country} for the usable`).toBeGreaterThan(
               0,
             );
@@ -157,7 +159,9 @@ describe("one country on every view; the unavailable never ranked", () => {
         if (first) {
           const url = `/markets/${marketId}/products/${first}?country=${country}`;
           await page.goto(`${base}${url}`);
+          await settled(page);
           const verdict = page.locator(`[data-unavailable-under="${country}"]`).first();
+          await verdict.waitFor({ timeout: 30_000 });
           const box = await verdict.boundingBox();
           expect(box, `${url}: the verdict`).not.toBeNull();
           expect(box?.y ?? HEIGHT, `${url}: the verdict is in the first screen`).toBeLessThan(HEIGHT - 40);

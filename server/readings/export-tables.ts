@@ -10,8 +10,11 @@
 import { AXES, type Axis } from "../domain/market-definition";
 import type { Distance, Scores } from "../domain/scores";
 import { SOV_OBJECTIVE_IDS } from "../domain/sovereignty";
-import { capaindex, delta, servicemax, snapshot } from "./readings";
+import { capaindex } from "./capaindex";
+import { delta } from "./delta";
 import type { ReleaseData } from "./release";
+import { servicemax } from "./servicemax";
+import { snapshot } from "./snapshot";
 import { profilesUnder } from "./sovereignty";
 
 export type ExportCell = string | number | boolean | null;

@@ -1,4 +1,4 @@
-import { capaindex as capaindexOf } from "../../readings/readings";
+import { capaindex as capaindexOf } from "../../readings/capaindex";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { capaindexSchema, narrowingParams, releaseInput } from "../schemas";
 import { oddsText, rankRange, releaseHeader } from "./text";

@@ -1,4 +1,4 @@
-import { delta as deltaOf } from "../../readings/readings";
+import { delta as deltaOf } from "../../readings/delta";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { gatesOf } from "../gates-input";
 import { deltaInput, deltaSchema, narrowingParams } from "../schemas";

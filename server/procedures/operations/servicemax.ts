@@ -1,5 +1,5 @@
 import { signed } from "../../readings/change-summary";
-import { servicemax as servicemaxOf } from "../../readings/readings";
+import { servicemax as servicemaxOf } from "../../readings/servicemax";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { gatesOf } from "../gates-input";
 import { narrowingParams, servicemaxInput, servicemaxSchema } from "../schemas";

@@ -1,4 +1,4 @@
-import { snapshot as snapshotOf } from "../../readings/readings";
+import { snapshot as snapshotOf } from "../../readings/snapshot";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { narrowingParams, releaseInput, snapshotSchema } from "../schemas";
 import { snapshotHtml, snapshotResourceUri } from "./snapshot-html";

@@ -111,6 +111,7 @@ export const marketInput = z.object({ marketId: marketIdParam });
 
 export const releaseInput = z.object({ marketId: marketIdParam, release: releaseParam });
 
+/** A reading under a country's controls, with the caller's gates: Max, and Delta (which adds `view`). */
 export const servicemaxInput = releaseInput.extend({ country: countryParam, ...gateParams });
 
 // ---------------------------------------------------------------- building blocks

@@ -10,7 +10,7 @@ import { listMarkets } from "../catalog/store";
 import { clientNetworkOf } from "../http/client-address";
 import { publicOriginOf } from "../http/origin";
 import { THROTTLES, throttle } from "../limits/throttles";
-import { servicemax } from "../procedures/operations";
+import { servicemax } from "../procedures/operations/servicemax";
 import { getDatabase } from "../startup/database";
 
 /** The country the sample engages when the release was scored for it: many controls, a clear story. */

@@ -34,7 +34,7 @@ import { rateLimitHeaders } from "../limits/rate-limiter";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { serviceMetrics } from "../observability/metrics";
 import { type ApiContext, createApiContext, reachDatabase } from "../procedures/context";
-import { snapshot } from "../procedures/operations";
+import { snapshot } from "../procedures/operations/snapshot";
 import { SNAPSHOT_RESOURCE_TEMPLATE } from "../procedures/operations/snapshot-html";
 import { createCaller } from "../procedures/root";
 import { toolNamer, withSeeAlso } from "../procedures/see-also";

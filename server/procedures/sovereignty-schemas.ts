@@ -1,13 +1,14 @@
 /**
- * Inputs and outputs of the sovereign-decision readings (docs/sovereignty.md, docs/interface.md):
- * SEAL levels, the caller's gates, rank odds, the sovereignty profile and the restated history.
+ * Schema pieces the sovereign-decision readings share (docs/sovereignty.md, docs/interface.md):
+ * SEAL levels, the caller's gates, rank odds, the product parameter. The sovereignty profile's and
+ * the restated history's own schemas are in their declarations (operations/sovereignty.ts, history.ts).
  */
 import "zod-openapi";
 import { z } from "zod";
 import { SLUG_PATTERN } from "../domain/market-definition";
 import { SOV_OBJECTIVE_IDS } from "../domain/sovereignty";
 
-const sealLevel = z.number().int().min(0).max(4);
+export const sealLevel = z.number().int().min(0).max(4);
 
 /** An overall level as the readings carry it beside a product. */
 export const sealSchema = z
@@ -103,94 +104,3 @@ const productIdParam = z
   .meta({ description: "The product's slug, from the market's products list.", example: "quillmere-atlas" });
 
 export { productIdParam };
-
-const factSchema = z.object({
-  kind: z.enum(["control", "indicator"]),
-  id: z.string(),
-  name: z.string(),
-  value: z.union([z.number(), z.boolean(), z.string()]).meta({
-    description: "The indicator's value; for a control, true (the offering satisfies it).",
-  }),
-  level: sealLevel.meta({ description: "The level this fact evidences for the objective (0: none)." }),
-  statedBy: z.string().meta({ description: "The offering whose catalogue entry states it." }),
-  source: z.string().nullable(),
-  asOf: z.string().nullable(),
-  confidence: z.enum(["verified", "vendor-claimed", "estimated"]).nullable(),
-  note: z.string().nullable(),
-});
-
-export const sovereigntySchema = z
-  .object({
-    marketId: z.string(),
-    release: z.number().int().positive(),
-    lastUpdated: z.string(),
-    country: z.string().meta({ description: "The country whose controls choose the offering assessed." }),
-    productId: z.string(),
-    name: z.string(),
-    vendor: z.string(),
-    framework: z.string(),
-    offering: z.object({ id: z.string(), name: z.string() }),
-    available: z.boolean().meta({
-      description: "False when no offering satisfies the country's controls: the default offering is assessed.",
-    }),
-    overall: z.object({
-      level: sealLevel.nullable(),
-      weakest: z.array(z.enum(SOV_OBJECTIVE_IDS)),
-    }),
-    objectives: z.array(
-      z.object({
-        objective: z.enum(SOV_OBJECTIVE_IDS),
-        name: z.string(),
-        level: sealLevel.nullable().meta({ description: "Null: the catalogue maps no fact to this objective." }),
-        facts: z.array(factSchema),
-      }),
-    ),
-    note: z.string(),
-  })
-  .meta({
-    id: "Sovereignty",
-    description:
-      "A product's EU Cloud Sovereignty Framework profile under a country: each objective's SEAL level with the facts behind it, and the overall level, the weakest objective's.",
-  });
-
-const axisScores = z.object({ innovation: z.number(), control: z.number(), scale: z.number() });
-const axisBands = z.object({ innovation: z.string(), control: z.string(), scale: z.string() });
-
-export const historySchema = z
-  .object({
-    marketId: z.string(),
-    productId: z.string(),
-    name: z.string(),
-    vendor: z.string(),
-    yardstick: z
-      .object({ release: z.number().int().positive(), methodologyVersion: z.string() })
-      .meta({ description: "The release whose methodology every release is restated under." }),
-    releases: z.array(
-      z.object({
-        release: z.number().int().positive(),
-        lastUpdated: z.string(),
-        methodologyVersion: z.string().meta({ description: "The methodology it was published under." }),
-        published: z.object({ scores: axisScores, bands: axisBands }),
-        restated: z
-          .object({
-            methodologyVersion: z.string(),
-            scores: axisScores,
-            bands: axisBands,
-            gaps: z.array(z.string()),
-            unreadable: z.array(z.string()).meta({
-              description: "Indicators whose value this methodology cannot read (counted as not demonstrated).",
-            }),
-          })
-          .meta({
-            description:
-              "Restated: the release's own values re-scored under the yardstick's methodology. Not published.",
-          }),
-      }),
-    ),
-    note: z.string(),
-  })
-  .meta({
-    id: "ProductHistory",
-    description:
-      "A product's releases as published and restated under one methodology, so that only like is compared with like.",
-  });

@@ -10,8 +10,11 @@
 import { AXES, type Axis } from "../domain/market-definition";
 import type { Distance, Scores } from "../domain/scores";
 import { SOV_OBJECTIVE_IDS } from "../domain/sovereignty";
-import { capaindex, delta, servicemax, snapshot } from "./readings";
+import { capaindex } from "./capaindex";
+import { delta } from "./delta";
 import type { ReleaseData } from "./release";
+import { servicemax } from "./servicemax";
+import { snapshot } from "./snapshot";
 import { profilesUnder } from "./sovereignty";
 
 export type ExportCell = string | number | boolean | null;
@@ -56,15 +59,42 @@ const scoreColumns = (prefix: string, what: string): ExportColumn[] =>
 
 const scoreCells = (scores: Scores | null): ExportCell[] => AXES.map((axis) => (scores ? scores[axis] : null));
 
-const DISTANCE_COLUMNS: ExportColumn[] = [
-  ...AXES.map((axis) =>
-    column(`distance_${axis}`, "number", `Under controls minus published, ${axis}; empty when unavailable.`),
-  ),
-  column("distance_magnitude", "number", "Euclidean norm of the three distances; empty when unavailable."),
-];
+/**
+ * Columns beside the cells that fill them, so a table's header and its rows are written once and
+ * cannot drift apart: one field may span several columns (the three scores).
+ */
+interface Fields<Row> {
+  columns: readonly ExportColumn[];
+  cells(row: Row): ExportCell[];
+}
 
-const distanceCells = (distance: Distance | null): ExportCell[] =>
-  distance ? [...AXES.map((axis) => distance[axis]), distance.magnitude] : [null, null, null, null];
+const field = <Row>(name: string, type: ExportColumnType, description: string, cell: (row: Row) => ExportCell) => ({
+  columns: [column(name, type, description)],
+  cells: (row: Row) => [cell(row)],
+});
+
+const fields = <Row>(...parts: Fields<Row>[]): Fields<Row> => ({
+  columns: parts.flatMap((part) => part.columns),
+  cells: (row) => parts.flatMap((part) => part.cells(row)),
+});
+
+const scoreFields = <Row>(prefix: string, what: string, scores: (row: Row) => Scores | null): Fields<Row> => ({
+  columns: scoreColumns(prefix, what),
+  cells: (row) => scoreCells(scores(row)),
+});
+
+const distanceFields = <Row>(distance: (row: Row) => Distance | null): Fields<Row> => ({
+  columns: [
+    ...AXES.map((axis) =>
+      column(`distance_${axis}`, "number", `Under controls minus published, ${axis}; empty when unavailable.`),
+    ),
+    column("distance_magnitude", "number", "Euclidean norm of the three distances; empty when unavailable."),
+  ],
+  cells: (row) => {
+    const d = distance(row);
+    return d ? [...AXES.map((axis) => d[axis]), d.magnitude] : [null, null, null, null];
+  },
+});
 
 /** The columns every under-controls table starts with: the country, then the product. */
 const CONTROLLED_HEAD: ExportColumn[] = [
@@ -72,25 +102,45 @@ const CONTROLLED_HEAD: ExportColumn[] = [
   ...PRODUCT_COLUMNS,
 ];
 
-const AVAILABILITY_COLUMNS: ExportColumn[] = [
-  column("available", "boolean", "Whether an offering of the product satisfies every control of the country."),
-  column("offering_id", "string", "The offering engaged under the controls; empty when unavailable."),
-  column("offering_name", "string", "Its name."),
-  column("missing_controls", "string", "When unavailable: the controls the closest offering lacks, ;-separated."),
-];
-
 interface Movement {
+  productId: string;
+  name: string;
+  vendor: string;
   available: boolean;
   offering: { id: string; name: string } | null;
   missingControls: string[];
 }
 
-const availabilityCells = (p: Movement): ExportCell[] => [
-  p.available,
-  p.offering?.id ?? null,
-  p.offering?.name ?? null,
-  joined(p.missingControls),
-];
+/** A row of an under-controls table: one product under one country's controls. */
+type Controlled<P extends Movement> = { country: string; p: P };
+
+const controlledHead = <P extends Movement>(): Fields<Controlled<P>> => ({
+  columns: CONTROLLED_HEAD,
+  cells: ({ country, p }) => [country, p.productId, p.name, p.vendor],
+});
+
+const availabilityFields = <P extends Movement>(): Fields<Controlled<P>> =>
+  fields(
+    field(
+      "available",
+      "boolean",
+      "Whether an offering of the product satisfies every control of the country.",
+      ({ p }) => p.available,
+    ),
+    field(
+      "offering_id",
+      "string",
+      "The offering engaged under the controls; empty when unavailable.",
+      ({ p }) => p.offering?.id ?? null,
+    ),
+    field("offering_name", "string", "Its name.", ({ p }) => p.offering?.name ?? null),
+    field(
+      "missing_controls",
+      "string",
+      "When unavailable: the controls the closest offering lacks, ;-separated.",
+      ({ p }) => joined(p.missingControls),
+    ),
+  );
 
 /** The countries of the release, in code order (the order every under-controls table follows). */
 const countriesOf = (release: ReleaseData) => [...release.countries.keys()].sort();
@@ -321,83 +371,100 @@ function capaindexTable(release: ReleaseData): TableBody {
   };
 }
 
-function servicemaxTable(release: ReleaseData): TableBody {
+/** A reading under every country of the release as one table, its columns and cells given once. */
+function perCountryTable<P extends Movement>(
+  release: ReleaseData,
+  description: string,
+  reading: (release: ReleaseData, country: string) => { products: P[] },
+  body: Fields<Controlled<P>>,
+): TableBody {
+  const { columns, cells } = fields(controlledHead<P>(), body);
   return {
-    description:
-      "The Max reading under every country: products ranked by the Innovation they retain with the country's controls engaged, `off` (published) and `on` (under controls) with the distance. Unavailable products are unranked.",
-    columns: [
-      ...CONTROLLED_HEAD,
-      column("rank", "integer", "Rank by Innovation retained; empty when unavailable."),
-      ...AVAILABILITY_COLUMNS,
-      ...scoreColumns("off", "Published score (no controls)"),
-      ...scoreColumns("on", "Score under the controls; empty when unavailable"),
-      ...DISTANCE_COLUMNS,
-      column("rank_best", "integer", "Best Max rank over 90 % of the sensitivity draws; empty when unavailable."),
-      column("rank_worst", "integer", "Worst Max rank over 90 % of the draws; empty when unavailable."),
-      column("retained_p5", "number", "5th percentile of the Innovation retained; empty when unavailable."),
-      column("retained_p95", "number", "95th percentile of the Innovation retained; empty when unavailable."),
-      column(
-        "seal_level",
-        "integer",
-        "Overall SEAL level (0–4) of the offering engaged; empty when unavailable or not assessable.",
-      ),
-      column("seal_weakest", "string", "The objectives at that level, ;-separated."),
-      ...ODDS_COLUMNS,
-    ],
+    description,
+    columns,
     *rows() {
       for (const country of countriesOf(release))
-        for (const p of servicemax(release, country).products) {
-          const kept = p.available;
-          yield [
-            country,
-            p.productId,
-            p.name,
-            p.vendor,
-            kept ? p.rank : null,
-            ...availabilityCells(p),
-            ...scoreCells(p.off),
-            ...scoreCells(kept ? p.on : null),
-            ...distanceCells(kept ? p.distance : null),
-            kept ? p.rankInterval.best : null,
-            kept ? p.rankInterval.worst : null,
-            kept ? p.retainedInterval.p5 : null,
-            kept ? p.retainedInterval.p95 : null,
-            p.seal?.level ?? null,
-            p.seal ? joined(p.seal.weakest) : null,
-            ...oddsCells(p.rankOdds),
-          ];
-        }
+        for (const p of reading(release, country).products) yield cells({ country, p });
     },
   };
 }
 
-function deltaTable(release: ReleaseData): TableBody {
-  return {
-    description:
-      "The Delta under every country: each product's published scores, its scores under the country's controls and the distance between. Its availability columns are the availability matrix in long form (Innovation retained: under_controls_innovation).",
-    columns: [
-      ...CONTROLLED_HEAD,
-      ...AVAILABILITY_COLUMNS,
-      ...scoreColumns("published", "Published score"),
-      ...scoreColumns("under_controls", "Score under the controls; empty when unavailable"),
-      ...DISTANCE_COLUMNS,
-    ],
-    *rows() {
-      for (const country of countriesOf(release))
-        for (const p of delta(release, country).products)
-          yield [
-            country,
-            p.productId,
-            p.name,
-            p.vendor,
-            ...availabilityCells(p),
-            ...scoreCells(p.published),
-            ...scoreCells(p.available ? p.underControls : null),
-            ...distanceCells(p.available ? p.distance : null),
-          ];
-    },
-  };
-}
+type MaxRow = Controlled<ReturnType<typeof servicemax>["products"][number]>;
+/** A Max cell kept only where the product is available under the controls. */
+const whenKept =
+  (cell: (row: MaxRow) => ExportCell) =>
+  (row: MaxRow): ExportCell =>
+    row.p.available ? cell(row) : null;
+
+const servicemaxTable = (release: ReleaseData): TableBody =>
+  perCountryTable(
+    release,
+    "The Max reading under every country: products ranked by the Innovation they retain with the country's controls engaged, `off` (published) and `on` (under controls) with the distance. Unavailable products are unranked.",
+    (r, country) => servicemax(r, country),
+    fields<MaxRow>(
+      field(
+        "rank",
+        "integer",
+        "Rank by Innovation retained; empty when unavailable.",
+        whenKept(({ p }) => p.rank),
+      ),
+      availabilityFields(),
+      scoreFields("off", "Published score (no controls)", ({ p }) => p.off),
+      scoreFields("on", "Score under the controls; empty when unavailable", ({ p }) => (p.available ? p.on : null)),
+      distanceFields(({ p }) => (p.available ? p.distance : null)),
+      field(
+        "rank_best",
+        "integer",
+        "Best Max rank over 90 % of the sensitivity draws; empty when unavailable.",
+        whenKept(({ p }) => p.rankInterval.best),
+      ),
+      field(
+        "rank_worst",
+        "integer",
+        "Worst Max rank over 90 % of the draws; empty when unavailable.",
+        whenKept(({ p }) => p.rankInterval.worst),
+      ),
+      field(
+        "retained_p5",
+        "number",
+        "5th percentile of the Innovation retained; empty when unavailable.",
+        whenKept(({ p }) => p.retainedInterval.p5),
+      ),
+      field(
+        "retained_p95",
+        "number",
+        "95th percentile of the Innovation retained; empty when unavailable.",
+        whenKept(({ p }) => p.retainedInterval.p95),
+      ),
+      field(
+        "seal_level",
+        "integer",
+        "Overall SEAL level (0–4) of the offering engaged; empty when unavailable or not assessable.",
+        ({ p }) => p.seal?.level ?? null,
+      ),
+      field("seal_weakest", "string", "The objectives at that level, ;-separated.", ({ p }) =>
+        p.seal ? joined(p.seal.weakest) : null,
+      ),
+      { columns: ODDS_COLUMNS, cells: ({ p }) => oddsCells(p.rankOdds) },
+    ),
+  );
+
+type DeltaRow = Controlled<ReturnType<typeof delta>["products"][number]>;
+
+const deltaTable = (release: ReleaseData): TableBody =>
+  perCountryTable(
+    release,
+    "The Delta under every country: each product's published scores, its scores under the country's controls and the distance between. Its availability columns are the availability matrix in long form (Innovation retained: under_controls_innovation).",
+    (r, country) => delta(r, country),
+    fields<DeltaRow>(
+      availabilityFields(),
+      scoreFields("published", "Published score", ({ p }) => p.published),
+      scoreFields("under_controls", "Score under the controls; empty when unavailable", ({ p }) =>
+        p.available ? p.underControls : null,
+      ),
+      distanceFields(({ p }) => (p.available ? p.distance : null)),
+    ),
+  );
 
 function sovereigntyTable(release: ReleaseData): ExportTable {
   return {

@@ -17,8 +17,9 @@ import { AXES, type Axis, type Indicator, type Offering } from "../domain/market
 import type { Band, Scores } from "../domain/scores";
 import { defaultOffering, exactAxisScores, fieldOf } from "../scoring/engine";
 import { partsAddingUp, round1 } from "../scoring/round";
-import { capaindex, servicemax } from "./readings";
+import { capaindex } from "./capaindex";
 import type { ReleaseData } from "./release";
+import { servicemax } from "./servicemax";
 
 export interface Attribution {
   /** The product's own values changed. */

@@ -1,7 +1,7 @@
 /**
  * The typed client (clients/typescript) against the running app: every operation the served
- * document lists is called through it — discovered from the document, so an operation added
- * without a call here fails — and each answer is checked against the document; problems arrive
+ * document lists is called through it — discovered from the document, called with its
+ * declaration's example — and each answer is checked against the document; problems arrive
  * typed with their code; a repeated reading is answered from its ETag, free.
  */
 import type { FetchOptions } from "openapi-fetch";
@@ -15,6 +15,8 @@ import {
   ProblemError,
   type paths,
 } from "@/clients/typescript/src/index";
+import { DECLARATIONS } from "@/server/procedures/operations";
+import { exampleParams } from "../helpers/examples";
 import { responseValidator } from "../helpers/openapi-validator";
 
 const base = inject("appUrl");
@@ -26,44 +28,25 @@ const MARKET = "foundation-model-apis";
 const market = { marketId: MARKET };
 
 /**
- * The arguments of each operation's call, by path, on the demo catalogue (as the declarations'
- * examples in server/procedures/operations/ use it). Each entry is typed by the generated types:
- * a path the client does not know, a misspelt parameter or a missing required one fails the type
- * check. A path left out fails its own test below at run time ("no call written for …") rather
- * than the type check, which `next build` runs too and which would stop every app suite.
+ * The arguments of each operation's call, by path: its declaration's example on the demo catalogue
+ * (server/procedures/operations/), so a new operation is called without an edit here.
  */
-const CALLS: { [Path in keyof paths]?: FetchOptions<paths[Path]["get"]> } = {
-  "/markets": {},
-  "/markets/{marketId}": { params: { path: market } },
-  "/markets/{marketId}/changelog": { params: { path: market } },
-  "/geographies": {},
-  "/markets/{marketId}/snapshot": { params: { path: market } },
-  "/markets/{marketId}/capaindex": { params: { path: market } },
+const EXAMPLES: Record<string, object> = Object.fromEntries(
+  DECLARATIONS.map((declaration) => [declaration.path, { params: exampleParams(declaration) }]),
+);
+
+/**
+ * A few calls written out, typed by the generated types (a path the client does not know, a
+ * misspelt parameter or a missing required one fails the type check); they also reach parameters
+ * the examples leave out.
+ */
+const TYPED: { [Path in keyof paths]?: FetchOptions<paths[Path]["get"]> } = {
   "/markets/{marketId}/servicemax": { params: { path: market, query: { country: "FR", minSeal: 2 } } },
-  "/markets/{marketId}/delta": { params: { path: market, query: { country: "FR", view: "bars" } } },
-  "/markets/{marketId}/changes": { params: { path: market, query: { country: "FR" } } },
-  "/markets/{marketId}/products": { params: { path: market } },
-  "/markets/{marketId}/products/{productId}": {
-    params: { path: { ...market, productId: "quillmere-atlas" }, query: { country: "FR" } },
-  },
-  "/markets/{marketId}/products/{productId}/sovereignty": {
-    params: { path: { ...market, productId: "quillmere-atlas" }, query: { country: "DE" } },
-  },
   "/markets/{marketId}/products/{productId}/history": { params: { path: { ...market, productId: "quillmere-atlas" } } },
-  "/markets/{marketId}/availability": { params: { path: market } },
-  "/markets/{marketId}/whatif": {
-    params: { path: market, query: { weights: "reasoning-benchmark:2,key-custody:0.5", country: "FR" } },
-  },
-  "/markets/{marketId}/export": { params: { path: market, query: { release: 3 } } },
-  "/markets/{marketId}/export/files/{file}": {
-    params: { path: { ...market, file: "snapshot.csv" }, query: { release: 3 } },
-  },
-  "/markets/{marketId}/export/zip": { params: { path: market, query: { release: 3 } } },
-  "/markets/{marketId}/citation": { params: { path: market, query: { release: 3, format: "bibtex" } } },
-  "/organization": {},
   "/usage": { params: { query: { bucket: "day", groupBy: "operation" } } },
-  "/ledger": { params: { query: { limit: 10 } } },
 };
+
+const CALLS: Record<string, object> = { ...EXAMPLES, ...TYPED };
 
 interface DocumentOperation {
   "x-credits"?: number;
@@ -113,8 +96,8 @@ describe("every operation of the served document, through the client", () => {
   it.for(OPERATIONS.map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry] as const))(
     "%s",
     async ([name, { path, method, operation }]) => {
-      const call = (CALLS as Record<string, object>)[path];
-      if (!call) throw new Error(`no call written for ${path}: add its arguments to CALLS in tests/app/client.test.ts`);
+      const call = CALLS[path];
+      if (!call) throw new Error(`no declaration's example for ${path}`);
       // A file (CSV, zip…) is read as bytes and checked by the type it came as; JSON as JSON.
       const types = okTypesOf(document.paths[path]?.get ?? operation);
       const parseAs = types.every(isJsonType) ? "json" : "arrayBuffer";

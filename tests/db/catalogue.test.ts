@@ -11,7 +11,7 @@ import {
   readGeographies,
   restoreMarket,
 } from "@/server/catalog/store";
-import { delta } from "@/server/readings/readings";
+import { delta } from "@/server/readings/delta";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";

@@ -5,8 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishGeographies, publishMarket } from "@/server/catalog/store";
-import { capaindex, delta, servicemax } from "@/server/readings/readings";
+import { capaindex } from "@/server/readings/capaindex";
+import { delta } from "@/server/readings/delta";
 import type { ReleaseData } from "@/server/readings/release";
+import { servicemax } from "@/server/readings/servicemax";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { fixtureMarket, rulesGeographies } from "../helpers/fixtures";
 import { readRelease } from "../helpers/releases";

@@ -14,8 +14,8 @@ import type { Control, IndicatorSov, MarketFile } from "@/server/domain/market-d
 import { SOV_OBJECTIVE_IDS, type SovObjective } from "@/server/domain/sovereignty";
 import type { GateVerdict } from "@/server/readings/gates";
 import { rankBy } from "@/server/readings/rank";
-import { servicemax } from "@/server/readings/readings";
 import { restate } from "@/server/readings/restated";
+import { servicemax } from "@/server/readings/servicemax";
 import { indicatorLevel, sovereigntyProfile } from "@/server/readings/sovereignty";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
 import { scoredRelease } from "../helpers/scored-release";

@@ -1,7 +1,36 @@
+import { z } from "zod";
 import { ledgerPage } from "../../accounts/credits";
 import { invalidRequest } from "../../errors/api-error";
 import { declareLive } from "../declaration";
-import { ledgerInput, ledgerSchema } from "../schemas";
+import { credits, timestamp, wholeNumber } from "../schemas";
+
+export const ledgerInput = z.object({
+  limit: wholeNumber("limit", 1, 100).default(25).meta({ description: "Entries per page, newest first." }),
+  cursor: z
+    .string()
+    .max(100, "cursor must be at most 100 characters")
+    .optional()
+    .meta({ description: "The previous page's `nextCursor`." }),
+});
+
+export const ledgerSchema = z
+  .object({
+    entries: z.array(
+      z.object({
+        id: z.number().int().positive(),
+        kind: z.enum(["grant", "debit", "adjustment"]),
+        amount: credits.meta({ description: "Signed: positive for grants, negative for debits." }),
+        balanceAfter: credits,
+        operation: z.string().nullable().meta({ description: "The operation a debit paid for." }),
+        tokenId: z.string().nullable().meta({ description: "The token or OAuth grant that made the call." }),
+        requestId: z.string().nullable(),
+        note: z.string().nullable(),
+        createdAt: timestamp,
+      }),
+    ),
+    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last." }),
+  })
+  .meta({ id: "Ledger", description: "The organization's credits ledger, newest first." });
 
 /** A ledger cursor is the id of the last entry of the previous page, opaque to callers. */
 const cursorOf = (id: number) => Buffer.from(`l:${id}`).toString("base64url");

@@ -5,7 +5,33 @@ import { rateLimiterConfigFromEnv } from "../../limits/rate-limiter";
 import { requestLimits } from "../../limits/request-limits";
 import { defaultRateLimit } from "../../limits/shared-rate-limit";
 import { declareLive } from "../declaration";
-import { organizationSchema } from "../schemas";
+import { credits } from "../schemas";
+
+export const organizationSchema = z
+  .object({
+    organizationId: z.string(),
+    name: z.string(),
+    homeCountry: z.string().meta({ description: "The country readings engage when a call names none." }),
+    balance: credits.meta({ description: "Credits left now: the sum of the ledger." }),
+    rateLimit: z
+      .object({
+        limit: z.number().int().positive().meta({ description: "Calls per window, for the whole organization." }),
+        windowSeconds: z.number().int().positive(),
+        remaining: z.number().int().min(0).meta({ description: "Calls left in the current window, this one counted." }),
+        resetSeconds: z.number().int().min(0).meta({ description: "Seconds until the window starts again." }),
+      })
+      .meta({ description: "The organization's rate limit (429 rate_limited beyond it)." }),
+    concurrency: z
+      .object({
+        maxInFlight: z.number().int().positive(),
+        maxQueued: z.number().int().min(0),
+      })
+      .meta({
+        description:
+          "Metered calls the organization may have running at once on one instance, and waiting behind them; beyond, 429 too_many_concurrent.",
+      }),
+  })
+  .meta({ id: "Organization", description: "The calling token's organization: balance and limits." });
 
 export const accountOrganization = declareLive({
   group: "account",

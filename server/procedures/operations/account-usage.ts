@@ -1,3 +1,4 @@
+import { z } from "zod";
 import {
   BUCKET_MS,
   bucketStart,
@@ -10,7 +11,65 @@ import {
 } from "../../accounts/usage";
 import { invalidRequest } from "../../errors/api-error";
 import { declareLive } from "../declaration";
-import { usageInput, usageSchema } from "../schemas";
+import { credits, timestamp } from "../schemas";
+
+const figures = {
+  credits: credits.meta({ description: "Credits spent: the sum of the ledger's debits." }),
+  calls: z.number().int().min(0).meta({ description: "Metered calls that succeeded (each one debit)." }),
+};
+
+/** The instants a usage period may name: wide enough for any ledger, inside what PostgreSQL stores. */
+const USAGE_SPAN = { from: "2000-01-01T00:00:00Z", to: "9999-12-31T23:59:59Z" } as const;
+
+/** A usage period's end, as an ISO 8601 date-time within USAGE_SPAN. */
+const usageInstant = (name: string, example: string) => {
+  const message = `${name} must be an ISO 8601 date-time from 2000-01-01 to 9999-12-31, e.g. ${example}`;
+  return z.iso.datetime({ offset: true, error: message }).refine((value) => {
+    const at = Date.parse(value);
+    return at >= Date.parse(USAGE_SPAN.from) && at <= Date.parse(USAGE_SPAN.to);
+  }, message);
+};
+
+export const usageInput = z.object({
+  from: usageInstant("from", "2026-11-01T00:00:00Z").optional().meta({
+    description:
+      "Start of the period (its bucket's start), 2000-01-01 to 9999-12-31; default: 30 days (day) or 24 hours (hour) before `to`.",
+  }),
+  to: usageInstant("to", "2026-11-25T00:00:00Z")
+    .optional()
+    .meta({ description: "End of the period, exclusive, 2000-01-01 to 9999-12-31; default: now." }),
+  bucket: z
+    .enum(["day", "hour"], { error: "bucket must be day or hour" })
+    .default("day")
+    .meta({ description: "UTC days (at most 366) or hours (at most 744)." }),
+  groupBy: z
+    .enum(["operation", "token"], { error: "groupBy must be operation or token" })
+    .optional()
+    .meta({ description: "Split each bucket by operation, or by the token or OAuth grant that called." }),
+});
+
+export const usageSchema = z
+  .object({
+    from: timestamp,
+    to: timestamp,
+    bucket: z.enum(["day", "hour"]),
+    groupBy: z.enum(["operation", "token"]).nullable(),
+    totals: z.object(figures),
+    buckets: z.array(
+      z.object({
+        start: timestamp,
+        ...figures,
+        groups: z
+          .array(z.object({ key: z.string().nullable(), ...figures }))
+          .optional()
+          .meta({ description: "With groupBy: the bucket split by operation or token (null: no token)." }),
+      }),
+    ),
+  })
+  .meta({
+    id: "Usage",
+    description: "Credits and metered calls per bucket, every bucket of the period listed; the sums are the ledger's.",
+  });
 
 /** The default period: 30 days of days, 24 hours of hours, ending now. */
 const DEFAULT_BUCKETS: Record<UsageBucket, number> = { day: 30, hour: 24 };

@@ -1,7 +1,50 @@
+import { z } from "zod";
 import { availability as availabilityOf } from "../../readings/availability";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
-import { availabilitySchema, countriesParam, narrowingParams, releaseInput } from "../schemas";
+import { commaList, controlRef, narrowingParams, pageSchema, readingHeader, releaseInput, score } from "../schemas";
 import { releaseHeader } from "./text";
+
+/** For the availability matrix: only these countries' columns. */
+export const countriesParam = commaList("countries", "A-Za-z, ", "ISO 3166-1 alpha-2 codes").optional().meta({
+  description: "Only these countries' columns, comma-separated codes.",
+  example: "FR,DE,US",
+});
+
+export const availabilitySchema = z
+  .object({
+    ...readingHeader,
+    countries: z.array(z.object({ country: z.string(), name: z.string(), controls: z.array(controlRef) })).meta({
+      description: "The columns, by country code; every product's `cells` follow this order.",
+    }),
+    products: z.array(
+      z
+        .object({
+          productId: z.string(),
+          name: z.string(),
+          vendor: z.string(),
+          innovation: score.meta({ description: "Published Innovation." }),
+          availableIn: z.number().int().min(0).meta({ description: "How many countries it is available in." }),
+          cells: z.array(
+            z
+              .object({
+                country: z.string(),
+                available: z.boolean(),
+                offeringId: z.string().nullable(),
+                innovationRetained: score,
+                distance: z.number().min(0).meta({ description: "The Delta's distance magnitude." }),
+                missingControls: z.array(z.string()),
+              })
+              .meta({ id: "AvailabilityCell" }),
+          ),
+        })
+        .meta({ id: "AvailabilityRow" }),
+    ),
+    page: pageSchema,
+  })
+  .meta({
+    id: "AvailabilityMatrix",
+    description: "Every product under every country's controls; each cell equals the Delta for its country.",
+  });
 
 export const availability = declareReading({
   group: "readings",

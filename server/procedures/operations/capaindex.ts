@@ -1,7 +1,39 @@
-import { capaindex as capaindexOf } from "../../readings/readings";
+import { z } from "zod";
+import { capaindex as capaindexOf } from "../../readings/capaindex";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
-import { capaindexSchema, narrowingParams, releaseInput } from "../schemas";
+import { narrowingParams, pageSchema, rankIntervalSchema, readingHeader, releaseInput, score } from "../schemas";
+import { rankOddsSchema } from "../sovereignty-schemas";
 import { oddsText, rankRange, releaseHeader } from "./text";
+
+export const capaindexSchema = z
+  .object({
+    ...readingHeader,
+    products: z.array(
+      z
+        .object({
+          rank: z.number().int().positive(),
+          productId: z.string(),
+          name: z.string(),
+          vendor: z.string(),
+          innovation: score,
+          band: z.string(),
+          rankInterval: rankIntervalSchema,
+          innovationInterval: z.object({ p5: score, p95: score }).meta({
+            description: "The snapshot's uncertainty.innovation.interval: 5th–95th percentile of Innovation.",
+          }),
+          bandSettled: z
+            .boolean()
+            .meta({ description: "False when fewer than 95 % of the draws keep the product in its Innovation band." }),
+          rankOdds: rankOddsSchema,
+        })
+        .meta({ id: "CapaIndexProduct" }),
+    ),
+    page: pageSchema,
+  })
+  .meta({
+    id: "CapaIndex",
+    description: "Products ranked by published Innovation (competition ranking 1, 2, 2, 4; ties by name).",
+  });
 
 export const capaindex = declareReading({
   group: "readings",

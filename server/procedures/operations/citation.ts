@@ -1,6 +1,14 @@
+import { z } from "zod";
 import { citationFile, downloadOf, MEDIA_TYPES } from "../../readings/export";
 import { declareDownload } from "../declaration";
-import { citationInput } from "../export-schemas";
+import { releaseInput } from "../schemas";
+
+export const citationInput = releaseInput.extend({
+  format: z
+    .enum(["bibtex", "csl-json"], { error: "format must be bibtex or csl-json" })
+    .default("bibtex")
+    .meta({ description: "BibTeX (default) or CSL-JSON, as reference managers read them." }),
+});
 
 export const citation = declareDownload({
   group: "exports",

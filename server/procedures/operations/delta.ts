@@ -1,8 +1,47 @@
-import { delta as deltaOf } from "../../readings/readings";
+import { z } from "zod";
+import { delta as deltaOf } from "../../readings/delta";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { gatesOf } from "../gates-input";
-import { deltaInput, deltaSchema, narrowingParams } from "../schemas";
+import {
+  countryHeader,
+  distanceSchema,
+  narrowingParams,
+  pageSchema,
+  scoresSchema,
+  servicemaxInput,
+  underControlsProduct,
+} from "../schemas";
+import { gatesHeaderSchema, gateVerdictSchema } from "../sovereignty-schemas";
 import { controlsLine, engagedText, gateFailuresText, gatesLine, releaseHeader, scoresText } from "./text";
+
+export const viewParam = z.enum(["map", "bars"], { error: "view must be map or bars" }).default("map").meta({
+  description: "Which chart a client opens first; the body is the same.",
+  example: "map",
+});
+
+export const deltaInput = servicemaxInput.extend({ view: viewParam });
+
+export const deltaSchema = z
+  .object({
+    ...countryHeader,
+    products: z.array(
+      z
+        .object({
+          ...underControlsProduct,
+          published: scoresSchema,
+          underControls: scoresSchema,
+          distance: distanceSchema,
+          gate: gateVerdictSchema.optional(),
+        })
+        .meta({ id: "DeltaProduct" }),
+    ),
+    gates: gatesHeaderSchema.optional(),
+    page: pageSchema,
+  })
+  .meta({
+    id: "Delta",
+    description: "Each product's published scores, its scores under the controls, and the distance.",
+  });
 
 export const delta = declareReading({
   group: "readings",

@@ -1,7 +1,27 @@
+import { z } from "zod";
 import { downloadName, MEDIA_TYPES } from "../../readings/export";
+import { EXPORT_TABLE_NAMES } from "../../readings/export-tables";
 import { builtDownload } from "../built-download";
 import { declareDownload } from "../declaration";
-import { exportFileInput } from "../export-schemas";
+import { releaseInput } from "../schemas";
+
+/**
+ * Every file one table can be downloaded as: `snapshot.csv`, `snapshot.json`, … The names come from
+ * the tables themselves (server/readings/export-tables.ts): a table added there is a file here.
+ */
+export const TABLE_FILES = EXPORT_TABLE_NAMES.flatMap((name) => [`${name}.csv`, `${name}.json`]) as [
+  string,
+  ...string[],
+];
+
+export const exportFileInput = releaseInput.extend({
+  file: z
+    .enum(TABLE_FILES, { error: `file must be one of the tables as .csv or .json: ${TABLE_FILES.join(", ")}` })
+    .meta({
+      description: "A table of the release, as CSV or JSON (the manifest lists them).",
+      example: "snapshot.csv",
+    }),
+});
 
 export const exportFile = declareDownload({
   group: "exports",

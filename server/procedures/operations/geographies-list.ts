@@ -2,7 +2,86 @@ import { z } from "zod";
 import { readControls, readGeographies } from "../../catalog/store";
 import { nameList } from "../../formats/name-list";
 import { declareLive } from "../declaration";
-import { geographiesCompactSchema, geographiesEitherSchema, geographiesSchema } from "../schemas";
+
+export const geographiesSchema = z
+  .object({
+    geographies: z.array(
+      z
+        .object({
+          country: z.string(),
+          name: z.string(),
+          controls: z.array(
+            z
+              .object({ id: z.string(), name: z.string(), description: z.string(), framework: z.string() })
+              .meta({ id: "Control" }),
+          ),
+        })
+        .meta({ id: "Geography" }),
+    ),
+    controls: z
+      .array(
+        z
+          .object({
+            id: z.string(),
+            name: z.string(),
+            description: z.string(),
+            framework: z.string(),
+            sov: z.array(z.object({ objective: z.string(), level: z.number().int().min(0).max(4) })).meta({
+              description: "The EU Cloud Sovereignty Framework objectives satisfying it evidences, at what SEAL level.",
+            }),
+          })
+          .meta({ id: "CatalogueControl" }),
+      )
+      .meta({
+        description:
+          "Every control of the catalogue, engaged by a country or not (the ids `requireControls` takes), with what it evidences.",
+      }),
+  })
+  .meta({ id: "Geographies" });
+
+/** The same geographies with each country's controls by id, and every control once (`detail=ids`). */
+export const geographiesCompactSchema = z
+  .object({
+    geographies: z.array(
+      z.object({
+        country: z.string(),
+        name: z.string(),
+        controls: z.array(z.string()).meta({ description: "The ids of the controls it engages (see controls)." }),
+      }),
+    ),
+    controls: z.array(z.object({ id: z.string(), name: z.string(), framework: z.string() })).meta({
+      description: "Every control of the catalogue, once.",
+    }),
+  })
+  .meta({
+    id: "GeographiesByControlId",
+    description: "Asked with detail=ids: each country's controls by id, every control named once.",
+  });
+
+/** Either answer as one object (MCP output schemas must be objects). */
+export const geographiesEitherSchema = z.object({
+  geographies: z.array(
+    z.object({
+      country: z.string(),
+      name: z.string(),
+      controls: z.array(
+        z.union([
+          z.string(),
+          z.object({ id: z.string(), name: z.string(), description: z.string(), framework: z.string() }),
+        ]),
+      ),
+    }),
+  ),
+  controls: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      description: z.string().optional(),
+      framework: z.string(),
+      sov: z.array(z.object({ objective: z.string(), level: z.number().int().min(0).max(4) })).optional(),
+    }),
+  ),
+});
 
 const detailParam = z.enum(["full", "ids"], { error: "detail must be full or ids" }).default("full").meta({
   description:

@@ -4,8 +4,50 @@ import { productHistory, restate } from "../../readings/restated";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { LISTS_PRODUCTS } from "../pointers";
 import { marketIdParam, releaseParam } from "../schemas";
-import { historySchema, productIdParam } from "../sovereignty-schemas";
+import { productIdParam } from "../sovereignty-schemas";
 import { scoresText } from "./text";
+
+const axisScores = z.object({ innovation: z.number(), control: z.number(), scale: z.number() });
+const axisBands = z.object({ innovation: z.string(), control: z.string(), scale: z.string() });
+
+export const historySchema = z
+  .object({
+    marketId: z.string(),
+    productId: z.string(),
+    name: z.string(),
+    vendor: z.string(),
+    yardstick: z
+      .object({ release: z.number().int().positive(), methodologyVersion: z.string() })
+      .meta({ description: "The release whose methodology every release is restated under." }),
+    releases: z.array(
+      z.object({
+        release: z.number().int().positive(),
+        lastUpdated: z.string(),
+        methodologyVersion: z.string().meta({ description: "The methodology it was published under." }),
+        published: z.object({ scores: axisScores, bands: axisBands }),
+        restated: z
+          .object({
+            methodologyVersion: z.string(),
+            scores: axisScores,
+            bands: axisBands,
+            gaps: z.array(z.string()),
+            unreadable: z.array(z.string()).meta({
+              description: "Indicators whose value this methodology cannot read (counted as not demonstrated).",
+            }),
+          })
+          .meta({
+            description:
+              "Restated: the release's own values re-scored under the yardstick's methodology. Not published.",
+          }),
+      }),
+    ),
+    note: z.string(),
+  })
+  .meta({
+    id: "ProductHistory",
+    description:
+      "A product's releases as published and restated under one methodology, so that only like is compared with like.",
+  });
 
 const NOTE =
   "Restated values re-score each release's own values and field under the yardstick release's methodology (indicators, weights, bands), so that only like is compared with like. They are computed, never published: every release stays as it was published.";

@@ -1,8 +1,26 @@
+import { z } from "zod";
 import { readChangelog } from "../../catalog/store";
 import { notFound } from "../../errors/api-error";
 import { declareLive } from "../declaration";
 import { LISTS_MARKETS } from "../pointers";
-import { changelogSchema, marketInput } from "../schemas";
+import { marketInput, timestamp } from "../schemas";
+
+export const changelogSchema = z
+  .object({
+    marketId: z.string(),
+    releases: z.array(
+      z
+        .object({
+          release: z.number().int().positive(),
+          lastUpdated: timestamp,
+          methodologyVersion: z.string(),
+          material: z.boolean(),
+          notes: z.string(),
+        })
+        .meta({ id: "ChangelogEntry" }),
+    ),
+  })
+  .meta({ id: "Changelog", description: "Every release of the market, newest first." });
 
 export const marketChangelog = declareLive({
   group: "markets",

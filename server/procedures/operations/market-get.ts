@@ -1,8 +1,16 @@
+import { z } from "zod";
 import { loadRelease } from "../../catalog/releases";
 import { notFound } from "../../errors/api-error";
 import { declareLive } from "../declaration";
 import { LISTS_MARKETS } from "../pointers";
-import { marketInput, marketSchema } from "../schemas";
+import { marketInput, marketSummarySchema } from "../schemas";
+
+export const marketSchema = marketSummarySchema
+  .extend({
+    methodologyVersion: z.string(),
+    material: z.boolean().meta({ description: "Whether the latest release changed the methodology materially." }),
+  })
+  .meta({ id: "Market" });
 
 export const marketGet = declareLive({
   group: "markets",

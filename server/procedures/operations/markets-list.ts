@@ -2,7 +2,9 @@ import { z } from "zod";
 import type { Database } from "../../../db/client";
 import { listMarkets } from "../../catalog/store";
 import { declareLive } from "../declaration";
-import { marketsSchema } from "../schemas";
+import { marketSummarySchema } from "../schemas";
+
+export const marketsSchema = z.object({ markets: z.array(marketSummarySchema) }).meta({ id: "Markets" });
 
 /** Listed markets that have a release, as the API shows them (the dashboard's home page too). */
 export async function listedMarkets(db: Database) {

@@ -1,12 +1,155 @@
-import { AXIS_LABELS } from "../../domain/market-definition";
+import { z } from "zod";
+import { AXIS_LABELS, SLUG_PATTERN } from "../../domain/market-definition";
 import { notFound } from "../../errors/api-error";
 import { nameList } from "../../formats/name-list";
 import { signed } from "../../readings/comparison-summary";
 import { product as productOf, scoringFrame, UnknownProductError } from "../../readings/product";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { LISTS_PRODUCTS } from "../pointers";
-import { productInput, productSchema } from "../schemas";
+import {
+  controlRef,
+  countryCode,
+  distanceSchema,
+  marketIdParam,
+  offeringRef,
+  readingHeader,
+  releaseParam,
+  score,
+  scoresSchema,
+} from "../schemas";
 import { releaseHeader, scoresText } from "./text";
+
+export const productInput = z.object({
+  marketId: marketIdParam,
+  productId: z
+    .string()
+    .max(64, "productId must be at most 64 characters")
+    .regex(SLUG_PATTERN, "productId must be a kebab-case slug (lowercase words joined by hyphens)")
+    .meta({
+      description:
+        "The product's slug within the market, as the market's products list gives it (GET /v1/markets/{marketId}/products; MCP: service_market_products_list; free).",
+      example: "quillmere-atlas",
+    }),
+  release: releaseParam,
+  country: countryCode.optional().meta({
+    description: "Adds what the product keeps under this country's controls (ISO alpha-2); omitted: published only.",
+    example: "FR",
+  }),
+});
+
+const indicatorValueSchema = z
+  .union([z.number(), z.boolean(), z.string()])
+  .nullable()
+  .meta({ description: "As written in the catalogue: a number, yes/no, or a level; null when not demonstrated." });
+
+export const evidenceSchema = z
+  .object({
+    source: z.string().meta({ description: "A URL or a document reference." }),
+    asOf: z
+      .string()
+      .meta({ description: "The day the value was true or observed (YYYY-MM-DD).", example: "2026-01-31" }),
+    note: z.string().optional(),
+    confidence: z.enum(["verified", "vendor-claimed", "estimated"]).optional(),
+  })
+  .nullable()
+  .meta({ id: "Evidence", description: "Where a value comes from; null when the catalogue gives none." });
+
+const fieldBoundsSchema = z.object({ min: z.number(), max: z.number() }).nullable().meta({
+  description:
+    "The min and max of the field (the default offerings) a number was scaled against; null for yes/no and levels.",
+});
+
+const axisBreakdownSchema = z
+  .object({
+    score: score,
+    band: z.string(),
+    weightTotal: z.number().positive(),
+    indicators: z.array(
+      z
+        .object({
+          indicatorId: z.string(),
+          name: z.string(),
+          kind: z.enum(["number", "boolean", "level"]),
+          unit: z.string().nullable(),
+          direction: z.enum(["higher", "lower"]).nullable(),
+          levels: z.array(z.string()).nullable().meta({ description: "Ordered worst first; null unless a level." }),
+          value: indicatorValueSchema,
+          normalized: z.number().min(0).max(1).meta({ description: "0..1, four decimals." }),
+          weight: z.number().positive(),
+          contribution: z.number().meta({
+            description:
+              "Points added to the axis score: 100 × weight × normalized / weightTotal, one decimal, rounded together so an axis's contributions add up to its score.",
+          }),
+          field: fieldBoundsSchema,
+          evidence: evidenceSchema,
+          gap: z.boolean().meta({ description: "Not demonstrated: scored 0." }),
+        })
+        .meta({ id: "IndicatorContribution" }),
+    ),
+  })
+  .meta({ id: "AxisBreakdown" });
+
+const indicatorUnderControlsSchema = z
+  .object({
+    indicatorId: z.string(),
+    value: indicatorValueSchema,
+    normalized: z.number().min(0).max(1),
+    contribution: z.number(),
+    change: z.number().meta({ description: "Contribution under controls − published contribution." }),
+    overridden: z.boolean().meta({ description: "Whether the engaged offering writes this value itself." }),
+    evidence: evidenceSchema,
+  })
+  .meta({ id: "IndicatorUnderControls" });
+
+const axisUnderControlsSchema = z.object({ score: score, indicators: z.array(indicatorUnderControlsSchema) });
+
+export const productSchema = z
+  .object({
+    ...readingHeader,
+    methodologyVersion: z.string(),
+    productId: z.string(),
+    name: z.string(),
+    vendor: z.string(),
+    scores: scoresSchema,
+    bands: z.object({ innovation: z.string(), control: z.string(), scale: z.string() }),
+    gaps: z.array(z.string()),
+    axes: z.object({ innovation: axisBreakdownSchema, control: axisBreakdownSchema, scale: axisBreakdownSchema }),
+    offerings: z.array(
+      z
+        .object({
+          offeringId: z.string(),
+          name: z.string(),
+          default: z.boolean(),
+          satisfies: z.array(z.string()).meta({ description: "Control ids this offering satisfies." }),
+          overrides: z.array(
+            z.object({ indicatorId: z.string(), value: indicatorValueSchema, evidence: evidenceSchema }),
+          ),
+          scores: scoresSchema,
+        })
+        .meta({ id: "OfferingDetail" }),
+    ),
+    underControls: z
+      .object({
+        country: z.string(),
+        controls: z.array(controlRef),
+        available: z.boolean(),
+        offering: offeringRef,
+        missingControls: z.array(z.string()),
+        underControls: scoresSchema,
+        distance: distanceSchema,
+        axes: z.object({
+          innovation: axisUnderControlsSchema,
+          control: axisUnderControlsSchema,
+          scale: axisUnderControlsSchema,
+        }),
+      })
+      .nullable()
+      .meta({ description: "What the product keeps under `country`'s controls; null when no country was given." }),
+  })
+  .meta({
+    id: "ProductBreakdown",
+    description: "One product's scores traced to every indicator value, its evidence and its offerings.",
+  });
 
 const valueText = (value: number | boolean | string | null, unit: string | null) =>
   value === null

@@ -1,8 +1,20 @@
+import { z } from "zod";
 import { signed } from "../../readings/comparison-summary";
-import { servicemax as servicemaxOf } from "../../readings/readings";
+import { servicemax as servicemaxOf } from "../../readings/servicemax";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { gatesOf } from "../gates-input";
-import { narrowingParams, servicemaxInput, servicemaxSchema } from "../schemas";
+import {
+  countryHeader,
+  distanceSchema,
+  narrowingParams,
+  pageSchema,
+  rankIntervalSchema,
+  score,
+  scoresSchema,
+  servicemaxInput,
+  underControlsProduct,
+} from "../schemas";
+import { gatesHeaderSchema, gateVerdictSchema, rankOddsSchema, sealSchema } from "../sovereignty-schemas";
 import {
   controlsLine,
   engagedText,
@@ -14,6 +26,39 @@ import {
   scoresText,
   sealText,
 } from "./text";
+
+export const servicemaxSchema = z
+  .object({
+    ...countryHeader,
+    products: z.array(
+      z
+        .object({
+          rank: z.number().int().positive(),
+          ...underControlsProduct,
+          off: scoresSchema,
+          on: scoresSchema,
+          distance: distanceSchema,
+          rankInterval: rankIntervalSchema,
+          retainedInterval: z.object({ p5: score, p95: score }).meta({
+            description:
+              "5th and 95th percentile of on.innovation (the Innovation kept under the controls) across the sensitivity analysis, widened to contain it; 0–0 for an unavailable product.",
+          }),
+          seal: sealSchema,
+          rankOdds: rankOddsSchema,
+          gate: gateVerdictSchema.optional(),
+          publishedRank: z.number().int().positive().optional().meta({
+            description: "With gates: the product's rank in the whole field (`rank` is among those that pass).",
+          }),
+        })
+        .meta({ id: "MaxProduct" }),
+    ),
+    gates: gatesHeaderSchema.optional(),
+    page: pageSchema,
+  })
+  .meta({
+    id: "Max",
+    description: "Products ranked by the Innovation they retain with every control engaged; off, on and the distance.",
+  });
 
 export const servicemax = declareReading({
   group: "readings",

@@ -2,12 +2,12 @@
  * The snapshot as one self-contained HTML page (no script, no external resource) for MCP clients
  * that render UI resources: `ui://service/snapshot/{marketId}`.
  */
-import type { z } from "zod";
 import { AXES } from "../../domain/market-definition";
 import { escapeHtml } from "../../http/html";
-import type { snapshotSchema } from "../schemas";
+import type { snapshot } from "../../readings/snapshot";
 
-type Snapshot = z.output<typeof snapshotSchema>;
+/** The snapshot reading as computed (the declaration in ./snapshot.ts serves it). */
+type Snapshot = ReturnType<typeof snapshot>;
 
 export const snapshotResourceUri = (marketId: string) => `ui://service/snapshot/${marketId}`;
 export const SNAPSHOT_RESOURCE_TEMPLATE = "ui://service/snapshot/{marketId}";

@@ -1,13 +1,62 @@
 import { z } from "zod";
-import { SEAL_NAMES, type SealLevel } from "../../domain/sovereignty";
+import { SEAL_NAMES, type SealLevel, SOV_OBJECTIVE_IDS } from "../../domain/sovereignty";
 import { notFound } from "../../errors/api-error";
 import { nameList } from "../../formats/name-list";
 import { sovereigntyProfile } from "../../readings/sovereignty";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { LISTS_PRODUCTS } from "../pointers";
 import { countryParam, marketIdParam, releaseParam } from "../schemas";
-import { productIdParam, sovereigntySchema } from "../sovereignty-schemas";
+import { productIdParam, sealLevel } from "../sovereignty-schemas";
 import { releaseHeader } from "./text";
+
+const factSchema = z.object({
+  kind: z.enum(["control", "indicator"]),
+  id: z.string(),
+  name: z.string(),
+  value: z.union([z.number(), z.boolean(), z.string()]).meta({
+    description: "The indicator's value; for a control, true (the offering satisfies it).",
+  }),
+  level: sealLevel.meta({ description: "The level this fact evidences for the objective (0: none)." }),
+  statedBy: z.string().meta({ description: "The offering whose catalogue entry states it." }),
+  source: z.string().nullable(),
+  asOf: z.string().nullable(),
+  confidence: z.enum(["verified", "vendor-claimed", "estimated"]).nullable(),
+  note: z.string().nullable(),
+});
+
+export const sovereigntySchema = z
+  .object({
+    marketId: z.string(),
+    release: z.number().int().positive(),
+    lastUpdated: z.string(),
+    country: z.string().meta({ description: "The country whose controls choose the offering assessed." }),
+    productId: z.string(),
+    name: z.string(),
+    vendor: z.string(),
+    framework: z.string(),
+    offering: z.object({ id: z.string(), name: z.string() }),
+    available: z.boolean().meta({
+      description: "False when no offering satisfies the country's controls: the default offering is assessed.",
+    }),
+    overall: z.object({
+      level: sealLevel.nullable(),
+      weakest: z.array(z.enum(SOV_OBJECTIVE_IDS)),
+    }),
+    objectives: z.array(
+      z.object({
+        objective: z.enum(SOV_OBJECTIVE_IDS),
+        name: z.string(),
+        level: sealLevel.nullable().meta({ description: "Null: the catalogue maps no fact to this objective." }),
+        facts: z.array(factSchema),
+      }),
+    ),
+    note: z.string(),
+  })
+  .meta({
+    id: "Sovereignty",
+    description:
+      "A product's EU Cloud Sovereignty Framework profile under a country: each objective's SEAL level with the facts behind it, and the overall level, the weakest objective's.",
+  });
 
 const FRAMEWORK = "EU Cloud Sovereignty Framework v1.2.1 (European Commission, DG DIGIT, October 2025)";
 

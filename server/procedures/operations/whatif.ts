@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { AXIS_LABELS } from "../../domain/market-definition";
 import type { Scores } from "../../domain/scores";
 import { invalidRequest } from "../../errors/api-error";
@@ -7,8 +8,105 @@ import { whatif as whatifOf } from "../../readings/whatif";
 import { checkWhatIfWeights, parseWeightsParam } from "../../scoring/whatif";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { LISTS_INDICATORS } from "../pointers";
-import { narrowingParams, whatifInput, whatifSchema } from "../schemas";
+import {
+  countryCode,
+  marketIdParam,
+  narrowingParams,
+  offeringRef,
+  pageSchema,
+  readingHeader,
+  releaseParam,
+  score,
+  scoresSchema,
+} from "../schemas";
 import { releaseHeader } from "./text";
+
+export const whatifInput = z.object({
+  marketId: marketIdParam,
+  weights: z
+    .string({ error: "weights must be indicatorId:weight pairs, comma-separated" })
+    .max(4000, "weights must be at most 4,000 characters")
+    .meta({
+      description:
+        "indicatorId:weight pairs, comma-separated, each weight 0 to 1,000,000; others keep their published weight (the snapshot's dimensions list them).",
+      example: "reasoning-benchmark:2,key-custody:0.5",
+    }),
+  release: releaseParam,
+  country: countryCode.optional().meta({
+    description:
+      "Adds the Max reading under this country's controls (ISO alpha-2), same weights; omitted: Capability Index only.",
+    example: "FR",
+  }),
+});
+
+const rankMove = {
+  rank: z.number().int().positive().meta({ description: "Rank with the caller's weights." }),
+  publishedRank: z.number().int().positive().meta({ description: "Rank in the published reading." }),
+  rankChange: z.number().int().meta({ description: "publishedRank − rank: positive when the product moved up." }),
+  productId: z.string(),
+  name: z.string(),
+  vendor: z.string(),
+};
+
+export const whatifSchema = z
+  .object({
+    ...readingHeader,
+    published: z.literal(false).meta({ description: "Always false: this is not the published ranking." }),
+    weights: z.array(
+      z.object({
+        indicatorId: z.string(),
+        axis: z.enum(["innovation", "control", "scale"]),
+        published: z.number().meta({ description: "The published weight." }),
+        used: z.number().meta({ description: "The weight this answer was computed with." }),
+      }),
+    ),
+    capabilityIndex: z.object({
+      products: z.array(
+        z
+          .object({
+            ...rankMove,
+            innovation: score,
+            publishedInnovation: score,
+            band: z.string().meta({ description: "The Innovation band with the caller's weights." }),
+            scores: scoresSchema.meta({ description: "Every axis with the caller's weights." }),
+            publishedScores: scoresSchema.meta({ description: "Every axis as published." }),
+            bands: z
+              .object({ innovation: z.string(), control: z.string(), scale: z.string() })
+              .meta({ description: "Each axis's band with the caller's weights." }),
+          })
+          .meta({ id: "WhatIfCapaIndexProduct" }),
+      ),
+    }),
+    max: z
+      .object({
+        country: z.string(),
+        controls: z.array(z.object({ id: z.string(), name: z.string() })),
+        products: z.array(
+          z
+            .object({
+              ...rankMove,
+              available: z.boolean(),
+              offering: offeringRef,
+              retainedInnovation: score,
+              publishedRetainedInnovation: score,
+              on: scoresSchema
+                .nullable()
+                .meta({ description: "Every axis kept under the controls, the caller's weights; null: unavailable." }),
+              publishedOn: scoresSchema
+                .nullable()
+                .meta({ description: "Every axis kept under the controls, as published; null: unavailable." }),
+            })
+            .meta({ id: "WhatIfMaxProduct" }),
+        ),
+      })
+      .optional()
+      .meta({ description: "With `country`: the Max reading with the caller's weights." }),
+    page: pageSchema,
+  })
+  .meta({
+    id: "WhatIf",
+    description: "Rankings recomputed with the caller's weights beside the published ones; never published.",
+  });
 
 export const whatif = declareReading({
   group: "readings",

@@ -1,8 +1,7 @@
 /** Markets: the list, one market, and its changelog (../operations/), and the dashboard's home list. */
 import { DECLARATIONS } from "../operations";
-import { listedMarkets } from "../operations/markets-list";
+import { listedMarkets, marketsSchema } from "../operations/markets-list";
 import { proceduresOf } from "../procedure";
-import { marketsSchema } from "../schemas";
 import { createRouter, publicProcedure } from "../trpc";
 
 export const marketsRouter = createRouter({

@@ -9,7 +9,7 @@
 import type { Database } from "../../db/client";
 import { MCP_PATH } from "../http/paths";
 import type { ApiRoute } from "../http-server/http-server";
-import { serveMcpRequest } from "../mcp/handler";
+import { serveMcpRequest } from "../mcp/edge";
 import { refuseAtTheDoor } from "../rest/door";
 import { serveRestRequest } from "../rest/handler";
 import { API_PREFIX } from "../rest/routes";

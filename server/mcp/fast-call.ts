@@ -110,6 +110,15 @@ export interface FastAnswer {
   parts: Buffer[];
 }
 
+/**
+ * A result's keys in the order the SDK writes them (its CallToolResult schema: `_meta`, `content`,
+ * `structuredContent`, `isError`, then any other), so the bytes are the SDK's, not only the values.
+ */
+function inSdkOrder(result: Record<string, unknown>, meta: Record<string, unknown>): Record<string, unknown> {
+  const { _meta, content, structuredContent, isError, ...others } = result;
+  return { _meta: meta, content, structuredContent, isError, ...others };
+}
+
 /** The answer to a call as the SDK frames it for the call's revision. */
 export function fastAnswer(call: FastCall, result: { _meta?: Record<string, unknown> }): FastAnswer {
   const meta = call.modern ? { ...result._meta, ...SERVER_INFO_META } : (result._meta ?? {});
@@ -118,6 +127,6 @@ export function fastAnswer(call: FastCall, result: { _meta?: Record<string, unkn
   const made = (result as { [RESULT_JSON]?: Buffer })[RESULT_JSON];
   const body = made
     ? [Buffer.from(`${open}{"result":{"_meta":${JSON.stringify(meta)},`), made, Buffer.from(tail)]
-    : [Buffer.from(`${open}{"result":${JSON.stringify({ ...result, _meta: meta }).slice(0, -1)}${tail}`)];
+    : [Buffer.from(`${open}{"result":${JSON.stringify(inSdkOrder(result, meta)).slice(0, -1)}${tail}`)];
   return { headers: call.modern ? { "Content-Type": "application/json" } : EVENT_STREAM_HEADERS, parts: body };
 }

@@ -40,6 +40,9 @@ const LAYERS = [
       "^components/",
     ],
   },
+  // The routing table: which API path each surface's Node entry answers (server/routing/api-routes.ts).
+  // It sits above the surfaces it routes to, and below the entry points that serve it.
+  { name: "routing", paths: ["^server/routing/"] },
   { name: "routes and entry points", paths: ["^app/", "^proxy\\.ts$", "^instrumentation\\.ts$", "^scripts/"] },
 ];
 

@@ -4,8 +4,9 @@
  * production without SMTP_URL unless DEV_OUTBOX=1; server/startup/dev-outbox.ts) before anything
  * defaults NODE_ENV (and whether client metadata documents may live on private hosts:
  * server/startup/client-metadata-hosts.ts), then serves the app on PORT (default 3000) with server/http-server/http-server.ts.
- * Outside development the API (/v1, /mcp) is answered from Node directly by the same handlers the
- * app/ route files call; in development those route files serve it, so edits reload.
+ * The API (/v1, /mcp) is answered from Node directly by the routing table
+ * (server/routing/api-routes.ts), in development as in production: one path for both. Edits to
+ * the API's code take a restart of `npm run dev` (pages still reload).
  */
 import { appUrlOrExit } from "../server/startup/app-url";
 import { decidePrivateHosts } from "../server/startup/client-metadata-hosts";
@@ -36,7 +37,7 @@ Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || (dev ? "developme
 
 const { serve } = await import("../server/http-server/http-server");
 const { stopJobs } = await import("../server/jobs/worker");
-const { apiRoutes } = await import("./api-routes");
+const { apiRoutes } = await import("../server/routing/api-routes");
 const { startCpuProfile } = await import("./cpu-profile");
 const stopProfile = await startCpuProfile(process.env.CPU_PROFILE_DIR);
 // On SIGTERM the job workers finish what they hold before the process exits.
@@ -49,5 +50,5 @@ await serve({
     await stopJobs();
     await stopProfile();
   },
-  direct: dev ? [] : apiRoutes(),
+  routes: apiRoutes(),
 });

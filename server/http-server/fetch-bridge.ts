@@ -1,6 +1,6 @@
 /**
- * Serves a Fetch handler (Request → Response) on Node's HTTP server directly, without Next.js's
- * request pipeline: /v1 and /mcp are answered this way in production (server/http-server/http-server.ts).
+ * Fetch's Request and Response on Node's HTTP server, without Next.js's request pipeline: the MCP
+ * edge (server/mcp/edge.ts) hands the SDK a Fetch Request and writes its Response this way.
  * Next spends 0.5–1 ms of CPU on every request before a route handler runs; for a metered API call
  * whose own work is a cached reading and a batched debit, that was most of the cost, and during
  * one organization's burst it was everyone's queue.

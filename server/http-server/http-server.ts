@@ -9,10 +9,10 @@
  * - a request Node's HTTP parser refuses before any handler runs (headers over 16 KB, a malformed
  *   request line, one that takes too long to arrive) gets our problem+json answer
  *   (server/http/client-error.ts) instead of Node's bare status line;
- * - the API's paths (/v1, /mcp) may be answered straight from Node, skipping Next's request
- *   pipeline, which cost more than the calls themselves: /v1 on Node's request and response
- *   themselves, /mcp by its Fetch handler (server/http-server/fetch-bridge.ts). Pages, OAuth and
- *   everything else go through Next.
+ * - the API's paths (/v1, /mcp) are answered straight from Node by the routes given
+ *   (server/routing/api-routes.ts), in development as in production, skipping Next's request
+ *   pipeline, which cost more than the calls themselves. Pages, OAuth and everything else go
+ *   through Next.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -23,7 +23,7 @@ import { connectionOrigin, stampOrigin } from "../http/origin";
 import { stampPeer } from "../http/peer";
 import { problemOf, problemResponse } from "../http/problem";
 import { apiSecurityHeaders } from "../http/security-headers";
-import { type FetchHandler, sendFetchResponse, serveFetch } from "./fetch-bridge";
+import { sendFetchResponse } from "./fetch-bridge";
 import { databaseHealthy, recentDatabaseFault, unavailablePage } from "./health";
 
 export interface ServeOptions {
@@ -40,19 +40,17 @@ export interface ServeOptions {
   production?: boolean;
   /** Runs once in-flight requests are answered, before Next closes (e.g. stopping job workers). */
   onClose?: () => Promise<void>;
-  /** Paths answered by a Fetch handler straight from Node, before Next sees them (first match wins). */
-  direct?: DirectRoute[];
+  /** Paths answered straight from Node, before Next sees them (first match wins). */
+  routes?: ApiRoute[];
 }
 
-export interface DirectRoute {
+export interface ApiRoute {
   /** Whether this route answers the path (the request URL's path, still percent-encoded). */
   matches: (path: string) => boolean;
-  /** An answer decided from the request line and headers alone, written at once; undefined: `handle` it. */
+  /** An answer decided from the request line and headers alone, written at once; undefined: `serve` it. */
   refuse?: (request: IncomingMessage, path: string) => ImmediateAnswer | undefined;
-  /** A Fetch handler (Request → Response), bridged from Node; or `serve`, which works on Node's own. */
-  handle?: FetchHandler;
   /** Answers on Node's request and response directly; `origin` is the server's (for request URLs). */
-  serve?: (request: IncomingMessage, response: ServerResponse, origin: string) => Promise<void>;
+  serve: (request: IncomingMessage, response: ServerResponse, origin: string) => Promise<void>;
 }
 
 export interface ImmediateAnswer {
@@ -78,7 +76,7 @@ function sendImmediate(request: IncomingMessage, response: ServerResponse, answe
 }
 
 /**
- * The path of a request's URL when a direct route may answer it. Left to Next: a path that cannot
+ * The path of a request's URL when an API route may answer it. Left to Next: a path that cannot
  * be decoded (the proxy answers it with the API's 400) and one with a trailing slash (Next
  * redirects it to the path without), so both answer exactly as they always have.
  */
@@ -95,7 +93,7 @@ function directPath(url: string | undefined): string | undefined {
   }
 }
 
-/** A direct route's handler failed instead of answering (it never should): say so as the API does. */
+/** An API route's handler failed instead of answering (it never should): say so as the API does. */
 async function answerDirectFailure(request: IncomingMessage, response: ServerResponse, origin: string) {
   const problem = problemOf("internal_error", "The service failed unexpectedly.", { origin, requestId: randomUUID() });
   const answer = problemResponse(problem, { "Cache-Control": "no-store" });
@@ -186,7 +184,7 @@ export async function serve({
   dev = false,
   production = false,
   onClose,
-  direct = [],
+  routes = [],
 }: ServeOptions): Promise<Server> {
   const server = createServer();
   // hostname "localhost" is what Next's own server assumes when none is given (request URLs).
@@ -203,8 +201,8 @@ export async function serve({
     stampOrigin(request);
     try {
       await ready;
-      const path = direct.length > 0 ? directPath(request.url) : undefined;
-      const route = path === undefined ? undefined : direct.find((candidate) => candidate.matches(path));
+      const path = routes.length > 0 ? directPath(request.url) : undefined;
+      const route = path === undefined ? undefined : routes.find((candidate) => candidate.matches(path));
       const refusal = route?.refuse?.(request, path as string);
       if (refusal) {
         sendImmediate(request, response, refusal);
@@ -213,10 +211,7 @@ export async function serve({
       if (route) {
         // The URL's host is ours (as Next's request.url); the client's Host header stays a header.
         const origin = `http://localhost:${port}`;
-        const answering = route.serve
-          ? route.serve(request, response, origin)
-          : serveFetch(request, response, origin, route.handle as FetchHandler);
-        await answering.catch(async (error: unknown) => {
+        await route.serve(request, response, origin).catch(async (error: unknown) => {
           console.error(`[server] failed to handle ${request.method} ${request.url}:`, error);
           if (response.headersSent) response.destroy();
           else await answerDirectFailure(request, response, origin);

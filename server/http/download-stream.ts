@@ -91,12 +91,3 @@ export async function sendDownload(
     download.done?.();
   }
 }
-
-/** The same file as a Fetch body (the app/ route under `next dev`); `done` runs when it ends either way. */
-export function downloadBody(download: Download, stallMs: number): ReadableStream<Uint8Array> {
-  const source = Readable.from(paced(download.content()));
-  const watched = source.pipe(progressWatch(stallMs));
-  source.once("error", (error) => watched.destroy(error));
-  watched.once("close", () => download.done?.());
-  return Readable.toWeb(watched) as ReadableStream<Uint8Array>;
-}

@@ -62,7 +62,10 @@ export function apiSecurityHeaders(tls: boolean): Record<string, string> {
 }
 
 /** Sets the API security headers on a response (its headers may be immutable: then a copy). */
-export function withApiSecurityHeaders(request: Request, response: Response): Response {
+export function withApiSecurityHeaders(
+  request: { url: string; headers: { get(name: string): string | null } },
+  response: Response,
+): Response {
   const headers = apiSecurityHeaders(arrivedOverTls(request.url, request.headers.get("x-forwarded-proto")));
   try {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);

@@ -2,8 +2,10 @@
  * What one POST to /mcp was and how it ended, for its log line and metrics: the JSON-RPC method
  * (and tool) it asked for, and — since the SDK may stream its answer as server-sent events after
  * the handler has returned — the moment the answer's body was fully sent, with the JSON-RPC
- * outcome read back from it when no tool of ours ran to say it.
+ * outcome read back from it when no tool of ours ran to say it; and its body, read once, bounded.
  */
+
+import type { IncomingMessage } from "node:http";
 import { TOOLS } from "./tools";
 import { CHARTS_RESOURCE_URI } from "./views";
 
@@ -43,32 +45,36 @@ export interface McpMessage {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+async function drain(rest: AsyncIterator<Buffer>): Promise<void> {
+  for (let read = await rest.next(); !read.done; read = await rest.next());
+}
+
 /**
- * A POST's body as text when it is at most `limit` bytes; null when it is larger (it is then read
- * no further). Read once here, it is handed on as text: every later reader's copy is cheap.
+ * A POST's body, or null when it is larger than `limit`: the rest is then read and dropped, not
+ * cut off, since closing on a client still sending would reset the connection before it could
+ * read the answer.
  */
-export async function boundedBody(request: Request, limit: number): Promise<string | null> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) {
-    await request.body?.cancel().catch(() => undefined);
+export async function boundedBody(incoming: IncomingMessage, limit: number): Promise<Buffer | null> {
+  const rest: AsyncIterator<Buffer> = incoming[Symbol.asyncIterator]();
+  if (Number(incoming.headers["content-length"] ?? 0) > limit) {
+    void drain(rest).catch(() => undefined);
     return null;
   }
-  const reader = request.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
+  const chunks: Buffer[] = [];
   let size = 0;
   try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    for (let read = await rest.next(); !read.done; read = await rest.next()) {
       size += read.value.byteLength;
       if (size > limit) {
-        await reader.cancel().catch(() => undefined);
+        void drain(rest).catch(() => undefined);
         return null;
       }
       chunks.push(read.value);
     }
   } catch {
-    return ""; // the client broke off while sending: what arrived is no message (answered as such)
+    return Buffer.alloc(0); // the client broke off while sending: what arrived is no message (answered as such)
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /** A POST's body as JSON, or NOT_JSON. */

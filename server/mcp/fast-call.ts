@@ -1,12 +1,12 @@
 /**
- * The common tool call, answered without building an MCP server for it. A stateless MCP endpoint
+ * The plain tool call, answered by the edge (edge.ts) without building an MCP server for it. A stateless MCP endpoint
  * builds a new server and transport for every POST (mcp-handler and the SDK): registering the
  * tools, connecting, routing the message, validating, framing the answer. A CPU profile put that
  * at more than half of a metered snapshot call, and the bare SDK alone, with one tool and no work,
  * ran at 0.7–0.9× our REST call: MCP could not reach REST's speed through it.
  *
  * So the most common message of all — one `tools/call` of one of our tools, with valid arguments —
- * is answered here, by the same `runTool` the SDK's handler calls, framed exactly as the SDK frames
+ * is told here, and answered by the same `runTool` the SDK's handler calls (results.ts), framed exactly as the SDK frames
  * it: for a 2025 revision one `message` event; for 2026-07-28, whose request carries its envelope
  * (version, capabilities, client) in `_meta` and its method and tool in headers, one JSON body whose
  * `_meta` says who the server is and whose `resultType` is "complete". Anything else — another
@@ -100,7 +100,7 @@ const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": RESULT_SERVER_I
 
 /**
  * A result's JSON but for its `_meta`, as UTF-8, when it was made once for every call of the same
- * reading (server/mcp/handler.ts): written as it is, not serialized or encoded again on every call.
+ * reading (server/mcp/results.ts): written as it is, not serialized or encoded again on every call.
  */
 export const RESULT_JSON = Symbol("result JSON without _meta");
 
@@ -108,6 +108,15 @@ export interface FastAnswer {
   headers: Record<string, string>;
   /** The body in parts, to write in order. */
   parts: Buffer[];
+}
+
+/**
+ * A result's keys in the order the SDK writes them (its CallToolResult schema: `_meta`, `content`,
+ * `structuredContent`, `isError`, then any other), so the bytes are the SDK's, not only the values.
+ */
+function inSdkOrder(result: Record<string, unknown>, meta: Record<string, unknown>): Record<string, unknown> {
+  const { _meta, content, structuredContent, isError, ...others } = result;
+  return { _meta: meta, content, structuredContent, isError, ...others };
 }
 
 /** The answer to a call as the SDK frames it for the call's revision. */
@@ -118,16 +127,6 @@ export function fastAnswer(call: FastCall, result: { _meta?: Record<string, unkn
   const made = (result as { [RESULT_JSON]?: Buffer })[RESULT_JSON];
   const body = made
     ? [Buffer.from(`${open}{"result":{"_meta":${JSON.stringify(meta)},`), made, Buffer.from(tail)]
-    : [Buffer.from(`${open}{"result":${JSON.stringify({ ...result, _meta: meta }).slice(0, -1)}${tail}`)];
+    : [Buffer.from(`${open}{"result":${JSON.stringify(inSdkOrder(result, meta)).slice(0, -1)}${tail}`)];
   return { headers: call.modern ? { "Content-Type": "application/json" } : EVENT_STREAM_HEADERS, parts: body };
-}
-
-/** The same as a Fetch Response (the Fetch entry, under `next dev`): complete, its length known. */
-export function fastResponse(call: FastCall, result: { _meta?: Record<string, unknown> }): Response {
-  const { headers, parts } = fastAnswer(call, result);
-  const bytes = Buffer.concat(parts);
-  return new Response(new Uint8Array(bytes), {
-    status: 200,
-    headers: { ...headers, "Content-Length": String(bytes.byteLength) },
-  });
 }

@@ -118,12 +118,13 @@ export function readingLink(uri: string, tool: string, args: Record<string, stri
       ? " and every country"
       : " and the countries you named"
     : "";
+  // In the order of the SDK's ResourceLink schema, as the SDK writes it: the same bytes either way.
   return {
-    type: "resource_link" as const,
-    uri,
     name: `${tool} (whole reading)`,
     title: "The whole reading, in pages",
-    mimeType: "application/json",
+    uri,
     description: `The same reading with ${products}${countries}: resources/read answers it a page at a time (each page's _meta.nextUri reads the next), free for ${RECEIPT_LIFETIME_SECONDS / 60} minutes after this call.`,
+    mimeType: "application/json",
+    type: "resource_link" as const,
   };
 }

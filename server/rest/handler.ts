@@ -18,10 +18,10 @@ import {
   isCompressible,
   negotiateEncoding,
 } from "../http/compression";
-import { downloadBody, downloadHeaders, sendDownload } from "../http/download-stream";
+import { downloadHeaders, sendDownload } from "../http/download-stream";
 import { nodeHeaders } from "../http/node-headers";
-import { publicOrigin, publicOriginFrom } from "../http/origin";
-import { problemHeaders, problemOf, problemResponse } from "../http/problem";
+import { publicOriginFrom } from "../http/origin";
+import { problemHeaders, problemOf } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
 import { requestLimits } from "../limits/request-limits";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
@@ -43,10 +43,7 @@ export const failureHeaders = (description: ErrorDescription): Record<string, st
   ...description.headers,
 });
 
-/**
- * What the edge reads of a request, whichever server received it: a Fetch `Request` is one (the
- * app/ route under `next dev`), and so is the small view of Node's message the lean path makes.
- */
+/** What the edge reads of a request: a small view of Node's message (no Fetch `Request` is built). */
 export interface RestRequest {
   method: string;
   /** The absolute URL, at the origin the server gave it (the public one comes from headers). */
@@ -75,6 +72,7 @@ interface RestCall {
 
 /** One /v1 call answered, its security headers set, its log line and metrics recorded. */
 export async function answerRestRequest(request: RestRequest, database: () => Promise<Database>): Promise<RestAnswer> {
+  if (new URL(request.url).pathname === OPENAPI_PATH) return answerOpenApiRequest(request);
   const started = performance.now();
   const call: RestCall = { requestId: randomUUID() };
   const answered = await answer(request, database, call);
@@ -99,19 +97,9 @@ export async function answerRestRequest(request: RestRequest, database: () => Pr
   return answered;
 }
 
-/** /v1 as a Fetch handler: the app/ route files, under `next dev`. */
-export async function handleRestRequest(request: Request, database: () => Promise<Database>): Promise<Response> {
-  const { status, headers, body, download } = await answerRestRequest(request, database);
-  if (request.method === "HEAD") {
-    download?.done?.();
-    return new Response(null, { status, headers });
-  }
-  return new Response(download ? downloadBody(download, requestLimits().exportStallMs) : body, { status, headers });
-}
-
 /**
- * /v1 straight from Node's request to Node's response: no Fetch `Request`, `Headers` or
- * `Response` is built for a call (server/http-server/http-server.ts routes /v1 here in production).
+ * /v1 straight from Node's request to Node's response, in development as in production
+ * (server/routing/api-routes.ts): no Fetch `Request`, `Headers` or `Response` is built for a call.
  */
 export async function serveRestRequest(
   incoming: IncomingMessage,
@@ -235,34 +223,41 @@ async function answer(request: RestRequest, database: () => Promise<Database>, c
 /** The OpenAPI document's operation name in logs and metrics (it is no procedure). */
 export const OPENAPI_OPERATION = "openapi.document";
 
+const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
 /** GET /v1/openapi.json: the document, public and free; any other method the 405 of the rest of /v1. */
-export function handleOpenApiRequest(request: Request): Response {
+function answerOpenApiRequest(request: RestRequest): RestAnswer {
   const started = performance.now();
-  const origin = publicOrigin(request);
+  const origin = publicOriginFrom((name) => request.headers.get(name) ?? undefined);
   const requestId = randomUUID();
   const allowed = request.method === "GET" || request.method === "HEAD";
-  const response = allowed
-    ? new Response(request.method === "HEAD" ? null : openApiJson(origin), {
-        headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" },
-      })
-    : problemResponse(
-        problemOf("method_not_allowed", `${request.method} is not allowed on ${API_PREFIX}/openapi.json; use GET.`, {
-          origin,
-          requestId,
-        }),
-        { Allow: ALLOWED_METHODS, "Cache-Control": "no-store" },
-      );
+  const problem = allowed
+    ? undefined
+    : problemOf("method_not_allowed", `${request.method} is not allowed on ${OPENAPI_PATH}; use GET.`, {
+        origin,
+        requestId,
+      });
   recordApiCall({
     surface: "rest",
     requestId,
     method: request.method,
-    path: `${API_PREFIX}/openapi.json`,
+    path: OPENAPI_PATH,
     operation: OPENAPI_OPERATION,
     organizationId: null,
-    status: response.status,
-    problem: allowed ? null : "method_not_allowed",
+    status: problem?.status ?? 200,
+    problem: problem ? "method_not_allowed" : null,
     durationMs: performance.now() - started,
     credits: null,
   });
-  return response;
+  if (problem)
+    return {
+      status: problem.status,
+      headers: problemHeaders(problem, { Allow: ALLOWED_METHODS, "Cache-Control": "no-store" }),
+      body: JSON.stringify(problem),
+    };
+  return {
+    status: 200,
+    headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" },
+    body: request.method === "HEAD" ? null : openApiJson(origin),
+  };
 }

@@ -3,7 +3,9 @@
  * everything else goes through the SDK. Here both paths answer the same call — the plain one, and
  * the same call with an entry in `_meta` that the fast path leaves to the SDK (and the SDK ignores)
  * — for every tool's example on every revision served, over raw HTTP: status, headers and the
- * JSON-RPC answer must agree, but for what differs per call (request id, balance, receipt).
+ * JSON-RPC answer must agree, but for what differs per call (request id, balance, receipt). And
+ * every tool is called every way a client can (each revision, each Accept, plainly and through the
+ * SDK's server): the bytes of the result must be the same every time.
  */
 import { describe, expect, inject, it } from "vitest";
 import { FAST_REVISIONS } from "@/server/mcp/fast-call";
@@ -31,24 +33,34 @@ const steady = (text: string) =>
     .replace(/receipt=\d{10}\.[A-Za-z0-9_-]{43}/g, "receipt=…");
 
 const MODERN = "2026-07-28";
+const ACCEPTS = ["application/json, text/event-stream", "text/event-stream, application/json"];
+
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": MODERN,
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "mps-fast-call", version: "1.0.0" },
 };
 
-/** One tools/call as a client of `revision` sends it; `traced` adds an entry to `_meta` that leaves it to the SDK. */
-async function call(revision: string, params: { name: string; arguments?: unknown }, traced = false): Promise<Answer> {
-  const modern = revision === MODERN;
-  const trace = traced ? { "io.example/trace": "t-1" } : {};
+interface Way {
+  revision: string;
+  /** The Accept header sent. */
+  accept?: string;
+  /** With an entry in `_meta` that leaves the call to the SDK's server (which ignores it). */
+  traced?: boolean;
+}
+
+/** One tools/call sent `way`. */
+function post(way: Way, params: { name: string; arguments?: unknown }): Promise<Response> {
+  const modern = way.revision === MODERN;
+  const trace = way.traced ? { "io.example/trace": "t-1" } : {};
   const meta = modern ? { ...ENVELOPE, ...trace } : trace;
-  const response = await fetch(`${base}/mcp`, {
+  return fetch(`${base}/mcp`, {
     method: "POST",
     headers: {
       Authorization: `Bearer ${reader.token}`,
       "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      "MCP-Protocol-Version": revision,
+      Accept: way.accept ?? (ACCEPTS[0] as string),
+      "MCP-Protocol-Version": way.revision,
       ...(modern ? { "Mcp-Method": "tools/call", "Mcp-Name": params.name } : {}),
     },
     body: JSON.stringify({
@@ -58,12 +70,23 @@ async function call(revision: string, params: { name: string; arguments?: unknow
       params: { ...params, ...(Object.keys(meta).length ? { _meta: meta } : {}) },
     }),
   });
-  const text = await response.text();
-  const events = text
-    .split("\n")
-    .filter((line) => line.startsWith("data: "))
-    .map((line) => line.slice("data: ".length));
-  if (!modern) expect(events, text.slice(0, 300)).toHaveLength(1);
+}
+
+/** The content type answered and the text of the one JSON-RPC message, from JSON or the one `message` event. */
+async function messageOf(response: Response): Promise<{ type: string; text: string }> {
+  const body = await response.text();
+  const type = response.headers.get("content-type") ?? "";
+  if (!type.startsWith("text/event-stream")) return { type, text: body };
+  const events = body.split("\n\n").filter((event) => event.trim() !== "");
+  expect(events, body.slice(0, 300)).toHaveLength(1);
+  expect(events[0]?.startsWith("event: message\ndata: "), body.slice(0, 300)).toBe(true);
+  return { type, text: (events[0] as string).slice("event: message\ndata: ".length) };
+}
+
+/** One tools/call as a client of `revision` sends it; `traced` adds an entry to `_meta` that leaves it to the SDK. */
+async function call(revision: string, params: { name: string; arguments?: unknown }, traced = false): Promise<Answer> {
+  const response = await post({ revision, traced }, params);
+  const { text } = await messageOf(response);
   return {
     status: response.status,
     headers: Object.fromEntries(
@@ -71,8 +94,19 @@ async function call(revision: string, params: { name: string; arguments?: unknow
         (name) => [name, response.headers.get(name)],
       ),
     ),
-    message: JSON.parse(steady(modern ? text : (events[0] as string))),
+    message: JSON.parse(steady(text)),
   };
+}
+
+/** What the 2026-07-28 frame adds to a result: who answers (at the end of `_meta`) and `resultType`. */
+const withoutModernFrame = (text: string) =>
+  text.replace(/,?"io\.modelcontextprotocol\/serverInfo":\{[^{}]*\}/, "").replace(',"resultType":"complete"', "");
+
+/** One tools/call sent `way`: the content type answered and the JSON-RPC message's text as it came. */
+async function callEveryWay(way: Way, name: string, args: unknown): Promise<{ type: string; text: string }> {
+  const response = await post(way, { name, arguments: args });
+  expect(response.status, `${JSON.stringify(way)} ${name}`).toBe(200);
+  return messageOf(response);
 }
 
 describe("a tool call answered without building an MCP server", () => {
@@ -112,5 +146,33 @@ describe("a tool call answered without building an MCP server", () => {
     expect(refused.message).toMatchObject({ id: "call-1" });
     const unknown = await call("2025-06-18", { name: "no_such_tool", arguments: {} });
     expect(JSON.stringify(unknown.message)).toContain("no_such_tool");
+  });
+
+  it("gives the same bytes of result on every revision, Accept and path through the edge", async () => {
+    const ways: Way[] = [...FAST_REVISIONS].flatMap((revision) =>
+      ACCEPTS.flatMap((accept) => [false, true].map((traced) => ({ revision, accept, traced }))),
+    );
+    const tools = DECLARATIONS.filter((declaration) => declaration.tool);
+    expect(tools.length).toBeGreaterThan(5);
+    for (const declaration of tools) {
+      const name = declaration.tool?.name as string;
+      const answers = [];
+      for (const way of ways) answers.push({ way, ...(await callEveryWay(way, name, declaration.example)) });
+      // A 2025 client is answered with an event stream, a 2026-07-28 client with JSON.
+      for (const { way, type } of answers)
+        expect(type, `${JSON.stringify(way)} ${name}`).toBe(
+          way.revision === MODERN ? "application/json" : "text/event-stream",
+        );
+      const [first, ...rest] = answers.map(({ way, text }) => ({ way, bytes: withoutModernFrame(steady(text)) }));
+      expect(JSON.parse(first?.bytes as string)).toMatchObject({ id: "call-1", jsonrpc: "2.0" });
+      expect((JSON.parse(first?.bytes as string) as { result: { isError?: boolean } }).result.isError ?? false).toBe(
+        false,
+      );
+      for (const other of rest) {
+        const at = [...(first?.bytes ?? "")].findIndex((char, index) => other.bytes[index] !== char);
+        const where = `${JSON.stringify(other.way)} ${name}, from byte ${at}: ${other.bytes.slice(at - 80, at + 120)} ≠ ${first?.bytes.slice(at - 80, at + 120)}`;
+        expect(other.bytes, where).toBe(first?.bytes);
+      }
+    }
   });
 });

@@ -1,0 +1,39 @@
+/**
+ * What the MCP edge (edge.ts) learns of one request and hands each tool call: the caller it
+ * authenticated, and the facts gathered for the request's one log line (record.ts).
+ */
+import type { Database } from "../../db/client";
+import type { Caller } from "../auth/caller";
+import type { ErrorCode } from "../errors/codes";
+import type { McpMessage } from "./exchange";
+
+/** What one tool call did, for the POST's log line and the metrics. */
+export interface ToolFacts {
+  tool: string;
+  operation: string;
+  /** The tool call's own request id (in its _meta and the credits ledger). */
+  requestId: string;
+  isError: boolean;
+  problem: ErrorCode | null;
+  credits: { cost: number; balance: number } | null;
+  error?: unknown;
+}
+
+/** What one HTTP request to /mcp did, gathered as it runs and said once its answer is sent. */
+export interface McpExchange {
+  requestId: string;
+  organizationId: string | null;
+  message: McpMessage | null;
+  /** The edge's own refusal (401, 405, 503…). */
+  problem: ErrorCode | null;
+  error?: unknown;
+  tools: ToolFacts[];
+}
+
+/** What the edge hands each tool call (through the SDK's AuthInfo.extra). */
+export interface McpCall {
+  db: Database;
+  caller: Caller;
+  origin: string;
+  exchange: McpExchange;
+}

@@ -1,0 +1,278 @@
+/**
+ * A tool call's result: its arguments checked, its procedure run as the caller (the same
+ * procedure, checks and credits as REST), and what the tool makes of the output — the payload as
+ * REST sends it, its text, embedded resources, the part of a reading that fits the token budget and
+ * the link to the whole of it — made once per reading. The edge (edge.ts) calls `runTool` for a
+ * plain tool call; the MCP server (server.ts) calls the same for everything else.
+ */
+import { randomUUID } from "node:crypto";
+import { TRPCError } from "@trpc/server";
+import type { ErrorCode } from "../errors/codes";
+import { describeError } from "../errors/describe";
+import { type Problem, problemOf } from "../http/problem";
+import { type ApiContext, createApiContext } from "../procedures/context";
+import { createCaller } from "../procedures/root";
+import { toolNamer, withSeeAlso } from "../procedures/see-also";
+import { SERIALIZED_JSON } from "../procedures/validated-once";
+import type { NarrowingSpec, Page } from "../readings/narrowing";
+import { valueAt } from "../readings/narrowing";
+import { pageNote, withinBudget } from "./budget";
+import type { McpCall } from "./call";
+import { RESULT_JSON } from "./fast-call";
+import {
+  isPartial,
+  pageUri,
+  type ReadingLink,
+  readingLink,
+  readingUri,
+  wholeReadingArguments,
+} from "./reading-resources";
+import { receiptFor } from "./receipt";
+import { markValidated } from "./tool-schemas";
+import type { EmbeddedResource, ToolDefinition } from "./tools";
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: ({ type: "text"; text: string } | EmbeddedResource | ReadingLink)[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+type ToolContent = ToolResult["content"];
+
+/**
+ * A reading validated once (server/procedures/validated-once.ts) is the same object on every call,
+ * so what a tool makes of it — the payload as JSON gives it, its text and its embedded HTML — is
+ * made once per reading too, not on every call (a CPU profile of snapshot tool calls spent more on
+ * that than on the procedure). Kept by identity of the reading, the tool and the room kept for a
+ * link (rounded up, so calls share it); never mutated.
+ */
+const madeOnce = new WeakMap<object, Map<string, MadeResult>>();
+
+interface MadeResult {
+  payload: Record<string, unknown>;
+  content: ToolContent;
+  /** `"content":…,"structuredContent":…` as JSON in UTF-8, made on first use: the same for every call. */
+  json?: Buffer;
+}
+
+/** Room kept for a link is rounded up to this many bytes: one made result serves links of similar size. */
+const LINK_ROOM_STEP = 256;
+
+/**
+ * A tool's content for a payload: its text (saying which part of a reading it holds) and embedded
+ * resources. A sparse payload (`fields`) has products the tool's own text cannot render: its text
+ * lists them as they are.
+ */
+function contentOf(definition: ToolDefinition, payload: Record<string, unknown>, sparse = false): ToolContent {
+  const spec = definition.narrowing;
+  const note = spec ? pageNote(definition.name, payload.page as Page | undefined, spec.columns !== undefined) : "";
+  if (sparse && spec) return [{ type: "text", text: `${sparseText(definition, payload, spec)}${note}` }];
+  return [
+    { type: "text", text: `${definition.render(payload as never)}${note}` },
+    ...(definition.embed?.(payload as never) ?? []),
+  ];
+}
+
+/** A sparse reading as text: per product, its name and id, then the fields kept, as JSON. */
+function sparseText(definition: ToolDefinition, payload: Record<string, unknown>, spec: NarrowingSpec): string {
+  const lines = [`${definition.title}, the fields asked for of each product:`];
+  for (const path of spec.lists) {
+    const list = valueAt(payload, path);
+    if (!Array.isArray(list)) continue;
+    if (spec.lists.length > 1) lines.push(`${path}:`);
+    for (const { productId, name, ...rest } of list as Record<string, unknown>[])
+      lines.push(`- ${String(name)} (${String(productId)}): ${JSON.stringify(rest)}`);
+  }
+  return lines.join("\n");
+}
+
+/** A reading kept in memory, as JSON gives it: parsed once per reading for its tool results and all of its pages. */
+const parsedOnce = new WeakMap<object, Record<string, unknown>>();
+
+/** The payload as REST sends it (through JSON), parsed once when the reading is one kept in memory. */
+export function asSent(output: Record<PropertyKey, unknown>): Record<string, unknown> {
+  const serialized = output[SERIALIZED_JSON];
+  if (typeof serialized !== "string") return JSON.parse(JSON.stringify(output)) as Record<string, unknown>;
+  let parsed = parsedOnce.get(output);
+  if (!parsed) {
+    parsed = JSON.parse(serialized) as Record<string, unknown>;
+    parsedOnce.set(output, parsed);
+  }
+  return parsed;
+}
+
+/** The payload and content of a result, fitted to the budget with `linkBytes` kept free for a link. */
+function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknown>, linkBytes = 0, sparse = false) {
+  const room = Math.ceil(linkBytes / LINK_ROOM_STEP) * LINK_ROOM_STEP;
+  const key = `${definition.name} ${room}${sparse ? " sparse" : ""}`;
+  const immutable = typeof output[SERIALIZED_JSON] === "string";
+  const known = immutable ? madeOnce.get(output)?.get(key) : undefined;
+  if (known) return known;
+  // Through JSON, as REST sends it: structuredContent is the REST body, value for value.
+  const parsed = markValidated(asSent(output));
+  // A reading of every product answers the part of it that fits the token budget.
+  const made = definition.narrowing
+    ? (() => {
+        const { payload, result } = withinBudget(
+          parsed,
+          definition.narrowing,
+          (candidate) => ({ structuredContent: candidate, content: contentOf(definition, candidate, sparse) }),
+          room,
+        );
+        return { payload: markValidated(payload), content: result.content };
+      })()
+    : { payload: parsed, content: contentOf(definition, parsed) };
+  if (immutable) {
+    const byTool = madeOnce.get(output) ?? new Map();
+    byTool.set(key, made);
+    madeOnce.set(output, byTool);
+  }
+  return made;
+}
+
+/** What running a tool's procedure gave: its output, or the problem as MCP says it; and the call's _meta. */
+export type ProcedureOutcome =
+  | { ok: true; output: Record<PropertyKey, unknown>; meta: Record<string, unknown>; organizationId: string }
+  | { ok: false; problem: Problem; meta: Record<string, unknown> };
+
+/**
+ * Runs a tool's procedure as its caller: the same procedure, checks and credits as REST. A
+ * `prepaid` call reads what an earlier call paid for (reading-resources.ts): no credits.
+ */
+export async function runProcedure(
+  definition: ToolDefinition,
+  input: unknown,
+  call: McpCall,
+  prepaid = false,
+): Promise<ProcedureOutcome> {
+  const requestId = randomUUID();
+  const ctx: ApiContext = createApiContext({
+    db: call.db,
+    headers: new Headers(),
+    requestId,
+    origin: call.origin,
+    authenticate: async () => call.caller,
+    prepaid,
+  });
+  const meta = () => {
+    const credits = ctx.facts.credits;
+    const deprecation = ctx.facts.deprecation;
+    return {
+      requestId,
+      ...(credits ? { credits: { cost: credits.cost, remaining: credits.balance } } : {}),
+      ...(deprecation
+        ? {
+            deprecation: {
+              since: deprecation.since.toISOString(),
+              sunset: deprecation.sunset.toISOString(),
+              notes: deprecation.notes,
+            },
+          }
+        : {}),
+    };
+  };
+  const told = (problem: ErrorCode | null, error?: unknown) =>
+    call.exchange.tools.push({
+      tool: definition.name,
+      operation: ctx.facts.operation ?? definition.operation.name,
+      requestId,
+      isError: problem !== null,
+      problem,
+      credits: ctx.facts.credits ?? null,
+      error,
+    });
+  try {
+    const output = (await definition.call(createCaller(ctx), input as never)) as Record<PropertyKey, unknown>;
+    told(null);
+    return { ok: true, output, meta: meta(), organizationId: ctx.facts.organizationId ?? "" };
+  } catch (error) {
+    const trpcError =
+      error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
+    const problem = withSeeAlso(describeError(trpcError), toolNamer);
+    told(problem.code, error);
+    return {
+      ok: false,
+      problem: problemOf(problem.code, problem.detail, { origin: call.origin, requestId }, problem),
+      meta: meta(),
+    };
+  }
+}
+
+/**
+ * The tool's arguments checked against its own schema (its defaults applied), or the problem a
+ * procedure answers for input it refuses: `invalid_request` with its issues, the one shape of
+ * every tool error.
+ */
+function toolArgumentsOf(definition: ToolDefinition, input: unknown, call: McpCall) {
+  const parsed = definition.input.safeParse(input ?? {});
+  if (parsed.success) return { ok: true as const, args: parsed.data as unknown };
+  const requestId = randomUUID();
+  const problem = describeError(new TRPCError({ code: "BAD_REQUEST", cause: parsed.error }));
+  call.exchange.tools.push({
+    tool: definition.name,
+    operation: definition.operation.name,
+    requestId,
+    isError: true,
+    problem: problem.code,
+    credits: null,
+  });
+  return {
+    ok: false as const,
+    problem: problemOf(problem.code, problem.detail, { origin: call.origin, requestId }, problem),
+    requestId,
+  };
+}
+
+/** Runs one tool as its caller; a result holding part of a reading links to the whole of it. */
+export async function runTool(definition: ToolDefinition, given: unknown, call: McpCall): Promise<ToolResult> {
+  const checked = toolArgumentsOf(definition, given, call);
+  if (!checked.ok)
+    return {
+      isError: true,
+      content: [{ type: "text", text: JSON.stringify(checked.problem) }],
+      _meta: { requestId: checked.requestId, problem: checked.problem },
+    };
+  const input = checked.args;
+  const outcome = await runProcedure(definition, input, call);
+  if (!outcome.ok)
+    return {
+      isError: true,
+      content: [{ type: "text", text: JSON.stringify(outcome.problem) }],
+      _meta: { ...outcome.meta, problem: outcome.problem },
+    };
+  if (!definition.narrowing) return withJson(resultOf(definition, outcome.output), outcome.meta);
+  // The link to the whole reading is made first, so the part that fits leaves room for it.
+  const link = wholeReadingLink(definition, input, outcome.output, outcome.organizationId);
+  const sparse = (input as { fields?: string } | undefined)?.fields !== undefined;
+  const made = resultOf(definition, outcome.output, Buffer.byteLength(JSON.stringify(link)), sparse);
+  const { payload, content } = made;
+  if (!isPartial(payload.page as Page | undefined)) return withJson(made, outcome.meta);
+  return { structuredContent: payload, content: [...content, link], _meta: outcome.meta };
+}
+
+/** A result made once, carrying its JSON (besides `_meta`) for a surface that writes it as it is. */
+function withJson(made: MadeResult, meta: Record<string, unknown>): ToolResult {
+  made.json ??= Buffer.from(JSON.stringify({ content: made.content, structuredContent: made.payload }).slice(1, -1));
+  const result: ToolResult = { structuredContent: made.payload, content: [...made.content], _meta: meta };
+  Object.defineProperty(result, RESULT_JSON, { value: made.json, enumerable: false });
+  return result;
+}
+
+/** The link to the whole reading a payload is part of, with this organization's receipt. */
+function wholeReadingLink(
+  definition: ToolDefinition,
+  input: unknown,
+  output: Record<PropertyKey, unknown>,
+  organizationId: string,
+) {
+  const args = wholeReadingArguments(
+    Object.keys(definition.input.shape),
+    (input ?? {}) as Record<string, unknown>,
+    output as Record<string, unknown>,
+  );
+  const receipt = receiptFor(organizationId, readingUri(definition.name, args));
+  const uri = pageUri({ tool: definition.name, arguments: args, receipt });
+  return readingLink(uri, definition.name, args, definition.narrowing as NarrowingSpec);
+}

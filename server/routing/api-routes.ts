@@ -1,0 +1,36 @@
+/**
+ * The routing table of the API: which path is whose, answered straight from Node by our HTTP
+ * server (server/http-server/http-server.ts) under `npm run dev` and `npm start` alike. There are
+ * no app/ route files for /v1 or /mcp: this is the only door to them. Each surface has one Node
+ * entry (`serve…Request`) around one core (`answer…Request`); docs/life-of-a-request.md follows a
+ * call through them.
+ */
+
+import type { Database } from "../../db/client";
+import { MCP_PATH } from "../http/paths";
+import type { ApiRoute } from "../http-server/http-server";
+import { serveMcpRequest } from "../mcp/edge";
+import { refuseAtTheDoor } from "../rest/door";
+import { serveRestRequest } from "../rest/handler";
+import { API_PREFIX } from "../rest/routes";
+import { getDatabase } from "../startup/database";
+
+let opened: Database | undefined;
+const database = async () => {
+  opened = (await getDatabase()).db;
+  return opened;
+};
+
+export function apiRoutes(): ApiRoute[] {
+  return [
+    {
+      matches: (path) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`),
+      refuse: (request, path) => refuseAtTheDoor(request, path, opened),
+      serve: (request, response, origin) => serveRestRequest(request, response, origin, database),
+    },
+    {
+      matches: (path) => path === MCP_PATH,
+      serve: (request, response, origin) => serveMcpRequest(request, response, origin, database),
+    },
+  ];
+}

@@ -21,6 +21,7 @@ const LAYERS = [
       "^server/queue/",
       "^server/observability/",
       "^server/keys/",
+      "^server/outbound/",
     ],
   },
   { name: "accounts", paths: ["^server/accounts/"] },
@@ -76,7 +77,8 @@ module.exports = {
     },
     {
       name: "pure layer does I/O",
-      comment: "Domain, scoring, readings and formats are pure: no files, network, processes or database.",
+      comment:
+        "Domain, scoring, readings, formats and HTTP shapes are pure: no files, network, processes or database. Dialling lives in server/outbound/, serving Node responses in server/http-server/.",
       severity: "error",
       from: {
         path: [
@@ -86,9 +88,12 @@ module.exports = {
           "^server/readings/",
           "^server/notifications/",
           "^server/formats/",
+          "^server/http/",
         ],
       },
       to: {
+        // A type (IncomingMessage) describes I/O without doing any.
+        dependencyTypesNot: ["type-only"],
         path: [
           "^(node:)?(fs|fs/promises|net|http|https|child_process|dgram|dns|tls|worker_threads)$",
           "^postgres$",

@@ -8,7 +8,7 @@
  *   (server/http/origin.ts) in place of any origin header the client sent;
  * - a request Node's HTTP parser refuses before any handler runs (headers over 16 KB, a malformed
  *   request line, one that takes too long to arrive) gets our problem+json answer
- *   (server/http/client-error.ts) instead of Node's bare status line;
+ *   (server/http-server/client-error.ts) instead of Node's bare status line;
  * - the API's paths (/v1, /mcp) are answered straight from Node by the routes given
  *   (server/routing/api-routes.ts), in development as in production, skipping Next's request
  *   pipeline, which cost more than the calls themselves. Pages, OAuth and everything else go
@@ -18,11 +18,11 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import next from "next";
-import { clientErrorResponse } from "../http/client-error";
 import { connectionOrigin, stampOrigin } from "../http/origin";
 import { stampPeer } from "../http/peer";
 import { problemOf, problemResponse } from "../http/problem";
 import { apiSecurityHeaders } from "../http/security-headers";
+import { clientErrorResponse } from "./client-error";
 import { sendFetchResponse } from "./fetch-bridge";
 import { databaseHealthy, recentDatabaseFault, unavailablePage } from "./health";
 

@@ -22,10 +22,10 @@ import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { errors } from "oidc-provider";
 import type { Database } from "../../db/client";
-import { namesPrivateAddress } from "../http/public-address";
 import { THROTTLES, throttle } from "../limits/throttles";
 import { log } from "../observability/logger";
 import { guardedFetch } from "../outbound/fetch";
+import { namesPrivateAddress } from "../outbound/public-address";
 import { normalizeRegistration, registrationOverLimits } from "./registration";
 
 /** How long a document that could not be used is not fetched again (per instance). */

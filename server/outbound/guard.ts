@@ -4,7 +4,7 @@
  * so that none can be aimed at the service's own network (SSRF):
  * - only https (http too when tests allow private hosts), no credentials or fragment in the URL;
  * - the host's addresses are looked up once (./resolver.ts) and every one must be public
- *   (server/http/public-address.ts); the connection goes to the address checked, so a second
+ *   (server/outbound/public-address.ts); the connection goes to the address checked, so a second
  *   lookup (DNS rebinding) cannot move it, and an address literal is checked the same way;
  * - a refusal says only that the address is not public, never which address a name resolved to;
  * - no redirect is followed (a 3xx is the answer, not a new target);
@@ -15,7 +15,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
-import { isPublicAddress } from "../http/public-address";
+import { isPublicAddress } from "./public-address";
 import { type Resolve, resolveHost } from "./resolver";
 
 export interface OutboundOptions {

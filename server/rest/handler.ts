@@ -18,11 +18,11 @@ import {
   isCompressible,
   negotiateEncoding,
 } from "../http/compression";
-import { downloadHeaders, sendDownload } from "../http/download-stream";
 import { nodeHeaders } from "../http/node-headers";
 import { publicOriginFrom } from "../http/origin";
 import { problemHeaders, problemOf } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
+import { downloadHeaders, sendDownload } from "../http-server/download-stream";
 import { requestLimits } from "../limits/request-limits";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { errorMessage, log } from "../observability/logger";

@@ -1,6 +1,6 @@
 /** Which client_id hosts are refused before any fetch, and when tests may lift that. */
 import { describe, expect, it } from "vitest";
-import { namesPrivateAddress } from "@/server/http/public-address";
+import { namesPrivateAddress } from "@/server/outbound/public-address";
 import { decidePrivateHosts } from "@/server/startup/client-metadata-hosts";
 
 describe("namesPrivateAddress", () => {

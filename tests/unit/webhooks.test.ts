@@ -9,10 +9,10 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SealBrokenError, seal, unseal } from "@/server/auth/sealed";
-import { isPublicAddress } from "@/server/http/public-address";
 import { newWebhookSecret, signedHeaders } from "@/server/http/standard-webhooks";
 import { renderWebhookDisabledMail } from "@/server/notifications/render";
 import { OutboundRefused, outboundUrlProblem, postOutbound } from "@/server/outbound/guard";
+import { isPublicAddress } from "@/server/outbound/public-address";
 
 let server: Server;
 let port: number;

@@ -10,7 +10,7 @@ import type { ServerResponse } from "node:http";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Download } from "../domain/download";
-import { type ContentCoding, compressedHeaders, compressingStream, isCompressible } from "./compression";
+import { type ContentCoding, compressedHeaders, compressingStream, isCompressible } from "../http/compression";
 
 /** The pieces of a file, the event loop handed back after each (a file read from disk streams as it is). */
 export async function* paced(

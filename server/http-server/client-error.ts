@@ -7,8 +7,8 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { ErrorCode } from "../errors/codes";
-import { PROBLEM_CONTENT_TYPE, problemOf } from "./problem";
-import { apiSecurityHeaders, arrivedOverTls } from "./security-headers";
+import { PROBLEM_CONTENT_TYPE, problemOf } from "../http/problem";
+import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
 
 /** Node's code for each refusal (llhttp's HPE_* and the server's timeout), and ours. */
 function describeClientError(nodeCode: string | undefined): { code: ErrorCode; detail: string } {

@@ -25,7 +25,7 @@ const LAYERS = [
     ],
   },
   { name: "accounts", paths: ["^server/accounts/"] },
-  { name: "start-up", paths: ["^server/startup/", "^server/http-server/"] },
+  { name: "start-up", paths: ["^server/startup/", "^server/database/", "^server/http-server/"] },
   // Mail sits with auth: sign-in links are mail, and its unsubscribe links are signed with the auth secret.
   { name: "auth", paths: ["^server/auth/", "^server/mail/"] },
   { name: "procedures", paths: ["^server/procedures/"] },

@@ -7,7 +7,7 @@ export async function register() {
   // Node-only modules are imported here, inside the Node branch, so the Edge build never sees them.
   (await import("./server/startup/exit-with-parent")).exitWithParent();
   (await import("./server/observability/metrics")).serviceMetrics(); // event-loop lag is measured from now
-  const { getDatabase } = await import("./server/startup/database");
+  const { getDatabase } = await import("./server/database/app-database");
   const { errorMessage, log } = await import("./server/observability/logger");
   // Background jobs run on the queue in the database; every instance takes its share. Until the
   // database answers, requests retry on their own and so does this, every few seconds.

@@ -8,9 +8,9 @@ import type { Provider } from "next-auth/providers";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { authAccounts, authSessions, authVerificationTokens, users } from "../../db/schema";
+import { getDatabase } from "../database/app-database";
 import { appSecret } from "../keys/app-secret";
 import { deliverMail } from "../mail/mail";
-import { getDatabase } from "../startup/database";
 
 /** Session lifetime: SESSION_MAX_AGE_SECONDS, default 30 days. */
 const sessionMaxAge = Number(process.env.SESSION_MAX_AGE_SECONDS) || 30 * 24 * 3600;

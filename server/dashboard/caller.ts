@@ -6,10 +6,10 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
 import { sessionAuthenticator } from "../auth/session";
+import { getDatabase } from "../database/app-database";
 import { publicOriginOf } from "../http/origin";
 import { createApiContext } from "../procedures/context";
 import { createCaller } from "../procedures/root";
-import { getDatabase } from "../startup/database";
 
 export async function dashboardCaller() {
   const { db } = await getDatabase();

@@ -7,8 +7,8 @@ import { redirect } from "next/navigation";
 import { unreadCount } from "../accounts/inbox";
 import { activeOrganizationOf, type Membership, organizationsOf } from "../accounts/organizations";
 import { auth } from "../auth/config";
+import { getDatabase } from "../database/app-database";
 import { ONBOARDING_PATH, SIGN_IN_PATH } from "../http/paths";
-import { getDatabase } from "../startup/database";
 
 export interface SignedIn {
   id: string;

@@ -4,9 +4,9 @@
  * that escaped escaping still could not act. Its links work: that is what it is for.
  */
 
+import { getDatabase } from "../database/app-database";
 import { isLoopbackPeer } from "../http/peer";
 import { outboxMail, outboxPageEnabled } from "../mail/mail";
-import { getDatabase } from "../startup/database";
 
 const NOT_FOUND = () => new Response("Not found", { status: 404, headers: { "content-type": "text/plain" } });
 

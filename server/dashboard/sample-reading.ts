@@ -7,11 +7,11 @@ import "server-only";
 import { headers } from "next/headers";
 import { loadRelease } from "../catalog/releases";
 import { listMarkets } from "../catalog/store";
+import { getDatabase } from "../database/app-database";
 import { clientNetworkOf } from "../http/client-address";
 import { publicOriginOf } from "../http/origin";
 import { THROTTLES, throttle } from "../limits/throttles";
 import { servicemax } from "../procedures/operations/servicemax";
-import { getDatabase } from "../startup/database";
 
 /** The country the sample engages when the release was scored for it: many controls, a clear story. */
 const SAMPLE_COUNTRY = "FR";

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { Database } from "../../db/client";
 import { sessionAuthenticator } from "../auth/session";
+import { getDatabase } from "../database/app-database";
 import { describeError } from "../errors/describe";
 import { publicOrigin } from "../http/origin";
 import { problemOf, problemResponse } from "../http/problem";
@@ -14,7 +15,6 @@ import { log } from "../observability/logger";
 import { createApiContext, reachDatabase } from "../procedures/context";
 import { appRouter } from "../procedures/root";
 import { jobSender } from "../queue/queue";
-import { getDatabase } from "../startup/database";
 
 export const DASHBOARD_TRPC_ENDPOINT = "/api/trpc";
 

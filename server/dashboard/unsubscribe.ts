@@ -5,11 +5,11 @@
  * client's `List-Unsubscribe=One-Click` — turns the list off. Nothing a user named is shown.
  */
 import { updatePreferences } from "../accounts/following";
+import { getDatabase } from "../database/app-database";
 import { escapeHtml } from "../http/html";
 import { NOTIFICATION_SETTINGS_PATH } from "../http/paths";
 import { type MailList, readUnsubscribeToken } from "../mail/unsubscribe";
 import { log } from "../observability/logger";
-import { getDatabase } from "../startup/database";
 
 const LIST_NAMES: Record<MailList, string> = {
   release: "e-mails about new releases of the markets you follow",

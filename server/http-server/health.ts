@@ -7,9 +7,9 @@
  */
 import { sql } from "drizzle-orm";
 import { noteDatabaseFault } from "../../db/faults";
+import { getDatabase } from "../database/app-database";
 import { RETRY_AFTER_SECONDS } from "../errors/api-error";
 import { escapeHtml } from "../http/html";
-import { getDatabase } from "../startup/database";
 
 const PROBE_TIMEOUT_MS = 1000;
 const PROBE_EVERY_MS = 1000;

@@ -7,13 +7,13 @@
  */
 
 import type { Database } from "../../db/client";
+import { getDatabase } from "../database/app-database";
 import { MCP_PATH } from "../http/paths";
 import type { ApiRoute } from "../http-server/http-server";
 import { serveMcpRequest } from "../mcp/edge";
 import { refuseAtTheDoor } from "../rest/door";
 import { serveRestRequest } from "../rest/handler";
 import { API_PREFIX } from "../rest/routes";
-import { getDatabase } from "../startup/database";
 
 let opened: Database | undefined;
 const database = async () => {

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { getDatabase } from "@/server/database/app-database";
 import { OUTBOX_PATH } from "@/server/http/paths";
 import { isLoopbackPeer } from "@/server/http/peer";
 import { outboxPageEnabled, recentOutbox } from "@/server/mail/mail";
-import { getDatabase } from "@/server/startup/database";
 
 export const metadata: Metadata = { title: "Dev outbox" };
 export const dynamic = "force-dynamic";

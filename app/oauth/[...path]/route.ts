@@ -1,5 +1,5 @@
+import { getDatabase } from "@/server/database/app-database";
 import { handleOAuthRequest } from "@/server/oauth/routes";
-import { getDatabase } from "@/server/startup/database";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { handleDashboardTrpc } from "@/server/dashboard/trpc-handler";
-import { getDatabase } from "@/server/startup/database";
+import { getDatabase } from "@/server/database/app-database";
 
 export const dynamic = "force-dynamic";
 

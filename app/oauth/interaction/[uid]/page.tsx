@@ -3,11 +3,11 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { activeOrganizationOf } from "@/server/accounts/organizations";
 import { requireUser } from "@/server/dashboard/guards";
+import { getDatabase } from "@/server/database/app-database";
 import { publicOriginOf } from "@/server/http/origin";
 import { ONBOARDING_PATH } from "@/server/http/paths";
 import { consentRequest } from "@/server/oauth/consent";
 import { interactionPath } from "@/server/oauth/provider";
-import { getDatabase } from "@/server/startup/database";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
+import { getDatabase } from "@/server/database/app-database";
 import { handleDecisionRequest } from "@/server/oauth/routes";
-import { getDatabase } from "@/server/startup/database";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,6 @@
 /**
- * The app's one database handle: opened, migrated and seeded once per process. Kept on
+ * The app's one database handle, which every surface asks for (REST, MCP, OAuth, the dashboard):
+ * opened, migrated and seeded once per process. Kept on
  * globalThis because Next.js may load this module in more than one bundle (instrumentation,
  * route handlers, dev reloads) and PGlite must only be opened once.
  */
@@ -9,7 +10,7 @@ import { migrateDatabase } from "../../db/migrate";
 import { requestLimits } from "../limits/request-limits";
 import { errorMessage, log } from "../observability/logger";
 import { serviceMetrics } from "../observability/metrics";
-import { seedDemoCatalogue } from "./seed";
+import { seedDemoCatalogue } from "../startup/seed";
 
 const state = globalThis as typeof globalThis & { __mpsDatabase?: Promise<DatabaseHandle> };
 

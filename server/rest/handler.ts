@@ -26,6 +26,7 @@ import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
 import { requestLimits } from "../limits/request-limits";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { errorMessage, log } from "../observability/logger";
+import { endCall, timingStages } from "../observability/stages";
 import { type CallFacts, createApiContext, reachDatabase } from "../procedures/context";
 import { type OperationNamer, withSeeAlso } from "../procedures/see-also";
 import { factHeaders } from "./fact-headers";
@@ -83,19 +84,23 @@ export async function answerRestRequest(request: RestRequest, database: () => Pr
     apiSecurityHeaders(arrivedOverTls(request.url, request.headers.get("x-forwarded-proto"))),
   );
   const path = call.path ?? "";
+  const logging = performance.now();
+  const operation = call.facts?.operation ?? operationOfPath(path.slice(API_PREFIX.length)) ?? UNKNOWN_OPERATION;
   recordApiCall({
     surface: "rest",
     requestId: call.requestId,
     method: request.method,
     path,
-    operation: call.facts?.operation ?? operationOfPath(path.slice(API_PREFIX.length)) ?? UNKNOWN_OPERATION,
+    operation,
     organizationId: call.facts?.organizationId ?? null,
     status: answered.status,
     problem: call.problem ?? null,
-    durationMs: performance.now() - started,
+    durationMs: logging - started,
     credits: call.facts?.credits ?? null,
     error: call.error,
   });
+  if (timingStages)
+    endCall(call.facts ?? call, `${operation} ${answered.status}`, logging - started, performance.now() - logging);
   return answered;
 }
 

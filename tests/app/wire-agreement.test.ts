@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { AnyDeclaration } from "@/server/procedures/declaration";
 import { DECLARATIONS } from "@/server/procedures/operations";
 import { dashboardCall } from "../helpers/dashboard";
+import { examplePath } from "../helpers/example-path";
 import type { ToolResult } from "../helpers/mcp";
 
 const base = inject("appUrl");
@@ -30,16 +31,7 @@ let client: Client;
 let prices: { operation: string; credits: number }[];
 
 /** The REST URL of a declaration's example: path parameters in the path, the rest as the query. */
-function exampleUrl(declaration: AnyDeclaration): string {
-  const example = { ...(declaration.example as Record<string, unknown>) };
-  const filled = declaration.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    const value = String(example[name]);
-    delete example[name];
-    return encodeURIComponent(value);
-  });
-  const query = new URLSearchParams(Object.entries(example).map(([k, v]) => [k, String(v)])).toString();
-  return `${base}/v1${filled}${query ? `?${query}` : ""}`;
-}
+const exampleUrl = (declaration: AnyDeclaration) => `${base}${examplePath(declaration)}`;
 
 /** The cells of the markdown table row whose first cell is `first`. */
 const row = (text: string, first: string) =>

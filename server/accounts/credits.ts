@@ -5,7 +5,7 @@
  * read a stale balance and overspend, and a balance never exists without the ledger row that
  * explains it.
  */
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { announceChange } from "../../db/changes";
 import type { Database, Transaction } from "../../db/client";
 import { queryRows } from "../../db/rows";
@@ -164,6 +164,72 @@ export async function changeCredits(
   }
   await creditBalance(db, organizationId); // throws when there is no such organization
   throw new CreditsError(`the adjustment would take the balance of "${organizationId}" below zero`);
+}
+
+/**
+ * An organization's balance now, for an answer that debits nothing (a free call, a 304): the same
+ * read as `creditBalance`, but reads that arrive while one is under way are made together by the
+ * next one, a statement for every organization waiting (as debits are batched). Each caller's read
+ * starts after it asked, so it sees every debit finished before.
+ */
+export function readBalance(db: Database, organizationId: string): Promise<number> {
+  let reader = balanceReaders.get(db);
+  if (!reader) {
+    reader = new BalanceReader(db);
+    balanceReaders.set(db, reader);
+  }
+  return reader.read(organizationId);
+}
+
+const balanceReaders = new WeakMap<Database, BalanceReader>();
+
+class BalanceReader {
+  private waiting = new Map<string, { resolve(balance: number): void; reject(error: unknown): void }[]>();
+  private reading = false;
+
+  constructor(private readonly db: Database) {}
+
+  read(organizationId: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const waiters = this.waiting.get(organizationId);
+      if (waiters) waiters.push({ resolve, reject });
+      else this.waiting.set(organizationId, [{ resolve, reject }]);
+      if (!this.reading) {
+        this.reading = true;
+        void this.readAll();
+      }
+    });
+  }
+
+  private async readAll(): Promise<void> {
+    while (this.waiting.size > 0) {
+      const batch = this.waiting;
+      this.waiting = new Map();
+      const ids = [...batch.keys()];
+      try {
+        const rows =
+          ids.length === 1
+            ? await this.db
+                .select({ id: organizations.id, balance: organizations.creditBalance })
+                .from(organizations)
+                .where(eq(organizations.id, ids[0] as string))
+            : await this.db
+                .select({ id: organizations.id, balance: organizations.creditBalance })
+                .from(organizations)
+                .where(inArray(organizations.id, ids));
+        const balances = new Map(rows.map((row) => [row.id, row.balance]));
+        for (const [id, waiters] of batch) {
+          const balance = balances.get(id);
+          for (const waiter of waiters)
+            if (balance === undefined) waiter.reject(new CreditsError(`no organization "${id}"`));
+            else waiter.resolve(balance);
+        }
+      } catch (error) {
+        for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
+      }
+    }
+    this.reading = false;
+  }
 }
 
 export async function creditBalance(db: Database | Transaction, organizationId: string): Promise<number> {

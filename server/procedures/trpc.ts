@@ -6,7 +6,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { noteDatabaseFault } from "../../db/faults";
-import { creditBalance, debitCredits } from "../accounts/credits";
+import { creditBalance, debitCredits, readBalance } from "../accounts/credits";
 import type { Caller, CallerOrganization } from "../auth/caller";
 import { describeOperation, type Operation } from "../domain/operations";
 import {
@@ -192,7 +192,7 @@ async function meter(
     throw deadlineExceeded(requestLimits().deadlineMs);
   let balance: number;
   if (cost === 0)
-    balance = await creditBalance(ctx.db, organization.id); // the caller's may be a cached hint
+    balance = await readBalance(ctx.db, organization.id); // the caller's may be a cached hint
   else {
     const debit = await debitCredits(
       ctx.db,

@@ -168,67 +168,49 @@ export async function changeCredits(
 
 /**
  * An organization's balance now, for an answer that debits nothing (a free call, a 304): the same
- * read as `creditBalance`, but reads that arrive while one is under way are made together by the
- * next one, a statement for every organization waiting (as debits are batched). Each caller's read
- * starts after it asked, so it sees every debit finished before.
+ * read as `creditBalance`, but the reads asked in one turn of the event loop are made by one
+ * statement, for every organization asked (as debits are batched). Batches do not wait for each
+ * other, and each starts after its callers asked, so it sees every debit finished before.
  */
 export function readBalance(db: Database, organizationId: string): Promise<number> {
-  let reader = balanceReaders.get(db);
-  if (!reader) {
-    reader = new BalanceReader(db);
-    balanceReaders.set(db, reader);
-  }
-  return reader.read(organizationId);
-}
-
-const balanceReaders = new WeakMap<Database, BalanceReader>();
-
-class BalanceReader {
-  private waiting = new Map<string, { resolve(balance: number): void; reject(error: unknown): void }[]>();
-  private reading = false;
-
-  constructor(private readonly db: Database) {}
-
-  read(organizationId: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const waiters = this.waiting.get(organizationId);
-      if (waiters) waiters.push({ resolve, reject });
-      else this.waiting.set(organizationId, [{ resolve, reject }]);
-      if (!this.reading) {
-        this.reading = true;
-        void this.readAll();
-      }
+  let batch = pendingReads.get(db);
+  if (!batch) {
+    const opened = new Map<string, BalanceWaiter[]>();
+    batch = opened;
+    pendingReads.set(db, opened);
+    setImmediate(() => {
+      pendingReads.delete(db);
+      void readBalances(db, opened);
     });
   }
+  const waiters = batch.get(organizationId) ?? [];
+  batch.set(organizationId, waiters);
+  return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+}
 
-  private async readAll(): Promise<void> {
-    while (this.waiting.size > 0) {
-      const batch = this.waiting;
-      this.waiting = new Map();
-      const ids = [...batch.keys()];
-      try {
-        const rows =
-          ids.length === 1
-            ? await this.db
-                .select({ id: organizations.id, balance: organizations.creditBalance })
-                .from(organizations)
-                .where(eq(organizations.id, ids[0] as string))
-            : await this.db
-                .select({ id: organizations.id, balance: organizations.creditBalance })
-                .from(organizations)
-                .where(inArray(organizations.id, ids));
-        const balances = new Map(rows.map((row) => [row.id, row.balance]));
-        for (const [id, waiters] of batch) {
-          const balance = balances.get(id);
-          for (const waiter of waiters)
-            if (balance === undefined) waiter.reject(new CreditsError(`no organization "${id}"`));
-            else waiter.resolve(balance);
-        }
-      } catch (error) {
-        for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
-      }
+interface BalanceWaiter {
+  resolve(balance: number): void;
+  reject(error: unknown): void;
+}
+
+const pendingReads = new WeakMap<Database, Map<string, BalanceWaiter[]>>();
+
+async function readBalances(db: Database, batch: Map<string, BalanceWaiter[]>): Promise<void> {
+  const ids = [...batch.keys()];
+  try {
+    const rows = await db
+      .select({ id: organizations.id, balance: organizations.creditBalance })
+      .from(organizations)
+      .where(ids.length === 1 ? eq(organizations.id, ids[0] as string) : inArray(organizations.id, ids));
+    const balances = new Map(rows.map((row) => [row.id, row.balance]));
+    for (const [id, waiters] of batch) {
+      const balance = balances.get(id);
+      for (const waiter of waiters)
+        if (balance === undefined) waiter.reject(new CreditsError(`no organization "${id}"`));
+        else waiter.resolve(balance);
     }
-    this.reading = false;
+  } catch (error) {
+    for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
   }
 }
 

@@ -66,6 +66,7 @@ export async function publishGeographies(db: Database, file: string, definition:
     );
     if (links.length > 0) await tx.insert(t.geographyControls).values(links);
   });
+  announceChange("catalogue"); // the geographies list is kept until the catalogue changes
   return { controls: definition.controls.length, geographies: definition.geographies.length };
 }
 

@@ -174,7 +174,7 @@ function answerDatabaseFaultsAs503(response: ServerResponse): void {
  * route handlers under /api, Next's assets, the metrics, and the API reference's frame and scripts
  * under /docs/api/; /docs/api itself is a page).
  */
-const NOT_PAGES = /^\/(v1|mcp|api|oauth|\.well-known|_next|metrics|favicon\.ico|bench)(\/|$|\?)|^\/docs\/api\//;
+const NOT_PAGES = /^\/(v1|mcp|api|oauth|\.well-known|_next|metrics|favicon\.ico)(\/|$|\?)|^\/docs\/api\//;
 export const isDashboardPage = (url: string | undefined) =>
   !NOT_PAGES.test(url ?? "/") || /^\/oauth\/interaction\/[^/?]+(\?|$)/.test(url ?? "");
 

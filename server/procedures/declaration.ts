@@ -80,6 +80,12 @@ interface Common<I extends z.ZodObject, O extends z.ZodType> extends Omit<Operat
 export interface LiveDeclaration<I extends z.ZodObject, O extends z.ZodType> extends Common<I, O> {
   caching: "live";
   answer(ctx: ApiContext, input: z.output<I>): Promise<z.output<O>>;
+  /**
+   * The answer follows the catalogue and the input alone, never the caller: it is computed once
+   * per change of the catalogue (db/change-feed.ts) and input, kept and served as the same frozen
+   * object, so its output is validated and serialised once. Still revalidated every time (no ETag).
+   */
+  keep?: true;
 }
 
 /**

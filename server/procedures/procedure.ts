@@ -5,6 +5,7 @@
  * says, so ETags, conditional requests and validate-once cannot drift from what is declared.
  */
 import type { z } from "zod";
+import { ChangeAwareCache } from "../../db/change-feed";
 import { deprecationOf } from "../domain/deprecations";
 import { invalidRequest } from "../errors/api-error";
 import { type Narrowing, NarrowingError, narrow, selectFields } from "../readings/narrowing";
@@ -125,10 +126,28 @@ async function serveReading(
   return narrowed(declaration, payload, input as Narrowing);
 }
 
+/** Live answers that follow the catalogue alone (`keep`), by operation and input; forgotten when it changes. */
+const keptAnswers = new ChangeAwareCache<unknown>("catalogue", { name: "live-answers", limit: 1_000 });
+
+async function serveKept(
+  declaration: LiveDeclaration<z.ZodObject, z.ZodType>,
+  ctx: ApiContext,
+  input: Record<string, unknown>,
+) {
+  const key = `${declaration.group}.${declaration.name}:${JSON.stringify(input)}`;
+  const kept = keptAnswers.get(ctx.db, key);
+  if (kept !== undefined) return kept;
+  const begun = keptAnswers.begin();
+  const answer = deepFreeze(await declaration.answer(ctx, input));
+  keptAnswers.set(ctx.db, key, answer, begun);
+  return answer;
+}
+
 function serve(declaration: AnyDeclaration, ctx: ApiContext, input: Record<string, unknown> & { marketId: string }) {
   if (declaration.caching === "live") {
     ctx.facts.maxAgeSeconds = 0;
-    return (declaration as LiveDeclaration<z.ZodObject, z.ZodType>).answer(ctx, input);
+    const live = declaration as LiveDeclaration<z.ZodObject, z.ZodType>;
+    return live.keep ? serveKept(live, ctx, input) : live.answer(ctx, input);
   }
   return serveReading(declaration as ReadingDeclaration<z.ZodObject, z.ZodType>, ctx, input);
 }
@@ -146,7 +165,8 @@ export function procedureOf<I extends z.ZodObject, O extends z.ZodType>(declarat
   // and MCP callers ask for `fields`, and the documents they read say the union.
   const answer = answerSchema(full) as O;
   // Only an answer kept and served as the same frozen object may skip validation the second time.
-  const output = declaration.caching === "release" ? validatedOnce(answer) : answer;
+  const output =
+    declaration.caching === "release" || (full.caching === "live" && full.keep) ? validatedOnce(answer) : answer;
   const spec = "narrowing" in full ? full.narrowing : undefined;
   return (
     apiProcedure

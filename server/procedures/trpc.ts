@@ -6,7 +6,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { noteDatabaseFault } from "../../db/faults";
-import { creditBalance, debitCredits } from "../accounts/credits";
+import { creditBalance, debitCredits, readBalance } from "../accounts/credits";
 import type { Caller, CallerOrganization } from "../auth/caller";
 import { describeOperation, type Operation } from "../domain/operations";
 import {
@@ -25,6 +25,7 @@ import { type RateLimitDecision, rateLimitHeaders } from "../limits/rate-limiter
 import { requestLimits } from "../limits/request-limits";
 import { defaultRateLimit, sharedRateLimiter } from "../limits/shared-rate-limit";
 import { serviceMetrics } from "../observability/metrics";
+import { addStage, type Stage, timingStages } from "../observability/stages";
 import type { ApiContext } from "./context";
 
 // Optional only for trpc-to-openapi's router type; apiProcedure refuses to run without it.
@@ -82,7 +83,15 @@ export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
   const operation = meta?.operation;
   if (!operation) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "procedure declares no operation" });
   ctx.facts.operation = operation.name;
+  let began = timingStages ? performance.now() : 0;
+  const lap = (stage: Stage) => {
+    if (!timingStages) return;
+    const now = performance.now();
+    addStage(ctx.facts, stage, now - began);
+    began = now;
+  };
   const caller = await ctx.authenticate();
+  lap("authentication");
   if (operation.scope && !caller.scopes.includes(operation.scope)) throw insufficientScope(operation.scope);
   const organization = caller.organization;
   if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
@@ -98,9 +107,12 @@ export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
     // lower than the real one (debits only lower it; grants forget the cache): a refusal is sure.
     if (caller.metered && !ctx.prepaid && operation.credits > organization.creditBalance)
       throw insufficientCredits(operation.credits, await creditBalance(ctx.db, organization.id));
+    lap("limits");
 
     const result = await next({ ctx: { caller, defaultCountry: organization.homeCountry } });
+    lap("procedure");
     if (result.ok && caller.metered) await meter(ctx, operation, caller.credentialId, organization);
+    lap("debit");
     answered = result.ok;
     return result;
   } finally {
@@ -180,7 +192,7 @@ async function meter(
     throw deadlineExceeded(requestLimits().deadlineMs);
   let balance: number;
   if (cost === 0)
-    balance = await creditBalance(ctx.db, organization.id); // the caller's may be a cached hint
+    balance = await readBalance(ctx.db, organization.id); // the caller's may be a cached hint
   else {
     const debit = await debitCredits(
       ctx.db,

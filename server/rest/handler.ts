@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../../db/client";
-import { bearerAuthenticator } from "../auth/bearer";
+import { bearerAuthenticator, presentsToken } from "../auth/bearer";
 import type { HeaderReader } from "../auth/caller";
 import type { Download } from "../domain/download";
 import { describeError, type ErrorDescription } from "../errors/describe";
@@ -26,12 +26,20 @@ import { downloadHeaders, sendDownload } from "../http-server/download-stream";
 import { requestLimits } from "../limits/request-limits";
 import { recordApiCall, UNKNOWN_OPERATION } from "../observability/calls";
 import { errorMessage, log } from "../observability/logger";
+import { addStage, endCall, timingStages } from "../observability/stages";
 import { type CallFacts, createApiContext, reachDatabase } from "../procedures/context";
 import { type OperationNamer, withSeeAlso } from "../procedures/see-also";
 import { factHeaders } from "./fact-headers";
 import { openApiJson } from "./openapi";
 import { dispatchOpenApi, type OpenApiRun } from "./openapi-dispatch";
-import { ALLOWED_METHODS, API_PREFIX, isApiPath, operationOfPath, withoutInheritedNames } from "./routes";
+import {
+  ALLOWED_METHODS,
+  API_PREFIX,
+  isApiPath,
+  operationAtPath,
+  operationOfPath,
+  withoutInheritedNames,
+} from "./routes";
 
 /** Every answer varies by who asks and, compressed or not, by the codings they accept. */
 const COMMON_HEADERS = { Vary: "Authorization, Accept-Encoding" };
@@ -81,19 +89,23 @@ export async function answerRestRequest(request: RestRequest, database: () => Pr
     apiSecurityHeaders(arrivedOverTls(request.url, request.headers.get("x-forwarded-proto"))),
   );
   const path = call.path ?? "";
+  const logging = performance.now();
+  const operation = call.facts?.operation ?? operationOfPath(path.slice(API_PREFIX.length)) ?? UNKNOWN_OPERATION;
   recordApiCall({
     surface: "rest",
     requestId: call.requestId,
     method: request.method,
     path,
-    operation: call.facts?.operation ?? operationOfPath(path.slice(API_PREFIX.length)) ?? UNKNOWN_OPERATION,
+    operation,
     organizationId: call.facts?.organizationId ?? null,
     status: answered.status,
     problem: call.problem ?? null,
-    durationMs: performance.now() - started,
+    durationMs: logging - started,
     credits: call.facts?.credits ?? null,
     error: call.error,
   });
+  if (timingStages)
+    endCall(call.facts ?? call, `${operation} ${answered.status}`, logging - started, performance.now() - logging);
   return answered;
 }
 
@@ -175,6 +187,24 @@ async function answer(request: RestRequest, database: () => Promise<Database>, c
     db = await reachDatabase(database, requestId);
   } catch (error) {
     return fail(describeError(error));
+  }
+
+  // No token at all on an operation's path: every procedure's first answer is this 401 (before
+  // its input, its scope or anything else), so it is given here, before the routing and the
+  // procedure run — with the same problem, headers and log line.
+  const operation = presentsToken(request.headers) ? undefined : operationAtPath(path);
+  if (operation) {
+    call.facts = { notModified: false, operation: operation.name };
+    const authenticating = performance.now();
+    const refusal = await bearerAuthenticator(db, request.headers)().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    addStage(call.facts, "authentication", performance.now() - authenticating);
+    if (refusal) {
+      call.error = refusal;
+      return fail(withSeeAlso(describeError(refusal), restNamer), factHeaders(call.facts, false));
+    }
   }
 
   const context = createApiContext({

@@ -1,8 +1,8 @@
 /**
  * REST and MCP on one running app (`npm start`) with a valid token and credits to spare, so
  * authentication, the rate limit and the debit are all in the path; in the same run, the same bytes
- * from a bare Next route handler (the framework's floor) and a bare Node http server (the
- * machine's floor), and with each call's debit written (the metered floor). MCP: snapshot tool calls
+ * from a bare Node http server (the machine's floor), and with each call's debit written (the
+ * metered floor). MCP: snapshot tool calls
  * POSTed as a 2025 client (answered as an SSE stream) and as a 2026-07-28 client (one JSON body).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -14,6 +14,7 @@ import { demoCatalogueWithOrganization } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
 import { startApp } from "../helpers/server";
 import { CONNECTION_COUNTS, type Figures, header, measure, row, SECONDS } from "./measure";
+import { MCP_HEADERS, TOOL_CALL } from "./operations";
 
 const READINGS = {
   snapshot: "/v1/markets/foundation-model-apis/snapshot",
@@ -46,14 +47,6 @@ async function floorServer(
   return { url, process: child };
 }
 
-/** A snapshot tool call POSTed on its own, as a stateless MCP client sends it. */
-const TOOL_CALL = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "tools/call",
-  params: { name: "service_market_get_snapshot", arguments: { marketId: "foundation-model-apis" } },
-});
-
 /**
  * The same call as a client of the 2026-07-28 revision sends it: no handshake, the version and
  * capabilities in the request's _meta and headers; the server answers one JSON body, not a stream.
@@ -79,12 +72,6 @@ const MODERN_MCP_HEADERS = {
   "MCP-Protocol-Version": "2026-07-28",
   "Mcp-Method": "tools/call",
   "Mcp-Name": "service_market_get_snapshot",
-};
-
-const MCP_HEADERS = {
-  "Content-Type": "application/json",
-  Accept: "application/json, text/event-stream",
-  "MCP-Protocol-Version": "2025-06-18",
 };
 
 /** Whether a tool call answers a result, not an error: a bench of refusals would measure nothing. */
@@ -122,7 +109,6 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
   // The rate limit is not what is measured here: lift it out of the way.
   const app = await startApp({
     ...(postgres?.url ? { DATABASE_URL: postgres.url } : { DATABASE_URL: "", DATA_DIR: dataDir }),
-    BENCH_FLOOR_DIR: floorDir,
     RATE_LIMIT: "1000000000",
     // One organization at 100 connections would overflow its bulkhead (8 running, 16 waiting)
     // and be refused; the calls wait their turn instead, as the rate limit is lifted above.
@@ -149,12 +135,6 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
       const at = (name: string) => `${name}@${connections}`;
       for (const [name, url] of Object.entries(READINGS)) {
         const node = await measure(`bare Node http, ${name} bytes`, `${floor.url}/?name=${name}`, {}, connections);
-        const next = await measure(
-          `bare Next route, ${name} bytes`,
-          `${app.url}/bench/floor?name=${name}`,
-          {},
-          connections,
-        );
         const debit = await measure(
           `bare Node + the debit, ${name} bytes`,
           `${debitFloor.url}/?name=${name}`,
@@ -170,15 +150,12 @@ export async function restBench(database: "pglite" | "postgres"): Promise<Record
           connections,
         );
         console.log(row(node));
-        console.log(row(next, node));
         console.log(row(debit, node));
         console.log(row(api, node));
         console.log(row({ ...api, name: "" }, debit));
-        console.log(row({ ...api, name: "" }, next));
         console.log(row(brotli, api));
         Object.assign(figures, {
           [at(`node-${name}`)]: node,
-          [at(`next-${name}`)]: next,
           [at(`debit-${name}`)]: debit,
           [at(`api-${name}`)]: api,
           [at(`br-${name}`)]: brotli,

@@ -4,7 +4,9 @@
  * scoring). Never part of the test suite: numbers here inform, they do not pass or fail a build.
  *
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=20,100 npm run bench
- *   BENCH_ONLY=scoring,sensitivity,matrix,export,start,pglite,postgres,isolation   (a subset)
+ *   BENCH_ONLY=scoring,sensitivity,matrix,export,start,pglite,postgres,operations,isolation   (a subset)
+ *   BENCH_ONLY=stages                          (where a call's time goes, stage by stage; not in the default set)
+ *   BENCH_OPERATIONS_DATABASE=pglite           (the per-operation rows on PGlite; default PostgreSQL)
  *   BENCH_DATABASE_URL=postgres://…            (the server for the PostgreSQL run; default 127.0.0.1:5432)
  */
 
@@ -13,7 +15,7 @@ import { scoringBench } from "./scoring";
 import { startupBench } from "./startup";
 
 const only = new Set(
-  (process.env.BENCH_ONLY ?? "scoring,sensitivity,matrix,export,start,pglite,postgres,isolation").split(","),
+  (process.env.BENCH_ONLY ?? "scoring,sensitivity,matrix,export,start,pglite,postgres,operations,isolation").split(","),
 );
 const NODE_GOAL = 0.3;
 const P99_GOAL_MS = 10;
@@ -21,7 +23,7 @@ const MCP_GOAL = 0.8;
 
 async function main() {
   // Read by the database helper when it is first imported (below, with the REST benchmark).
-  if (only.has("postgres") || only.has("isolation"))
+  if (["postgres", "isolation", "operations", "stages"].some((name) => only.has(name)))
     process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   // The build is a precondition of `npm start`; the start helper makes one when it is stale.
   if (only.has("scoring")) {
@@ -104,6 +106,14 @@ async function main() {
         );
       }
     }
+  }
+  if (only.has("operations")) {
+    const { operationsBench } = await import("./operations");
+    await operationsBench(process.env.BENCH_OPERATIONS_DATABASE === "pglite" ? "pglite" : "postgres");
+  }
+  if (only.has("stages")) {
+    const { operationsBench } = await import("./operations");
+    await operationsBench(process.env.BENCH_OPERATIONS_DATABASE === "pglite" ? "pglite" : "postgres", { stages: true });
   }
   if (only.has("isolation")) {
     const { isolationBench } = await import("./isolation");

@@ -9,13 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { announceChange, ChangeAwareCache, cachesEnabled } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { noteDatabaseFault } from "@/db/faults";
-import { changeCredits } from "@/server/accounts/credits";
+import { changeCredits, readBalance } from "@/server/accounts/credits";
 import { createOrganization } from "@/server/accounts/organizations";
 import { authenticateSecret, createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
 import { loadRelease } from "@/server/catalog/releases";
 import { archiveMarket, publishGeographies, publishMarket } from "@/server/catalog/store";
 import { listenForChanges } from "@/server/database/app-database";
 import { serviceMetrics } from "@/server/observability/metrics";
+import { createApiContext } from "@/server/procedures/context";
+import { createCaller } from "@/server/procedures/root";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
 import { parseExposition, sample } from "../helpers/metrics";
@@ -108,6 +110,53 @@ describe("caches behind the change feed", () => {
     await expect
       .poll(async () => (await loadRelease(database.db, marketId))?.data.release, { timeout: 5000 })
       .toBe(next.release);
+  });
+
+  it("keeps the geographies list until geographies change here or elsewhere", async () => {
+    const org = await createOrganization(database.db, { name: "Lists", homeCountry: "XA", credits: 100 });
+    const api = createCaller(
+      createApiContext({
+        db: database.db,
+        headers: new Headers(),
+        requestId: "test",
+        origin: "http://localhost",
+        authenticate: async () => ({
+          via: "api-token",
+          credentialId: null,
+          userId: null,
+          organization: { id: org.id, homeCountry: "XA", creditBalance: 100, rateLimit: null },
+          scopes: TOKEN_SCOPES,
+          metered: true,
+        }),
+      }),
+    );
+    const names = async () =>
+      (await api.geographies.list({ detail: "ids" })).geographies.map((g) => `${g.country} ${g.name}`);
+    const first = await api.geographies.list({ detail: "ids" });
+    expect(await api.geographies.list({ detail: "ids" })).toBe(first); // kept: the same frozen answer
+    expect(Object.isFrozen(first)).toBe(true);
+    const country = first.geographies[0]?.country as string;
+
+    // As another process would: straight to the table; the trigger's NOTIFY makes it forget.
+    await database.db.execute(sql`update geographies set name = 'Renamed' where country = ${country}`);
+    await expect.poll(names, { timeout: 5000 }).toContain(`${country} Renamed`);
+    await publishGeographies(database.db, "geographies.yaml", fixtureGeographies());
+    expect(await names()).not.toContain(`${country} Renamed`); // this process's own change: at once
+  });
+
+  it("reads balances together and each as it is when asked", async () => {
+    const orgs = await Promise.all(
+      [10, 20, 30].map((credits, i) =>
+        createOrganization(database.db, { name: `Balance ${i}`, homeCountry: "XA", credits }),
+      ),
+    );
+    const reads = await Promise.all(
+      orgs.flatMap((org) => [readBalance(database.db, org.id), readBalance(database.db, org.id)]),
+    );
+    expect(reads).toEqual([10, 10, 20, 20, 30, 30]);
+    await changeCredits(database.db, { organizationId: orgs[0]?.id as string, kind: "grant", amount: 5 });
+    expect(await readBalance(database.db, orgs[0]?.id as string)).toBe(15);
+    await expect(readBalance(database.db, "org_missing")).rejects.toThrow(/no organization/);
   });
 });
 

@@ -101,6 +101,7 @@ export const geographiesList = declareLive({
   output: z.union([geographiesSchema, geographiesCompactSchema]),
   example: {},
   caching: "live",
+  keep: true,
   answer: async (ctx, input) => {
     const [geographies, controls] = await Promise.all([readGeographies(ctx.db), readControls(ctx.db)]);
     if (input.detail === "ids")

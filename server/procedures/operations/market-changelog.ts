@@ -35,6 +35,7 @@ export const marketChangelog = declareLive({
   output: changelogSchema,
   example: { marketId: "foundation-model-apis" },
   caching: "live",
+  keep: true,
   answer: async (ctx, input) => {
     const releases = await readChangelog(ctx.db, input.marketId);
     if (!releases) throw notFound(`No market "${input.marketId}".`, LISTS_MARKETS);

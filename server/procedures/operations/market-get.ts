@@ -24,6 +24,7 @@ export const marketGet = declareLive({
   output: marketSchema,
   example: { marketId: "foundation-model-apis" },
   caching: "live",
+  keep: true,
   answer: async (ctx, input) => {
     const loaded = await loadRelease(ctx.db, input.marketId);
     if (!loaded) throw notFound(`No market "${input.marketId}".`, LISTS_MARKETS);

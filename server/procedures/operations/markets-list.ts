@@ -40,6 +40,7 @@ export const marketsList = declareLive({
   output: marketsSchema,
   example: {},
   caching: "live",
+  keep: true,
   answer: (ctx) => listedMarkets(ctx.db),
   tool: {
     name: "service_markets_list",

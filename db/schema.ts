@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   check,
@@ -303,11 +304,34 @@ export const creditLedger = pgTable(
   },
   (t) => [
     index("credit_ledger_organization_id").on(t.organizationId, t.id),
+    // The current hour of usage is read from here (the rest from usage_hourly): by time, not by id.
+    index("credit_ledger_organization_created").on(t.organizationId, t.createdAt),
     check(
       "credit_ledger_sign",
       sql`(${t.kind} = 'debit' and ${t.amount} < 0) or (${t.kind} = 'grant' and ${t.amount} > 0) or ${t.kind} = 'adjustment'`,
     ),
   ],
+);
+
+/**
+ * Debits summed per organization, UTC hour, operation and token, kept by a trigger on every debit
+ * written to the ledger, in its transaction (db/migrations/0015). Usage over any period reads
+ * these few rows instead of every ledger row of the period; the hour not yet over is read from the
+ * ledger itself, so every sum stays exactly the ledger's. '' stands for no operation or no token.
+ */
+export const usageHourly = pgTable(
+  "usage_hourly",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    hour: timestamp("hour", { withTimezone: true, mode: "date" }).notNull(),
+    operation: text("operation").notNull().default(""),
+    tokenId: text("token_id").notNull().default(""),
+    credits: bigint("credits", { mode: "number" }).notNull(),
+    calls: integer("calls").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.hour, t.operation, t.tokenId] })],
 );
 
 // ------------------------------------------------------------------------------------------------

@@ -1,11 +1,14 @@
 /**
  * An organization's usage read from its credits ledger: the credits spent and the metered calls
  * over a period, per UTC day or hour, optionally per operation or per token. Every figure is a sum
- * of ledger rows (debits), so usage adds up to the ledger to the credit.
+ * of ledger rows (debits), so usage adds up to the ledger to the credit. Whole hours come from
+ * usage_hourly, the ledger's debits summed per hour by a trigger in each debit's transaction
+ * (db/migrations/0015): a period costs its hours, not its calls. The hour not yet over is summed
+ * from the ledger rows themselves.
  */
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { creditLedger, organizations } from "../../db/schema";
+import { creditLedger, organizations, usageHourly } from "../../db/schema";
 
 export type UsageBucket = "day" | "hour";
 export type UsageGrouping = "operation" | "token";
@@ -35,19 +38,91 @@ export const bucketStart = (instant: Date, bucket: UsageBucket) =>
 export async function usageRows(
   db: Database,
   organizationId: string,
-  { from, to, bucket, groupBy }: { from: Date; to: Date; bucket: UsageBucket; groupBy?: UsageGrouping },
+  {
+    from,
+    to,
+    bucket,
+    groupBy,
+    endsNow = false,
+  }: {
+    from: Date;
+    to: Date;
+    bucket: UsageBucket;
+    groupBy?: UsageGrouping;
+    /** `to` is now: no debit is later, so the hour not yet over is read from its sum too. */
+    endsNow?: boolean;
+  },
 ): Promise<UsageRow[]> {
-  const start = sql<string>`date_trunc(${bucket}, ${creditLedger.createdAt} at time zone 'UTC')`;
-  const key =
-    groupBy === "operation"
-      ? sql<string | null>`${creditLedger.operation}`
-      : groupBy === "token"
-        ? sql<string | null>`${creditLedger.tokenId}`
-        : sql<string | null>`null`;
+  // [from, hour of `to`) from the hourly sums; [that hour, to) from the ledger, unless the period
+  // ends now, when the current hour's sum is all of it. `from` starts a bucket.
+  const hourOfTo = bucketStart(to, "hour");
+  const sumsUntil =
+    endsNow && hourOfTo.getTime() < to.getTime() ? new Date(hourOfTo.getTime() + BUCKET_MS.hour) : hourOfTo;
+  const wholeUntil = sumsUntil.getTime() > from.getTime() ? sumsUntil : from;
+  const [summed, recent] = await Promise.all([
+    wholeUntil.getTime() > from.getTime()
+      ? hourlyRows(db, organizationId, { from, to: wholeUntil, bucket, groupBy })
+      : [],
+    wholeUntil.getTime() < to.getTime()
+      ? ledgerRows(db, organizationId, { from: wholeUntil, to, bucket, groupBy })
+      : [],
+  ]);
+  // A bucket may hold both (a day whose last hour is not over): one row per bucket and key.
+  const merged = new Map<string, UsageRow>();
+  for (const row of [...summed, ...recent]) {
+    const id = `${row.start.getTime()} ${row.key ?? ""}`;
+    const seen = merged.get(id);
+    if (seen) {
+      seen.credits += row.credits;
+      seen.calls += row.calls;
+    } else merged.set(id, { ...row });
+  }
+  // Oldest first; within a bucket by key, no key last (as ORDER BY puts NULL).
+  const byKey = (a: string | null, b: string | null) =>
+    a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
+  return [...merged.values()].sort((a, b) => a.start.getTime() - b.start.getTime() || byKey(a.key, b.key));
+}
+
+type Period = { from: Date; to: Date; bucket: UsageBucket; groupBy?: UsageGrouping };
+
+const rowOf = (row: { start: string; key: string | null; credits: number | string; calls: number | string }) => ({
+  start: new Date(row.start),
+  // The hourly sums write no operation and no token as '': the ledger's null.
+  key: row.key === "" ? null : (row.key ?? null),
+  credits: Number(row.credits),
+  calls: Number(row.calls),
+});
+
+/** The columns every usage query selects first: its bucket's start and its key. */
+function bucketAndKey(instant: AnyColumn, operation: AnyColumn, token: AnyColumn, { bucket, groupBy }: Period) {
+  const start = sql<string>`date_trunc(${bucket}, ${instant} at time zone 'UTC')`;
+  return {
+    start: sql<string>`to_char(${start}, 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+    key: sql<string | null>`${groupBy === "operation" ? operation : groupBy === "token" ? token : sql`null`}`,
+  };
+}
+
+/** Whole hours from usage_hourly, summed per bucket. */
+async function hourlyRows(db: Database, organizationId: string, period: Period) {
+  const { from, to } = period;
   const rows = await db
     .select({
-      start: sql<string>`to_char(${start}, 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
-      key,
+      ...bucketAndKey(usageHourly.hour, usageHourly.operation, usageHourly.tokenId, period),
+      credits: sql<number>`sum(${usageHourly.credits})::bigint`,
+      calls: sql<number>`sum(${usageHourly.calls})::int`,
+    })
+    .from(usageHourly)
+    .where(and(eq(usageHourly.organizationId, organizationId), gte(usageHourly.hour, from), lt(usageHourly.hour, to)))
+    .groupBy(sql`1`, sql`2`);
+  return rows.map(rowOf);
+}
+
+/** Debits in [from, to) read row by row from the ledger (the hour not yet over). */
+async function ledgerRows(db: Database, organizationId: string, period: Period) {
+  const { from, to } = period;
+  const rows = await db
+    .select({
+      ...bucketAndKey(creditLedger.createdAt, creditLedger.operation, creditLedger.tokenId, period),
       credits: sql<number>`sum(-${creditLedger.amount})::int`,
       calls: sql<number>`count(*)::int`,
     })
@@ -60,14 +135,8 @@ export async function usageRows(
         lt(creditLedger.createdAt, to),
       ),
     )
-    .groupBy(sql`1`, sql`2`)
-    .orderBy(sql`1`, sql`2`);
-  return rows.map((row) => ({
-    start: new Date(row.start),
-    key: row.key ?? null,
-    credits: Number(row.credits),
-    calls: Number(row.calls),
-  }));
+    .groupBy(sql`1`, sql`2`);
+  return rows.map(rowOf);
 }
 
 /** The organization's name and balance now. */

@@ -139,7 +139,9 @@ export const accountUsage = declareLive({
         `the period holds ${count} ${bucket}s; at most ${MAX_BUCKETS[bucket]} per answer: ask for a shorter period${bucket === "hour" ? " or days" : ""}`,
       );
     const period = { from, to, bucket, groupBy: input.groupBy };
-    const rows = organization ? await usageRows(ctx.db, organization.id, period) : [];
+    const rows = organization
+      ? await usageRows(ctx.db, organization.id, { ...period, endsNow: input.to === undefined })
+      : [];
     return usageReport(rows, period);
   },
 });

@@ -80,11 +80,12 @@ describe("the account over the API", () => {
   });
 
   it("adds usage up to the ledger to the credit: totals, each hour, and each operation and token", async () => {
-    // Spend something of our own, then look at a period that ended ten seconds ago: every debit in it is committed.
+    // Spend something of our own, then look at a period that ended after a pause: every debit in it
+    // is committed, and our two are in it (the whole second `to` rounds down to is after them).
     for (const path of ["/markets/foundation-model-apis/capaindex", "/markets/foundation-model-apis/delta?country=FR"])
       expect((await get(path)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const to = new Date(Math.floor((Date.now() - 1000) / 1000) * 1000);
+    const to = new Date(Math.floor(Date.now() / 1000) * 1000);
     const from = new Date(Math.floor(to.getTime() / 3_600_000) * 3_600_000 - 3_600_000); // the previous hour's start
     const debits = (await ledgerBetween(from, to)).filter((e) => e.kind === "debit");
     expect(debits.length).toBeGreaterThanOrEqual(2);
@@ -143,7 +144,10 @@ describe("the account over the API", () => {
   });
 
   it("pages the ledger newest first without overlap, and refuses a cursor it did not give", async () => {
+    // Entries of its own, whatever ran before: six paid calls, six debits.
+    for (let i = 0; i < 6; i++) expect((await get("/markets/foundation-model-apis/capaindex")).status).toBe(200);
     const first = await get("/ledger?limit=3");
+    expect(first.body.nextCursor).toEqual(expect.any(String));
     const second = await get(`/ledger?limit=3&cursor=${first.body.nextCursor}`);
     const ids = [...(first.body.entries as LedgerEntry[]), ...(second.body.entries as LedgerEntry[])].map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));

@@ -314,7 +314,7 @@ export const creditLedger = pgTable(
 );
 
 /**
- * Debits summed per organization, UTC hour, operation and token, kept by a trigger on every debit
+ * Debits summed per organization, UTC hour, operation and token, added by debit_batch with every debit
  * written to the ledger, in its transaction (db/migrations/0015). Usage over any period reads
  * these few rows instead of every ledger row of the period; the hour not yet over is read from the
  * ledger itself, so every sum stays exactly the ledger's. '' stands for no operation or no token.

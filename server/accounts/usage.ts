@@ -2,7 +2,7 @@
  * An organization's usage read from its credits ledger: the credits spent and the metered calls
  * over a period, per UTC day or hour, optionally per operation or per token. Every figure is a sum
  * of ledger rows (debits), so usage adds up to the ledger to the credit. Whole hours come from
- * usage_hourly, the ledger's debits summed per hour by a trigger in each debit's transaction
+ * usage_hourly, the ledger's debits summed per hour by debit_batch in the debits' transaction
  * (db/migrations/0015): a period costs its hours, not its calls. The hour not yet over is summed
  * from the ledger rows themselves.
  */

@@ -1,8 +1,10 @@
 /**
- * Usage read from the hourly sums (usage_hourly, kept by a trigger on every ledger debit) and the
- * ledger's own rows for the hour not yet over, against a real database (PGlite, or PostgreSQL with
- * TEST_DATABASE_URL). Every expected figure is summed here from credit_ledger by its own query, so
- * a sum the hourly table gets wrong, or a row it misses, fails.
+ * Usage read from the hourly sums (usage_hourly, added by debit_batch with each batch of debits)
+ * and the ledger's own rows for the hour not yet over, against a real database (PGlite, or
+ * PostgreSQL with TEST_DATABASE_URL). Every expected figure is summed here from credit_ledger by its
+ * own query, so a sum the hourly table gets wrong, or a debit it misses, fails. Debits are made by
+ * the real debit; earlier hours are made by moving an organization's ledger rows and sums back by
+ * whole hours together, as if those debits had been made then.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,11 +24,21 @@ afterAll(() => database.drop());
 
 const HOUR = BUCKET_MS.hour;
 
-/** A debit written straight into the ledger at a chosen instant, as a past call left it. */
-async function pastDebit(organizationId: string, at: Date, cost: number, operation: string, tokenId: string | null) {
+/** Everything of the organization `hours` earlier: its ledger rows and their hourly sums alike. */
+async function moveBack(organizationId: string, hours: number) {
   await database.db.execute(sql`
-    insert into credit_ledger (organization_id, kind, amount, balance_after, operation, token_id, request_id, created_at)
-    values (${organizationId}, 'debit', ${-cost}, 0, ${operation}, ${tokenId}, 'past', ${at.toISOString()})`);
+    update credit_ledger set created_at = created_at - make_interval(hours => ${hours})
+    where organization_id = ${organizationId}`);
+  await database.db.execute(sql`
+    update usage_hourly set hour = hour - make_interval(hours => ${hours})
+    where organization_id = ${organizationId}`);
+}
+
+async function spend(organizationId: string, calls: [cost: number, operation: string, tokenId: string | null][]) {
+  for (const [cost, operation, tokenId] of calls) {
+    const result = await debitCredits(database.db, { organizationId, cost, operation, tokenId, requestId: "u" });
+    expect(result.ok).toBe(true);
+  }
 }
 
 /** The same figures summed by hand from the ledger: bucket start (ms), key, credits, calls. */
@@ -61,39 +73,24 @@ const asRows = (rows: Awaited<ReturnType<typeof usageRows>>) =>
 describe("usage from the hourly sums", () => {
   it("equals the ledger for every bucket and grouping, whole hours and the hour not yet over", async () => {
     const { id } = await createOrganization(database.db, { name: "Hourly", homeCountry: "DE", credits: 10_000 });
-    const now = new Date();
-    // Debits over three days: on hour boundaries, just before them, and in the current hour.
-    const hourNow = bucketStart(now, "hour").getTime();
-    const instants = [
-      hourNow - 50 * HOUR,
-      hourNow - 26 * HOUR + 1,
-      hourNow - 25 * HOUR - 1,
-      hourNow - 3 * HOUR,
-      hourNow - 3 * HOUR + HOUR - 1,
-      hourNow - 1,
+    const calls: [number, string, string | null][] = [
+      [1, "readings.snapshot", "tok_a"],
+      [2, "readings.delta", null],
+      [3, "readings.snapshot", "tok_b"],
     ];
-    let n = 0;
-    for (const at of instants)
-      for (const [operation, tokenId] of [
-        ["readings.snapshot", "tok_a"],
-        ["readings.delta", null],
-        ["readings.snapshot", "tok_b"],
-      ] as const)
-        await pastDebit(id, new Date(at), 1 + (n++ % 5), operation, tokenId);
-    // And calls made now, through the real debit.
-    for (let i = 0; i < 4; i++)
-      await debitCredits(database.db, {
-        organizationId: id,
-        cost: 3,
-        operation: "readings.servicemax",
-        tokenId: i % 2 ? "tok_a" : null,
-        requestId: `now-${i}`,
-      });
+    // Three batches of debits moved back 76, 26 and 2 hours (no move ever lands on rows not yet
+    // moved: the hourly sums' keys stay unique), then debits of the hour not yet over.
+    for (const hours of [50, 24, 2]) {
+      await spend(id, calls);
+      await moveBack(id, hours);
+    }
+    await spend(id, [...calls, [3, "readings.servicemax", "tok_a"]]);
+    const hourNow = bucketStart(new Date(), "hour").getTime();
     const to = new Date(Date.now() + 1000); // inside the current hour, after the debits
     for (const bucket of ["hour", "day"] as const)
       for (const groupBy of [undefined, "operation", "token"] as const)
         for (const end of [to, new Date(hourNow)]) {
-          const from = bucketStart(new Date(hourNow - 60 * HOUR), bucket);
+          const from = bucketStart(new Date(hourNow - 90 * HOUR), bucket);
           const period = { from, to: end, bucket, groupBy };
           const expected = await fromLedger(id, period);
           expect(expected.length, `${bucket} ${groupBy} ${end.toISOString()}`).toBeGreaterThan(0);
@@ -101,7 +98,7 @@ describe("usage from the hourly sums", () => {
         }
     // A period that ends now reads the hour not yet over from its sum: the same figures.
     for (const groupBy of [undefined, "operation", "token"] as const) {
-      const from = bucketStart(new Date(hourNow - 60 * HOUR), "day");
+      const from = bucketStart(new Date(hourNow - 90 * HOUR), "day");
       const end = new Date();
       const expected = await fromLedger(id, { from, to: end, bucket: "day", groupBy });
       const got = await usageRows(database.db, id, { from, to: end, bucket: "day", groupBy, endsNow: true });

@@ -17,12 +17,9 @@ import { changeCredits, creditBalance, debitCredits, ledgerPage } from "@/server
 import { createOrganization } from "@/server/accounts/organizations";
 import { authenticateSecret, createApiToken, revokeApiToken } from "@/server/accounts/tokens";
 import { usageByDay } from "@/server/accounts/usage";
-import { sessionCaller } from "@/server/auth/session-caller";
-import { createApiContext } from "@/server/procedures/context";
-import { createCaller } from "@/server/procedures/root";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -43,19 +40,7 @@ async function newUser(email: string): Promise<string> {
   return row?.id ?? "";
 }
 
-/** A tRPC caller acting as a signed-in user, as the dashboard does. */
-async function dashboardAs(userId: string) {
-  const caller = await sessionCaller(database.db, userId);
-  return createCaller(
-    createApiContext({
-      db: database.db,
-      headers: new Headers(),
-      requestId: "test",
-      origin: "http://dashboard.test",
-      authenticate: async () => caller,
-    }),
-  );
-}
+const dashboardAs = (userId: string) => dashboardCallerAs(database.db, userId);
 
 describe("API tokens", () => {
   it("stores only the SHA-256 of the secret and a short display prefix", async () => {

@@ -10,14 +10,11 @@ import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
 import { changeCredits, creditBalance, debitCredits, onMailsOwed } from "@/server/accounts/credits";
 import { createOrganization } from "@/server/accounts/organizations";
-import { sessionCaller } from "@/server/auth/session-caller";
 import { LOW_BALANCE_THRESHOLD_DEFAULT } from "@/server/domain/low-balance";
 import { describeError } from "@/server/errors/describe";
 import { sendDelivery } from "@/server/jobs/fan-out";
-import { createApiContext } from "@/server/procedures/context";
-import { createCaller } from "@/server/procedures/root";
 import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, type TestDatabase, testDatabaseKind } from "../helpers/database";
+import { createTestDatabase, dashboardCallerAs, type TestDatabase, testDatabaseKind } from "../helpers/database";
 
 let database: TestDatabase;
 /** A second connection pool to the same database: another app instance (PostgreSQL only). */
@@ -180,18 +177,7 @@ describe("the e-mail a crossing debit owes", () => {
 });
 
 describe("the dashboard procedures", () => {
-  async function dashboardAs(userId: string) {
-    const caller = await sessionCaller(database.db, userId);
-    return createCaller(
-      createApiContext({
-        db: database.db,
-        headers: new Headers(),
-        requestId: "test",
-        origin: "http://dashboard.test",
-        authenticate: async () => caller,
-      }),
-    );
-  }
+  const dashboardAs = (userId: string) => dashboardCallerAs(database.db, userId);
 
   async function failure(promise: Promise<unknown>) {
     try {

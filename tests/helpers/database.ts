@@ -4,8 +4,11 @@
  */
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { type DatabaseHandle, openDatabase } from "@/db/client";
+import { type Database, type DatabaseHandle, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
+import { sessionCaller } from "@/server/auth/session-caller";
+import { createApiContext } from "@/server/procedures/context";
+import { createCaller } from "@/server/procedures/root";
 
 export const testServerUrl = process.env.TEST_DATABASE_URL;
 export const testDatabaseKind = testServerUrl ? "postgres" : "pglite";
@@ -50,4 +53,18 @@ export async function dumpCatalogue(handle: DatabaseHandle): Promise<string> {
     dump[table] = Array.isArray(result) ? [...result] : (result as { rows: unknown[] }).rows;
   }
   return JSON.stringify(dump);
+}
+
+/** A tRPC caller acting as a signed-in person, as the dashboard builds one, straight on `db`. */
+export async function dashboardCallerAs(db: Database, userId: string) {
+  const caller = await sessionCaller(db, userId);
+  return createCaller(
+    createApiContext({
+      db,
+      headers: new Headers(),
+      requestId: "test",
+      origin: "http://dashboard.test",
+      authenticate: async () => caller,
+    }),
+  );
 }

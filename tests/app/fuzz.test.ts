@@ -341,6 +341,8 @@ describe("fuzzing the edge", () => {
       if (!seen.has(requestId)) expect(Object.values(PRICES), requestId).toContain(cost);
     expect(ledger.sum).toBe(ledger.balance);
     expect(ledger.balance).toBe(100_000_000 - [...ledger.debits.values()].reduce((a, b) => a + b, 0));
-    expect(debits.length).toBeGreaterThan(100);
+    // Enough paid calls for the check to mean something. The seed changes every run (FUZZ_SEED
+    // fixes one), and one run saw 92: the bound is for every seed, not a typical one.
+    expect(debits.length, `seed ${SEED}`).toBeGreaterThan(50);
   });
 });

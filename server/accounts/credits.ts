@@ -10,6 +10,7 @@ import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { creditLedger, memberships, organizations } from "../../db/schema";
+import { sharedRead } from "../../db/shared-read";
 import { LOW_BALANCE_THRESHOLD_MAX } from "../domain/low-balance";
 
 export interface Debit {
@@ -300,6 +301,17 @@ export interface LedgerEntry {
 
 /** Newest first; `before` is the id of the last entry of the previous page (keyset paging). */
 export async function ledgerPage(
+  db: Database,
+  organizationId: string,
+  { before, limit }: { before?: number; limit: number },
+): Promise<{ entries: LedgerEntry[]; nextBefore: number | null }> {
+  // Identical page reads in one turn share a statement (db/shared-read.ts); the answer is not mutated.
+  return sharedRead(db, `ledger ${organizationId} ${before ?? "-"} ${limit}`, () =>
+    readLedgerPage(db, organizationId, { before, limit }),
+  );
+}
+
+async function readLedgerPage(
   db: Database,
   organizationId: string,
   { before, limit }: { before?: number; limit: number },

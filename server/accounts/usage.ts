@@ -9,6 +9,7 @@
 import { type AnyColumn, and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { creditLedger, organizations, usageHourly } from "../../db/schema";
+import { sharedRead } from "../../db/shared-read";
 
 export type UsageBucket = "day" | "hour";
 export type UsageGrouping = "operation" | "token";
@@ -52,6 +53,19 @@ export async function usageRows(
     /** `to` is now: no debit is later, so the hour not yet over is read from its sum too. */
     endsNow?: boolean;
   },
+): Promise<UsageRow[]> {
+  // Identical reads in one turn share their statements (db/shared-read.ts): a period that ends now
+  // reads the same rows whatever its last millisecond, so its key names the hour, not the instant.
+  const hour = bucketStart(to, "hour").getTime();
+  const end = endsNow ? `now ${hour < to.getTime() ? hour + BUCKET_MS.hour : hour}` : `${to.getTime()}`;
+  const key = `usage ${organizationId} ${from.getTime()} ${end} ${bucket} ${groupBy ?? "-"}`;
+  return sharedRead(db, key, () => readUsageRows(db, organizationId, { from, to, bucket, groupBy, endsNow }));
+}
+
+async function readUsageRows(
+  db: Database,
+  organizationId: string,
+  { from, to, bucket, groupBy, endsNow }: Period & { endsNow: boolean },
 ): Promise<UsageRow[]> {
   // [from, hour of `to`) from the hourly sums; [that hour, to) from the ledger, unless the period
   // ends now, when the current hour's sum is all of it. `from` starts a bucket.
@@ -140,7 +154,12 @@ async function ledgerRows(db: Database, organizationId: string, period: Period) 
 }
 
 /** The organization's name and balance now. */
-export async function organizationAccount(db: Database, organizationId: string) {
+export function organizationAccount(db: Database, organizationId: string) {
+  // Identical reads in one turn share a statement (db/shared-read.ts); the row is not mutated.
+  return sharedRead(db, `organization ${organizationId}`, () => readOrganizationAccount(db, organizationId));
+}
+
+async function readOrganizationAccount(db: Database, organizationId: string) {
   const [row] = await db
     .select({
       name: organizations.name,

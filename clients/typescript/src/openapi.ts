@@ -100,7 +100,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/markets/{marketId}/snapshot": {
+    "/markets/{marketId}/availability": {
         parameters: {
             query?: never;
             header?: never;
@@ -108,19 +108,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Market snapshot
-         * @description Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs and indicators of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Costs 5 credits.
+         * Availability matrix
+         * @description Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Costs 3 credits.
          */
-        get: operations["readings-snapshot"];
+        get: operations["readings-availability"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         /**
-         * Market snapshot (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs and indicators of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Costs 5 credits.
+         * Availability matrix (headers only)
+         * @description As GET, without the body: the same checks, headers and price. Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Costs 3 credits.
          */
-        head: operations["readings-snapshotHead"];
+        head: operations["readings-availabilityHead"];
         patch?: never;
         trace?: never;
     };
@@ -148,7 +148,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/markets/{marketId}/servicemax": {
+    "/markets/{marketId}/changes": {
         parameters: {
             query?: never;
             header?: never;
@@ -156,19 +156,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Max reading
-         * @description For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. Costs 3 credits.
+         * Release changes
+         * @description What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Costs 2 credits.
          */
-        get: operations["readings-servicemax"];
+        get: operations["readings-changes"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         /**
-         * Max reading (headers only)
-         * @description As GET, without the body: the same checks, headers and price. For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. Costs 3 credits.
+         * Release changes (headers only)
+         * @description As GET, without the body: the same checks, headers and price. What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Costs 2 credits.
          */
-        head: operations["readings-servicemaxHead"];
+        head: operations["readings-changesHead"];
         patch?: never;
         trace?: never;
     };
@@ -193,30 +193,6 @@ export interface paths {
          * @description As GET, without the body: the same checks, headers and price. For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. Costs 3 credits.
          */
         head: operations["readings-deltaHead"];
-        patch?: never;
-        trace?: never;
-    };
-    "/markets/{marketId}/changes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Release changes
-         * @description What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Costs 2 credits.
-         */
-        get: operations["readings-changes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        /**
-         * Release changes (headers only)
-         * @description As GET, without the body: the same checks, headers and price. What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Costs 2 credits.
-         */
-        head: operations["readings-changesHead"];
         patch?: never;
         trace?: never;
     };
@@ -268,30 +244,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/markets/{marketId}/products/{productId}/sovereignty": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Sovereignty profile
-         * @description One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Costs 2 credits.
-         */
-        get: operations["readings-sovereignty"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        /**
-         * Sovereignty profile (headers only)
-         * @description As GET, without the body: the same checks, headers and price. One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Costs 2 credits.
-         */
-        head: operations["readings-sovereigntyHead"];
-        patch?: never;
-        trace?: never;
-    };
     "/markets/{marketId}/products/{productId}/history": {
         parameters: {
             query?: never;
@@ -316,7 +268,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/markets/{marketId}/availability": {
+    "/markets/{marketId}/products/{productId}/sovereignty": {
         parameters: {
             query?: never;
             header?: never;
@@ -324,19 +276,67 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Availability matrix
-         * @description Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Costs 3 credits.
+         * Sovereignty profile
+         * @description One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Costs 2 credits.
          */
-        get: operations["readings-availability"];
+        get: operations["readings-sovereignty"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         /**
-         * Availability matrix (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Costs 3 credits.
+         * Sovereignty profile (headers only)
+         * @description As GET, without the body: the same checks, headers and price. One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Costs 2 credits.
          */
-        head: operations["readings-availabilityHead"];
+        head: operations["readings-sovereigntyHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/markets/{marketId}/servicemax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Max reading
+         * @description For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. Costs 3 credits.
+         */
+        get: operations["readings-servicemax"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Max reading (headers only)
+         * @description As GET, without the body: the same checks, headers and price. For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. Costs 3 credits.
+         */
+        head: operations["readings-servicemaxHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/markets/{marketId}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Market snapshot
+         * @description Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs and indicators of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Costs 5 credits.
+         */
+        get: operations["readings-snapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Market snapshot (headers only)
+         * @description As GET, without the body: the same checks, headers and price. Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs and indicators of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Costs 5 credits.
+         */
+        head: operations["readings-snapshotHead"];
         patch?: never;
         trace?: never;
     };
@@ -361,6 +361,30 @@ export interface paths {
          * @description As GET, without the body: the same checks, headers and price. The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep theirs) and, with `country`, the Max reading too: each product's rank and three axes beside the published ones; rankChange: places gained. Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Costs 5 credits.
          */
         head: operations["readings-whatifHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/markets/{marketId}/citation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How to cite a release
+         * @description A release cited as a dataset: a BibTeX entry (`format=bibtex`, the default) or a CSL-JSON item (`format=csl-json`) naming the market, the release, its methodology version, its date and where to read it. The same text is in every export. `release` defaults to the latest. Free.
+         */
+        get: operations["exports-citation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * How to cite a release (headers only)
+         * @description As GET, without the body: the same checks, headers and price. A release cited as a dataset: a BibTeX entry (`format=bibtex`, the default) or a CSL-JSON item (`format=csl-json`) naming the market, the release, its methodology version, its date and where to read it. The same text is in every export. `release` defaults to the latest. Free.
+         */
+        head: operations["exports-citationHead"];
         patch?: never;
         trace?: never;
     };
@@ -436,7 +460,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/markets/{marketId}/citation": {
+    "/ledger": {
         parameters: {
             query?: never;
             header?: never;
@@ -444,19 +468,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * How to cite a release
-         * @description A release cited as a dataset: a BibTeX entry (`format=bibtex`, the default) or a CSL-JSON item (`format=csl-json`) naming the market, the release, its methodology version, its date and where to read it. The same text is in every export. `release` defaults to the latest. Free.
+         * Credits ledger
+         * @description Every change of the organization's balance, newest first: grants, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
          */
-        get: operations["exports-citation"];
+        get: operations["account-ledger"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         /**
-         * How to cite a release (headers only)
-         * @description As GET, without the body: the same checks, headers and price. A release cited as a dataset: a BibTeX entry (`format=bibtex`, the default) or a CSL-JSON item (`format=csl-json`) naming the market, the release, its methodology version, its date and where to read it. The same text is in every export. `release` defaults to the latest. Free.
+         * Credits ledger (headers only)
+         * @description As GET, without the body: the same checks, headers and price. Every change of the organization's balance, newest first: grants, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
          */
-        head: operations["exports-citationHead"];
+        head: operations["account-ledgerHead"];
         patch?: never;
         trace?: never;
     };
@@ -505,30 +529,6 @@ export interface paths {
          * @description As GET, without the body: the same checks, headers and price. What the organization spent and how many metered calls it made over a period, per UTC day or hour, every bucket listed, optionally split by operation or by token: every sum is exactly the ledger's. The period starts at the start of `from`'s bucket and ends before `to`. Any valid token may call it, whatever its scopes. Free.
          */
         head: operations["account-usageHead"];
-        patch?: never;
-        trace?: never;
-    };
-    "/ledger": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Credits ledger
-         * @description Every change of the organization's balance, newest first: grants, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
-         */
-        get: operations["account-ledger"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        /**
-         * Credits ledger (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Every change of the organization's balance, newest first: grants, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
-         */
-        head: operations["account-ledgerHead"];
         patch?: never;
         trace?: never;
     };
@@ -624,8 +624,8 @@ export interface components {
                 framework: string;
             }[];
         };
-        /** @description Every product's published scores, the dimensions with their bands, and the methodology. */
-        Snapshot: {
+        /** @description Every product under every country's controls; each cell equals the Delta for its country. */
+        AvailabilityMatrix: {
             marketId: string;
             release: number;
             /**
@@ -633,109 +633,38 @@ export interface components {
              * @example 2026-05-04T09:00:00.000Z
              */
             lastUpdated: string;
-            name: string;
-            methodologyVersion: string;
-            /** @description How each axis was scored; to be quoted verbatim. */
-            methodology: string;
-            dimensions: components["schemas"]["Dimension"][];
-            products: components["schemas"]["SnapshotProduct"][];
-            uncertainty: components["schemas"]["UncertaintyAnalysis"];
+            /** @description The columns, by country code; every product's `cells` follow this order. */
+            countries: {
+                country: string;
+                name: string;
+                controls: components["schemas"]["ControlRef"][];
+            }[];
+            products: components["schemas"]["AvailabilityRow"][];
             page?: components["schemas"]["Page"];
         };
-        Dimension: {
-            /** @enum {string} */
-            id: "innovation" | "control" | "scale";
-            name: string;
-            description: string;
-            bands: components["schemas"]["Band"][];
-            indicators: components["schemas"]["Indicator"][];
-        };
-        /** @description Covers [from, to); the last band covers [from, 100]. */
-        Band: {
-            name: string;
-            from: number;
-            to: number;
-        };
-        Indicator: {
+        ControlRef: {
             id: string;
             name: string;
-            description?: string;
-            /** @enum {string} */
-            kind: "number" | "boolean" | "level";
-            weight: number;
-            /** @enum {string} */
-            direction?: "higher" | "lower";
-            unit?: string;
-            /** @description Ordered worst first. */
-            levels?: string[];
-            source?: string;
         };
-        SnapshotProduct: {
+        AvailabilityRow: {
             productId: string;
             name: string;
             vendor: string;
-            scores: components["schemas"]["Scores"];
-            /** @description Band name per axis. */
-            bands: {
-                innovation: string;
-                control: string;
-                scale: string;
-            };
-            /** @description Indicators the product does not demonstrate (scored 0). */
-            gaps: string[];
-            uncertainty: components["schemas"]["ProductUncertainty"];
-        };
-        /**
-         * @example {
-         *       "innovation": 84.2,
-         *       "control": 31.5,
-         *       "scale": 77
-         *     }
-         */
-        Scores: {
-            /** @description 0..100, one decimal. */
+            /** @description Published Innovation. */
             innovation: number;
+            /** @description How many countries it is available in. */
+            availableIn: number;
+            cells: components["schemas"]["AvailabilityCell"][];
+        };
+        AvailabilityCell: {
+            country: string;
+            available: boolean;
+            offeringId: string | null;
             /** @description 0..100, one decimal. */
-            control: number;
-            /** @description 0..100, one decimal. */
-            scale: number;
-        };
-        /** @description How sure each published axis score is. */
-        ProductUncertainty: {
-            innovation: components["schemas"]["AxisUncertainty"];
-            control: components["schemas"]["AxisUncertainty"];
-            scale: components["schemas"]["AxisUncertainty"];
-        };
-        AxisUncertainty: {
-            /** @description 5th and 95th percentile of the axis score across the draws, widened to contain the published score. */
-            interval: {
-                /** @description 0..100, one decimal. */
-                p5: number;
-                /** @description 0..100, one decimal. */
-                p95: number;
-            };
-            /** @description Share of the draws (0..1, three decimals) that fall in each band of the axis, by band name. */
-            bands: {
-                [key: string]: number;
-            };
-            /** @description True when at least 95 % of the draws fall in the published band; false: the band is not settled. */
-            bandSettled: boolean;
-        };
-        /** @description The sensitivity analysis behind every interval of this release (docs/methodology.md, Uncertainty). */
-        UncertaintyAnalysis: {
-            /** @constant */
-            method: "monte-carlo";
-            draws: number;
-            /** @description Names the release: the same release always gives the same intervals. */
-            seed: string;
-            /** @description Dirichlet concentration of the perturbed weights (larger: closer to the published weights). */
-            concentration: number;
-            /** @description Relative error drawn for a value, by the confidence of its evidence. */
-            evidenceSpread: {
-                verified: number;
-                "vendor-claimed": number;
-                estimated: number;
-            };
+            innovationRetained: number;
+            /** @description The Delta's distance magnitude. */
+            distance: number;
+            missingControls: string[];
         };
         /** @description Present when the reading was narrowed: which part of it this is. */
         Page: {
@@ -747,8 +676,8 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last. */
             nextCursor: string | null;
         };
-        /** @description Every product's published scores, the dimensions with their bands, and the methodology. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
-        SparseSnapshot: {
+        /** @description Every product under every country's controls; each cell equals the Delta for its country. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseAvailabilityMatrix: {
             marketId: string;
             release: number;
             /**
@@ -756,27 +685,22 @@ export interface components {
              * @example 2026-05-04T09:00:00.000Z
              */
             lastUpdated: string;
-            name: string;
-            methodologyVersion: string;
-            /** @description How each axis was scored; to be quoted verbatim. */
-            methodology: string;
-            dimensions: components["schemas"]["Dimension"][];
+            /** @description The columns, by country code; every product's `cells` follow this order. */
+            countries: {
+                country: string;
+                name: string;
+                controls: components["schemas"]["ControlRef"][];
+            }[];
             products: {
                 productId: string;
                 name: string;
                 vendor?: string;
-                scores?: components["schemas"]["Scores"];
-                /** @description Band name per axis. */
-                bands?: {
-                    innovation: string;
-                    control: string;
-                    scale: string;
-                };
-                /** @description Indicators the product does not demonstrate (scored 0). */
-                gaps?: string[];
-                uncertainty?: components["schemas"]["ProductUncertainty"];
+                /** @description Published Innovation. */
+                innovation?: number;
+                /** @description How many countries it is available in. */
+                availableIn?: number;
+                cells?: components["schemas"]["AvailabilityCell"][];
             }[];
-            uncertainty: components["schemas"]["UncertaintyAnalysis"];
             page?: components["schemas"]["Page"];
             /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
             fields: string[];
@@ -859,240 +783,6 @@ export interface components {
             /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
             fields: string[];
         };
-        /** @description Products ranked by the Innovation they retain with every control engaged; off, on and the distance. */
-        Max: {
-            marketId: string;
-            release: number;
-            /**
-             * @description ISO 8601 timestamp.
-             * @example 2026-05-04T09:00:00.000Z
-             */
-            lastUpdated: string;
-            /**
-             * @description The country whose controls are engaged.
-             * @example FR
-             */
-            country: string;
-            /** @description The controls engaged; empty when nothing moves. */
-            controls: components["schemas"]["ControlRef"][];
-            products: components["schemas"]["MaxProduct"][];
-            gates?: components["schemas"]["Gates"];
-            page?: components["schemas"]["Page"];
-        };
-        ControlRef: {
-            id: string;
-            name: string;
-        };
-        MaxProduct: {
-            rank: number;
-            productId: string;
-            name: string;
-            vendor: string;
-            /** @description False when no offering satisfies every engaged control. */
-            available: boolean;
-            /** @description The offering engaged under the controls; null when the product is unavailable. */
-            offering: {
-                id: string;
-                name: string;
-            } | null;
-            /** @description Control ids no offering satisfies (unavailable products). */
-            missingControls: string[];
-            off: components["schemas"]["Scores"];
-            on: components["schemas"]["Scores"];
-            distance: components["schemas"]["Distance"];
-            rankInterval: components["schemas"]["RankInterval"];
-            /** @description 5th and 95th percentile of on.innovation (the Innovation kept under the controls) across the sensitivity analysis, widened to contain it; 0–0 for an unavailable product. */
-            retainedInterval: {
-                /** @description 0..100, one decimal. */
-                p5: number;
-                /** @description 0..100, one decimal. */
-                p95: number;
-            };
-            seal: components["schemas"]["Seal"];
-            rankOdds: components["schemas"]["RankOdds"];
-            gate?: components["schemas"]["GateVerdict"];
-            /** @description With gates: the product's rank in the whole field (`rank` is among those that pass). */
-            publishedRank?: number;
-        };
-        /**
-         * @description Under controls minus published, per axis, one decimal.
-         * @example {
-         *       "innovation": -20,
-         *       "control": 12.5,
-         *       "scale": -8.3,
-         *       "magnitude": 25.1
-         *     }
-         */
-        Distance: {
-            innovation: number;
-            control: number;
-            scale: number;
-            /** @description Euclidean norm of the three axis distances. */
-            magnitude: number;
-        };
-        /** @description The overall EU Cloud Sovereignty Framework level of the offering engaged under the country, as the catalogue's facts evidence it; null when the product is unavailable there (no offering to assess). */
-        Seal: {
-            /** @description The weakest objective's SEAL level (0–4); null when the catalogue cannot assess an objective. */
-            level: number | null;
-            /** @description The objectives at that level. */
-            weakest: ("SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8")[];
-        } | null;
-        /** @description Whether the product passes the caller's gates, and every gate it failed. */
-        GateVerdict: {
-            passed: boolean;
-            failed: ({
-                /** @constant */
-                gate: "available";
-                detail: string;
-            } | {
-                /** @constant */
-                gate: "minSeal";
-                required: number;
-                actual: number | null;
-                weakest: ("SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8")[];
-            } | {
-                /** @constant */
-                gate: "requireControls";
-                missing: string[];
-            })[];
-        };
-        /** @description The caller's gates, present only when some were given. */
-        Gates: {
-            minSeal: number | null;
-            requireControls: string[];
-            passed: number;
-            failed: number;
-            note: string;
-        };
-        /** @description Products ranked by the Innovation they retain with every control engaged; off, on and the distance. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
-        SparseMax: {
-            marketId: string;
-            release: number;
-            /**
-             * @description ISO 8601 timestamp.
-             * @example 2026-05-04T09:00:00.000Z
-             */
-            lastUpdated: string;
-            /**
-             * @description The country whose controls are engaged.
-             * @example FR
-             */
-            country: string;
-            /** @description The controls engaged; empty when nothing moves. */
-            controls: components["schemas"]["ControlRef"][];
-            products: {
-                rank?: number;
-                productId: string;
-                name: string;
-                vendor?: string;
-                /** @description False when no offering satisfies every engaged control. */
-                available?: boolean;
-                /** @description The offering engaged under the controls; null when the product is unavailable. */
-                offering?: {
-                    id: string;
-                    name: string;
-                } | null;
-                /** @description Control ids no offering satisfies (unavailable products). */
-                missingControls?: string[];
-                off?: components["schemas"]["Scores"];
-                on?: components["schemas"]["Scores"];
-                distance?: components["schemas"]["Distance"];
-                rankInterval?: components["schemas"]["RankInterval"];
-                /** @description 5th and 95th percentile of on.innovation (the Innovation kept under the controls) across the sensitivity analysis, widened to contain it; 0–0 for an unavailable product. */
-                retainedInterval?: {
-                    /** @description 0..100, one decimal. */
-                    p5: number;
-                    /** @description 0..100, one decimal. */
-                    p95: number;
-                };
-                seal?: components["schemas"]["Seal"];
-                rankOdds?: components["schemas"]["RankOdds"];
-                gate?: components["schemas"]["GateVerdict"];
-                /** @description With gates: the product's rank in the whole field (`rank` is among those that pass). */
-                publishedRank?: number;
-            }[];
-            gates?: components["schemas"]["Gates"];
-            page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
-            fields: string[];
-        };
-        /** @description Each product's published scores, its scores under the controls, and the distance. */
-        Delta: {
-            marketId: string;
-            release: number;
-            /**
-             * @description ISO 8601 timestamp.
-             * @example 2026-05-04T09:00:00.000Z
-             */
-            lastUpdated: string;
-            /**
-             * @description The country whose controls are engaged.
-             * @example FR
-             */
-            country: string;
-            /** @description The controls engaged; empty when nothing moves. */
-            controls: components["schemas"]["ControlRef"][];
-            products: components["schemas"]["DeltaProduct"][];
-            gates?: components["schemas"]["Gates"];
-            page?: components["schemas"]["Page"];
-        };
-        DeltaProduct: {
-            productId: string;
-            name: string;
-            vendor: string;
-            /** @description False when no offering satisfies every engaged control. */
-            available: boolean;
-            /** @description The offering engaged under the controls; null when the product is unavailable. */
-            offering: {
-                id: string;
-                name: string;
-            } | null;
-            /** @description Control ids no offering satisfies (unavailable products). */
-            missingControls: string[];
-            published: components["schemas"]["Scores"];
-            underControls: components["schemas"]["Scores"];
-            distance: components["schemas"]["Distance"];
-            gate?: components["schemas"]["GateVerdict"];
-        };
-        /** @description Each product's published scores, its scores under the controls, and the distance. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
-        SparseDelta: {
-            marketId: string;
-            release: number;
-            /**
-             * @description ISO 8601 timestamp.
-             * @example 2026-05-04T09:00:00.000Z
-             */
-            lastUpdated: string;
-            /**
-             * @description The country whose controls are engaged.
-             * @example FR
-             */
-            country: string;
-            /** @description The controls engaged; empty when nothing moves. */
-            controls: components["schemas"]["ControlRef"][];
-            products: {
-                productId: string;
-                name: string;
-                vendor?: string;
-                /** @description False when no offering satisfies every engaged control. */
-                available?: boolean;
-                /** @description The offering engaged under the controls; null when the product is unavailable. */
-                offering?: {
-                    id: string;
-                    name: string;
-                } | null;
-                /** @description Control ids no offering satisfies (unavailable products). */
-                missingControls?: string[];
-                published?: components["schemas"]["Scores"];
-                underControls?: components["schemas"]["Scores"];
-                distance?: components["schemas"]["Distance"];
-                gate?: components["schemas"]["GateVerdict"];
-            }[];
-            gates?: components["schemas"]["Gates"];
-            page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
-            fields: string[];
-        };
         /** @description What release `to` changed against release `from`, per product and for the market, under one country's controls. */
         ReleaseChanges: {
             marketId: string;
@@ -1143,6 +833,12 @@ export interface components {
             indicatorsRedefined: string[];
             productsAdded: string[];
             productsRemoved: string[];
+        };
+        /** @description Covers [from, to); the last band covers [from, 100]. */
+        Band: {
+            name: string;
+            from: number;
+            to: number;
         };
         ProductChange: {
             productId: string;
@@ -1281,6 +977,141 @@ export interface components {
                     availability: ("became_available" | "became_unavailable" | "offering_changed" | "unchanged") | null;
                 };
             }[];
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
+        };
+        /** @description Each product's published scores, its scores under the controls, and the distance. */
+        Delta: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            /**
+             * @description The country whose controls are engaged.
+             * @example FR
+             */
+            country: string;
+            /** @description The controls engaged; empty when nothing moves. */
+            controls: components["schemas"]["ControlRef"][];
+            products: components["schemas"]["DeltaProduct"][];
+            gates?: components["schemas"]["Gates"];
+            page?: components["schemas"]["Page"];
+        };
+        DeltaProduct: {
+            productId: string;
+            name: string;
+            vendor: string;
+            /** @description False when no offering satisfies every engaged control. */
+            available: boolean;
+            /** @description The offering engaged under the controls; null when the product is unavailable. */
+            offering: {
+                id: string;
+                name: string;
+            } | null;
+            /** @description Control ids no offering satisfies (unavailable products). */
+            missingControls: string[];
+            published: components["schemas"]["Scores"];
+            underControls: components["schemas"]["Scores"];
+            distance: components["schemas"]["Distance"];
+            gate?: components["schemas"]["GateVerdict"];
+        };
+        /**
+         * @example {
+         *       "innovation": 84.2,
+         *       "control": 31.5,
+         *       "scale": 77
+         *     }
+         */
+        Scores: {
+            /** @description 0..100, one decimal. */
+            innovation: number;
+            /** @description 0..100, one decimal. */
+            control: number;
+            /** @description 0..100, one decimal. */
+            scale: number;
+        };
+        /**
+         * @description Under controls minus published, per axis, one decimal.
+         * @example {
+         *       "innovation": -20,
+         *       "control": 12.5,
+         *       "scale": -8.3,
+         *       "magnitude": 25.1
+         *     }
+         */
+        Distance: {
+            innovation: number;
+            control: number;
+            scale: number;
+            /** @description Euclidean norm of the three axis distances. */
+            magnitude: number;
+        };
+        /** @description Whether the product passes the caller's gates, and every gate it failed. */
+        GateVerdict: {
+            passed: boolean;
+            failed: ({
+                /** @constant */
+                gate: "available";
+                detail: string;
+            } | {
+                /** @constant */
+                gate: "minSeal";
+                required: number;
+                actual: number | null;
+                weakest: ("SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8")[];
+            } | {
+                /** @constant */
+                gate: "requireControls";
+                missing: string[];
+            })[];
+        };
+        /** @description The caller's gates, present only when some were given. */
+        Gates: {
+            minSeal: number | null;
+            requireControls: string[];
+            passed: number;
+            failed: number;
+            note: string;
+        };
+        /** @description Each product's published scores, its scores under the controls, and the distance. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseDelta: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            /**
+             * @description The country whose controls are engaged.
+             * @example FR
+             */
+            country: string;
+            /** @description The controls engaged; empty when nothing moves. */
+            controls: components["schemas"]["ControlRef"][];
+            products: {
+                productId: string;
+                name: string;
+                vendor?: string;
+                /** @description False when no offering satisfies every engaged control. */
+                available?: boolean;
+                /** @description The offering engaged under the controls; null when the product is unavailable. */
+                offering?: {
+                    id: string;
+                    name: string;
+                } | null;
+                /** @description Control ids no offering satisfies (unavailable products). */
+                missingControls?: string[];
+                published?: components["schemas"]["Scores"];
+                underControls?: components["schemas"]["Scores"];
+                distance?: components["schemas"]["Distance"];
+                gate?: components["schemas"]["GateVerdict"];
+            }[];
+            gates?: components["schemas"]["Gates"];
             page?: components["schemas"]["Page"];
             /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
             fields: string[];
@@ -1467,52 +1298,6 @@ export interface components {
             overridden: boolean;
             evidence: components["schemas"]["Evidence"];
         };
-        /** @description A product's EU Cloud Sovereignty Framework profile under a country: each objective's SEAL level with the facts behind it, and the overall level, the weakest objective's. */
-        Sovereignty: {
-            marketId: string;
-            release: number;
-            lastUpdated: string;
-            /** @description The country whose controls choose the offering assessed. */
-            country: string;
-            productId: string;
-            name: string;
-            vendor: string;
-            framework: string;
-            offering: {
-                id: string;
-                name: string;
-            };
-            /** @description False when no offering satisfies the country's controls: the default offering is assessed. */
-            available: boolean;
-            overall: {
-                level: number | null;
-                weakest: ("SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8")[];
-            };
-            objectives: {
-                /** @enum {string} */
-                objective: "SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8";
-                name: string;
-                /** @description Null: the catalogue maps no fact to this objective. */
-                level: number | null;
-                facts: {
-                    /** @enum {string} */
-                    kind: "control" | "indicator";
-                    id: string;
-                    name: string;
-                    /** @description The indicator's value; for a control, true (the offering satisfies it). */
-                    value: number | boolean | string;
-                    /** @description The level this fact evidences for the objective (0: none). */
-                    level: number;
-                    /** @description The offering whose catalogue entry states it. */
-                    statedBy: string;
-                    source: string | null;
-                    asOf: string | null;
-                    confidence: ("verified" | "vendor-claimed" | "estimated") | null;
-                    note: string | null;
-                }[];
-            }[];
-            note: string;
-        };
         /** @description A product's releases as published and restated under one methodology, so that only like is compared with like. */
         ProductHistory: {
             marketId: string;
@@ -1561,46 +1346,54 @@ export interface components {
             }[];
             note: string;
         };
-        /** @description Every product under every country's controls; each cell equals the Delta for its country. */
-        AvailabilityMatrix: {
+        /** @description A product's EU Cloud Sovereignty Framework profile under a country: each objective's SEAL level with the facts behind it, and the overall level, the weakest objective's. */
+        Sovereignty: {
             marketId: string;
             release: number;
-            /**
-             * @description ISO 8601 timestamp.
-             * @example 2026-05-04T09:00:00.000Z
-             */
             lastUpdated: string;
-            /** @description The columns, by country code; every product's `cells` follow this order. */
-            countries: {
-                country: string;
-                name: string;
-                controls: components["schemas"]["ControlRef"][];
-            }[];
-            products: components["schemas"]["AvailabilityRow"][];
-            page?: components["schemas"]["Page"];
-        };
-        AvailabilityRow: {
+            /** @description The country whose controls choose the offering assessed. */
+            country: string;
             productId: string;
             name: string;
             vendor: string;
-            /** @description Published Innovation. */
-            innovation: number;
-            /** @description How many countries it is available in. */
-            availableIn: number;
-            cells: components["schemas"]["AvailabilityCell"][];
-        };
-        AvailabilityCell: {
-            country: string;
+            framework: string;
+            offering: {
+                id: string;
+                name: string;
+            };
+            /** @description False when no offering satisfies the country's controls: the default offering is assessed. */
             available: boolean;
-            offeringId: string | null;
-            /** @description 0..100, one decimal. */
-            innovationRetained: number;
-            /** @description The Delta's distance magnitude. */
-            distance: number;
-            missingControls: string[];
+            overall: {
+                level: number | null;
+                weakest: ("SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8")[];
+            };
+            objectives: {
+                /** @enum {string} */
+                objective: "SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8";
+                name: string;
+                /** @description Null: the catalogue maps no fact to this objective. */
+                level: number | null;
+                facts: {
+                    /** @enum {string} */
+                    kind: "control" | "indicator";
+                    id: string;
+                    name: string;
+                    /** @description The indicator's value; for a control, true (the offering satisfies it). */
+                    value: number | boolean | string;
+                    /** @description The level this fact evidences for the objective (0: none). */
+                    level: number;
+                    /** @description The offering whose catalogue entry states it. */
+                    statedBy: string;
+                    source: string | null;
+                    asOf: string | null;
+                    confidence: ("verified" | "vendor-claimed" | "estimated") | null;
+                    note: string | null;
+                }[];
+            }[];
+            note: string;
         };
-        /** @description Every product under every country's controls; each cell equals the Delta for its country. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
-        SparseAvailabilityMatrix: {
+        /** @description Products ranked by the Innovation they retain with every control engaged; off, on and the distance. */
+        Max: {
             marketId: string;
             release: number;
             /**
@@ -1608,22 +1401,229 @@ export interface components {
              * @example 2026-05-04T09:00:00.000Z
              */
             lastUpdated: string;
-            /** @description The columns, by country code; every product's `cells` follow this order. */
-            countries: {
-                country: string;
+            /**
+             * @description The country whose controls are engaged.
+             * @example FR
+             */
+            country: string;
+            /** @description The controls engaged; empty when nothing moves. */
+            controls: components["schemas"]["ControlRef"][];
+            products: components["schemas"]["MaxProduct"][];
+            gates?: components["schemas"]["Gates"];
+            page?: components["schemas"]["Page"];
+        };
+        MaxProduct: {
+            rank: number;
+            productId: string;
+            name: string;
+            vendor: string;
+            /** @description False when no offering satisfies every engaged control. */
+            available: boolean;
+            /** @description The offering engaged under the controls; null when the product is unavailable. */
+            offering: {
+                id: string;
                 name: string;
-                controls: components["schemas"]["ControlRef"][];
+            } | null;
+            /** @description Control ids no offering satisfies (unavailable products). */
+            missingControls: string[];
+            off: components["schemas"]["Scores"];
+            on: components["schemas"]["Scores"];
+            distance: components["schemas"]["Distance"];
+            rankInterval: components["schemas"]["RankInterval"];
+            /** @description 5th and 95th percentile of on.innovation (the Innovation kept under the controls) across the sensitivity analysis, widened to contain it; 0–0 for an unavailable product. */
+            retainedInterval: {
+                /** @description 0..100, one decimal. */
+                p5: number;
+                /** @description 0..100, one decimal. */
+                p95: number;
+            };
+            seal: components["schemas"]["Seal"];
+            rankOdds: components["schemas"]["RankOdds"];
+            gate?: components["schemas"]["GateVerdict"];
+            /** @description With gates: the product's rank in the whole field (`rank` is among those that pass). */
+            publishedRank?: number;
+        };
+        /** @description The overall EU Cloud Sovereignty Framework level of the offering engaged under the country, as the catalogue's facts evidence it; null when the product is unavailable there (no offering to assess). */
+        Seal: {
+            /** @description The weakest objective's SEAL level (0–4); null when the catalogue cannot assess an objective. */
+            level: number | null;
+            /** @description The objectives at that level. */
+            weakest: ("SOV-1" | "SOV-2" | "SOV-3" | "SOV-4" | "SOV-5" | "SOV-6" | "SOV-7" | "SOV-8")[];
+        } | null;
+        /** @description Products ranked by the Innovation they retain with every control engaged; off, on and the distance. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseMax: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            /**
+             * @description The country whose controls are engaged.
+             * @example FR
+             */
+            country: string;
+            /** @description The controls engaged; empty when nothing moves. */
+            controls: components["schemas"]["ControlRef"][];
+            products: {
+                rank?: number;
+                productId: string;
+                name: string;
+                vendor?: string;
+                /** @description False when no offering satisfies every engaged control. */
+                available?: boolean;
+                /** @description The offering engaged under the controls; null when the product is unavailable. */
+                offering?: {
+                    id: string;
+                    name: string;
+                } | null;
+                /** @description Control ids no offering satisfies (unavailable products). */
+                missingControls?: string[];
+                off?: components["schemas"]["Scores"];
+                on?: components["schemas"]["Scores"];
+                distance?: components["schemas"]["Distance"];
+                rankInterval?: components["schemas"]["RankInterval"];
+                /** @description 5th and 95th percentile of on.innovation (the Innovation kept under the controls) across the sensitivity analysis, widened to contain it; 0–0 for an unavailable product. */
+                retainedInterval?: {
+                    /** @description 0..100, one decimal. */
+                    p5: number;
+                    /** @description 0..100, one decimal. */
+                    p95: number;
+                };
+                seal?: components["schemas"]["Seal"];
+                rankOdds?: components["schemas"]["RankOdds"];
+                gate?: components["schemas"]["GateVerdict"];
+                /** @description With gates: the product's rank in the whole field (`rank` is among those that pass). */
+                publishedRank?: number;
             }[];
+            gates?: components["schemas"]["Gates"];
+            page?: components["schemas"]["Page"];
+            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            fields: string[];
+        };
+        /** @description Every product's published scores, the dimensions with their bands, and the methodology. */
+        Snapshot: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            name: string;
+            methodologyVersion: string;
+            /** @description How each axis was scored; to be quoted verbatim. */
+            methodology: string;
+            dimensions: components["schemas"]["Dimension"][];
+            products: components["schemas"]["SnapshotProduct"][];
+            uncertainty: components["schemas"]["UncertaintyAnalysis"];
+            page?: components["schemas"]["Page"];
+        };
+        Dimension: {
+            /** @enum {string} */
+            id: "innovation" | "control" | "scale";
+            name: string;
+            description: string;
+            bands: components["schemas"]["Band"][];
+            indicators: components["schemas"]["Indicator"][];
+        };
+        Indicator: {
+            id: string;
+            name: string;
+            description?: string;
+            /** @enum {string} */
+            kind: "number" | "boolean" | "level";
+            weight: number;
+            /** @enum {string} */
+            direction?: "higher" | "lower";
+            unit?: string;
+            /** @description Ordered worst first. */
+            levels?: string[];
+            source?: string;
+        };
+        SnapshotProduct: {
+            productId: string;
+            name: string;
+            vendor: string;
+            scores: components["schemas"]["Scores"];
+            /** @description Band name per axis. */
+            bands: {
+                innovation: string;
+                control: string;
+                scale: string;
+            };
+            /** @description Indicators the product does not demonstrate (scored 0). */
+            gaps: string[];
+            uncertainty: components["schemas"]["ProductUncertainty"];
+        };
+        /** @description How sure each published axis score is. */
+        ProductUncertainty: {
+            innovation: components["schemas"]["AxisUncertainty"];
+            control: components["schemas"]["AxisUncertainty"];
+            scale: components["schemas"]["AxisUncertainty"];
+        };
+        AxisUncertainty: {
+            /** @description 5th and 95th percentile of the axis score across the draws, widened to contain the published score. */
+            interval: {
+                /** @description 0..100, one decimal. */
+                p5: number;
+                /** @description 0..100, one decimal. */
+                p95: number;
+            };
+            /** @description Share of the draws (0..1, three decimals) that fall in each band of the axis, by band name. */
+            bands: {
+                [key: string]: number;
+            };
+            /** @description True when at least 95 % of the draws fall in the published band; false: the band is not settled. */
+            bandSettled: boolean;
+        };
+        /** @description The sensitivity analysis behind every interval of this release (docs/methodology.md, Uncertainty). */
+        UncertaintyAnalysis: {
+            /** @constant */
+            method: "monte-carlo";
+            draws: number;
+            /** @description Names the release: the same release always gives the same intervals. */
+            seed: string;
+            /** @description Dirichlet concentration of the perturbed weights (larger: closer to the published weights). */
+            concentration: number;
+            /** @description Relative error drawn for a value, by the confidence of its evidence. */
+            evidenceSpread: {
+                verified: number;
+                "vendor-claimed": number;
+                estimated: number;
+            };
+        };
+        /** @description Every product's published scores, the dimensions with their bands, and the methodology. Sparse: asked with `fields`, each product keeps only those fields and its identity. */
+        SparseSnapshot: {
+            marketId: string;
+            release: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            lastUpdated: string;
+            name: string;
+            methodologyVersion: string;
+            /** @description How each axis was scored; to be quoted verbatim. */
+            methodology: string;
+            dimensions: components["schemas"]["Dimension"][];
             products: {
                 productId: string;
                 name: string;
                 vendor?: string;
-                /** @description Published Innovation. */
-                innovation?: number;
-                /** @description How many countries it is available in. */
-                availableIn?: number;
-                cells?: components["schemas"]["AvailabilityCell"][];
+                scores?: components["schemas"]["Scores"];
+                /** @description Band name per axis. */
+                bands?: {
+                    innovation: string;
+                    control: string;
+                    scale: string;
+                };
+                /** @description Indicators the product does not demonstrate (scored 0). */
+                gaps?: string[];
+                uncertainty?: components["schemas"]["ProductUncertainty"];
             }[];
+            uncertainty: components["schemas"]["UncertaintyAnalysis"];
             page?: components["schemas"]["Page"];
             /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
             fields: string[];
@@ -1868,6 +1868,30 @@ export interface components {
             /** @description SHA-256 of the file's bytes, in hex: check a download against it. */
             sha256: string;
         };
+        /** @description The organization's credits ledger, newest first. */
+        Ledger: {
+            entries: {
+                id: number;
+                /** @enum {string} */
+                kind: "grant" | "debit" | "adjustment";
+                /** @description Signed: positive for grants, negative for debits. */
+                amount: number;
+                balanceAfter: number;
+                /** @description The operation a debit paid for. */
+                operation: string | null;
+                /** @description The token or OAuth grant that made the call. */
+                tokenId: string | null;
+                requestId: string | null;
+                note: string | null;
+                /**
+                 * @description ISO 8601 timestamp.
+                 * @example 2026-05-04T09:00:00.000Z
+                 */
+                createdAt: string;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+        };
         /** @description The calling token's organization: balance and limits. */
         Organization: {
             organizationId: string;
@@ -1932,30 +1956,6 @@ export interface components {
                     calls: number;
                 }[];
             }[];
-        };
-        /** @description The organization's credits ledger, newest first. */
-        Ledger: {
-            entries: {
-                id: number;
-                /** @enum {string} */
-                kind: "grant" | "debit" | "adjustment";
-                /** @description Signed: positive for grants, negative for debits. */
-                amount: number;
-                balanceAfter: number;
-                /** @description The operation a debit paid for. */
-                operation: string | null;
-                /** @description The token or OAuth grant that made the call. */
-                tokenId: string | null;
-                requestId: string | null;
-                note: string | null;
-                /**
-                 * @description ISO 8601 timestamp.
-                 * @example 2026-05-04T09:00:00.000Z
-                 */
-                createdAt: string;
-            }[];
-            /** @description Pass as `cursor` for the next page; null on the last. */
-            nextCursor: string | null;
         };
         /** @description RFC 9457 problem details. `code` is stable; `type` links to its documentation. */
         Problem: {
@@ -3354,7 +3354,7 @@ export interface operations {
             };
         };
     };
-    "readings-snapshot": {
+    "readings-availability": {
         parameters: {
             query?: {
                 release?: number;
@@ -3362,6 +3362,7 @@ export interface operations {
                 cursor?: string;
                 productIds?: string;
                 fields?: string;
+                countries?: string;
             };
             header?: {
                 /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
@@ -3391,7 +3392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Snapshot"] | components["schemas"]["SparseSnapshot"];
+                    "application/json": components["schemas"]["AvailabilityMatrix"] | components["schemas"]["SparseAvailabilityMatrix"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -3625,7 +3626,7 @@ export interface operations {
             };
         };
     };
-    "readings-snapshotHead": {
+    "readings-availabilityHead": {
         parameters: {
             query?: {
                 release?: number;
@@ -3633,6 +3634,7 @@ export interface operations {
                 cursor?: string;
                 productIds?: string;
                 fields?: string;
+                countries?: string;
             };
             header?: {
                 /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
@@ -4176,13 +4178,12 @@ export interface operations {
             };
         };
     };
-    "readings-servicemax": {
+    "readings-changes": {
         parameters: {
             query?: {
-                release?: number;
+                from?: number;
+                to?: number;
                 country?: string;
-                minSeal?: number;
-                requireControls?: string;
                 limit?: number;
                 cursor?: string;
                 productIds?: string;
@@ -4216,7 +4217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Max"] | components["schemas"]["SparseMax"];
+                    "application/json": components["schemas"]["ReleaseChanges"] | components["schemas"]["SparseReleaseChanges"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -4450,13 +4451,12 @@ export interface operations {
             };
         };
     };
-    "readings-servicemaxHead": {
+    "readings-changesHead": {
         parameters: {
             query?: {
-                release?: number;
+                from?: number;
+                to?: number;
                 country?: string;
-                minSeal?: number;
-                requireControls?: string;
                 limit?: number;
                 cursor?: string;
                 productIds?: string;
@@ -4876,421 +4876,6 @@ export interface operations {
                 minSeal?: number;
                 requireControls?: string;
                 view?: "map" | "bars";
-                limit?: number;
-                cursor?: string;
-                productIds?: string;
-                fields?: string;
-            };
-            header?: {
-                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The market's slug, from the markets list. */
-                marketId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The reading or resource. (HEAD: no body.) */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "X-Credits-Cost": components["headers"]["CreditsCost"];
-                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. (HEAD: no body.) */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. (HEAD: no body.) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. (HEAD: no body.) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Bearer challenge. */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. Or Insufficient scope (`insufficient_scope`): The token is valid but lacks the scope the operation requires (Market.Read.All for readings). (HEAD: no body.) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. (HEAD: no body.) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. (HEAD: no body.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
-            431: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. (HEAD: no body.) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. (HEAD: no body.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "readings-changes": {
-        parameters: {
-            query?: {
-                from?: number;
-                to?: number;
-                country?: string;
-                limit?: number;
-                cursor?: string;
-                productIds?: string;
-                fields?: string;
-            };
-            header?: {
-                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The market's slug, from the markets list. */
-                marketId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The reading or resource. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "X-Credits-Cost": components["headers"]["CreditsCost"];
-                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReleaseChanges"] | components["schemas"]["SparseReleaseChanges"];
-                };
-            };
-            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#invalid_request",
-                     *       "title": "Invalid request",
-                     *       "status": 400,
-                     *       "code": "invalid_request",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
-                     *       "issues": [
-                     *         {
-                     *           "path": "country",
-                     *           "message": "country must be an ISO 3166-1 alpha-2 code, e.g. FR"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Bearer challenge. */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "code": "unauthorized",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "A valid bearer token is required."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
-            402: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#insufficient_credits",
-                     *       "title": "Insufficient credits",
-                     *       "status": 402,
-                     *       "code": "insufficient_credits",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
-                     *       "cost": 5,
-                     *       "balance": 3
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. Or Insufficient scope (`insufficient_scope`): The token is valid but lacks the scope the operation requires (Market.Read.All for readings). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#organization_required",
-                     *       "title": "Organization required",
-                     *       "status": 403,
-                     *       "code": "organization_required",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
-                     *       "createOrganizationUrl": "https://example.com/onboarding"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#not_found",
-                     *       "title": "Not found",
-                     *       "status": 404,
-                     *       "code": "not_found",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "No market \"no-such-market\"."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_timeout",
-                     *       "title": "Request timeout",
-                     *       "status": 408,
-                     *       "code": "request_timeout",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "The request's headers did not arrive within 60 seconds."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "Rate limit of 600 requests per minute exceeded."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
-            431: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_header_too_large",
-                     *       "title": "Request header fields too large",
-                     *       "status": 431,
-                     *       "code": "request_header_too_large",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "The request's headers are larger than 16 KB."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "The service failed unexpectedly."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#unavailable",
-                     *       "title": "Service unavailable",
-                     *       "status": 503,
-                     *       "code": "unavailable",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "The database is unreachable; retry shortly."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "readings-changesHead": {
-        parameters: {
-            query?: {
-                from?: number;
-                to?: number;
-                country?: string;
                 limit?: number;
                 cursor?: string;
                 productIds?: string;
@@ -6217,6 +5802,413 @@ export interface operations {
             };
         };
     };
+    "readings-history": {
+        parameters: {
+            query?: {
+                release?: number;
+            };
+            header?: {
+                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The market's slug, from the markets list. */
+                marketId: string;
+                /** @description The product's slug, from the market's products list. */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductHistory"];
+                };
+            };
+            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#invalid_request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "code": "invalid_request",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
+                     *       "issues": [
+                     *         {
+                     *           "path": "country",
+                     *           "message": "country must be an ISO 3166-1 alpha-2 code, e.g. FR"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "unauthorized",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "A valid bearer token is required."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#insufficient_credits",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "code": "insufficient_credits",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "cost": 5,
+                     *       "balance": 3
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. Or Insufficient scope (`insufficient_scope`): The token is valid but lacks the scope the operation requires (Market.Read.All for readings). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#organization_required",
+                     *       "title": "Organization required",
+                     *       "status": 403,
+                     *       "code": "organization_required",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
+                     *       "createOrganizationUrl": "https://example.com/onboarding"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "not_found",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "No market \"no-such-market\"."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_timeout",
+                     *       "title": "Request timeout",
+                     *       "status": 408,
+                     *       "code": "request_timeout",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers did not arrive within 60 seconds."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "Rate limit of 600 requests per minute exceeded."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_header_too_large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "code": "request_header_too_large",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers are larger than 16 KB."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The service failed unexpectedly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "unavailable",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The database is unreachable; retry shortly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "readings-historyHead": {
+        parameters: {
+            query?: {
+                release?: number;
+            };
+            header?: {
+                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The market's slug, from the markets list. */
+                marketId: string;
+                /** @description The product's slug, from the market's products list. */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. (HEAD: no body.) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. (HEAD: no body.) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. (HEAD: no body.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. (HEAD: no body.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. Or Insufficient scope (`insufficient_scope`): The token is valid but lacks the scope the operation requires (Market.Read.All for readings). (HEAD: no body.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. (HEAD: no body.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. (HEAD: no body.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. (HEAD: no body.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. (HEAD: no body.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "readings-sovereignty": {
         parameters: {
             query?: {
@@ -6626,10 +6618,17 @@ export interface operations {
             };
         };
     };
-    "readings-history": {
+    "readings-servicemax": {
         parameters: {
             query?: {
                 release?: number;
+                country?: string;
+                minSeal?: number;
+                requireControls?: string;
+                limit?: number;
+                cursor?: string;
+                productIds?: string;
+                fields?: string;
             };
             header?: {
                 /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
@@ -6638,8 +6637,6 @@ export interface operations {
             path: {
                 /** @description The market's slug, from the markets list. */
                 marketId: string;
-                /** @description The product's slug, from the market's products list. */
-                productId: string;
             };
             cookie?: never;
         };
@@ -6661,7 +6658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductHistory"];
+                    "application/json": components["schemas"]["Max"] | components["schemas"]["SparseMax"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -6895,10 +6892,17 @@ export interface operations {
             };
         };
     };
-    "readings-historyHead": {
+    "readings-servicemaxHead": {
         parameters: {
             query?: {
                 release?: number;
+                country?: string;
+                minSeal?: number;
+                requireControls?: string;
+                limit?: number;
+                cursor?: string;
+                productIds?: string;
+                fields?: string;
             };
             header?: {
                 /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
@@ -6907,8 +6911,6 @@ export interface operations {
             path: {
                 /** @description The market's slug, from the markets list. */
                 marketId: string;
-                /** @description The product's slug, from the market's products list. */
-                productId: string;
             };
             cookie?: never;
         };
@@ -7033,7 +7035,7 @@ export interface operations {
             };
         };
     };
-    "readings-availability": {
+    "readings-snapshot": {
         parameters: {
             query?: {
                 release?: number;
@@ -7041,7 +7043,6 @@ export interface operations {
                 cursor?: string;
                 productIds?: string;
                 fields?: string;
-                countries?: string;
             };
             header?: {
                 /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
@@ -7071,7 +7072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AvailabilityMatrix"] | components["schemas"]["SparseAvailabilityMatrix"];
+                    "application/json": components["schemas"]["Snapshot"] | components["schemas"]["SparseSnapshot"];
                 };
             };
             /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
@@ -7305,7 +7306,7 @@ export interface operations {
             };
         };
     };
-    "readings-availabilityHead": {
+    "readings-snapshotHead": {
         parameters: {
             query?: {
                 release?: number;
@@ -7313,7 +7314,6 @@ export interface operations {
                 cursor?: string;
                 productIds?: string;
                 fields?: string;
-                countries?: string;
             };
             header?: {
                 /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
@@ -7793,6 +7793,389 @@ export interface operations {
                 content?: never;
             };
             /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. (HEAD: no body.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. (HEAD: no body.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. (HEAD: no body.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "exports-citation": {
+        parameters: {
+            query?: {
+                release?: number;
+                format?: "bibtex" | "csl-json";
+            };
+            header?: {
+                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The market's slug, from the markets list. */
+                marketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed (no Content-Length). */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-bibtex": string;
+                    "application/vnd.citationstyles.csl+json": {
+                        id: string;
+                        /** @constant */
+                        type: "dataset";
+                        title: string;
+                    }[];
+                };
+            };
+            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#invalid_request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "code": "invalid_request",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
+                     *       "issues": [
+                     *         {
+                     *           "path": "country",
+                     *           "message": "country must be an ISO 3166-1 alpha-2 code, e.g. FR"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "unauthorized",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "A valid bearer token is required."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#organization_required",
+                     *       "title": "Organization required",
+                     *       "status": 403,
+                     *       "code": "organization_required",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
+                     *       "createOrganizationUrl": "https://example.com/onboarding"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "not_found",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "No market \"no-such-market\"."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_timeout",
+                     *       "title": "Request timeout",
+                     *       "status": 408,
+                     *       "code": "request_timeout",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers did not arrive within 60 seconds."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "Rate limit of 600 requests per minute exceeded."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_header_too_large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "code": "request_header_too_large",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers are larger than 16 KB."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The service failed unexpectedly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "unavailable",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The database is unreachable; retry shortly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "exports-citationHead": {
+        parameters: {
+            query?: {
+                release?: number;
+                format?: "bibtex" | "csl-json";
+            };
+            header?: {
+                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The market's slug, from the markets list. */
+                marketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed (no Content-Length). (HEAD: no body.) */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. (HEAD: no body.) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. (HEAD: no body.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. (HEAD: no body.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. (HEAD: no body.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. (HEAD: no body.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. (HEAD: no body.) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9023,28 +9406,21 @@ export interface operations {
             };
         };
     };
-    "exports-citation": {
+    "account-ledger": {
         parameters: {
             query?: {
-                release?: number;
-                format?: "bibtex" | "csl-json";
+                limit?: number;
+                cursor?: string;
             };
-            header?: {
-                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The market's slug, from the markets list. */
-                marketId: string;
-            };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The file, streamed (no Content-Length). */
+            /** @description The reading or resource. */
             200: {
                 headers: {
-                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Credits-Cost": components["headers"]["CreditsCost"];
@@ -9054,27 +9430,11 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-bibtex": string;
-                    "application/vnd.citationstyles.csl+json": {
-                        id: string;
-                        /** @constant */
-                        type: "dataset";
-                        title: string;
-                    }[];
+                    "application/json": components["schemas"]["Ledger"];
                 };
-            };
-            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
             400: {
@@ -9276,28 +9636,21 @@ export interface operations {
             };
         };
     };
-    "exports-citationHead": {
+    "account-ledgerHead": {
         parameters: {
             query?: {
-                release?: number;
-                format?: "bibtex" | "csl-json";
+                limit?: number;
+                cursor?: string;
             };
-            header?: {
-                /** @description An ETag from an earlier response: answers 304 with no body, and no credits, while it is current. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The market's slug, from the markets list. */
-                marketId: string;
-            };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The file, streamed (no Content-Length). (HEAD: no body.) */
+            /** @description The reading or resource. (HEAD: no body.) */
             200: {
                 headers: {
-                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Credits-Cost": components["headers"]["CreditsCost"];
@@ -9307,16 +9660,6 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not modified: the copy named by If-None-Match is current. No body, no credits. (HEAD: no body.) */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9948,349 +10291,6 @@ export interface operations {
                 to?: string;
                 bucket?: "day" | "hour";
                 groupBy?: "operation" | "token";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The reading or resource. (HEAD: no body.) */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "X-Credits-Cost": components["headers"]["CreditsCost"];
-                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. (HEAD: no body.) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. (HEAD: no body.) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Bearer challenge. */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. (HEAD: no body.) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. (HEAD: no body.) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. (HEAD: no body.) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
-            431: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. (HEAD: no body.) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. (HEAD: no body.) */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "account-ledger": {
-        parameters: {
-            query?: {
-                limit?: number;
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The reading or resource. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "X-Credits-Cost": components["headers"]["CreditsCost"];
-                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ledger"];
-                };
-            };
-            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#invalid_request",
-                     *       "title": "Invalid request",
-                     *       "status": 400,
-                     *       "code": "invalid_request",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
-                     *       "issues": [
-                     *         {
-                     *           "path": "country",
-                     *           "message": "country must be an ISO 3166-1 alpha-2 code, e.g. FR"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Bearer challenge. */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#unauthorized",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "code": "unauthorized",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "A valid bearer token is required."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#organization_required",
-                     *       "title": "Organization required",
-                     *       "status": 403,
-                     *       "code": "organization_required",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
-                     *       "createOrganizationUrl": "https://example.com/onboarding"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#not_found",
-                     *       "title": "Not found",
-                     *       "status": 404,
-                     *       "code": "not_found",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "No market \"no-such-market\"."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_timeout",
-                     *       "title": "Request timeout",
-                     *       "status": 408,
-                     *       "code": "request_timeout",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "The request's headers did not arrive within 60 seconds."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "Rate limit of 600 requests per minute exceeded."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
-            431: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_header_too_large",
-                     *       "title": "Request header fields too large",
-                     *       "status": 431,
-                     *       "code": "request_header_too_large",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "The request's headers are larger than 16 KB."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "The service failed unexpectedly."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://api.market-positioning.example.org/docs/errors#unavailable",
-                     *       "title": "Service unavailable",
-                     *       "status": 503,
-                     *       "code": "unavailable",
-                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "The database is unreachable; retry shortly."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "account-ledgerHead": {
-        parameters: {
-            query?: {
-                limit?: number;
-                cursor?: string;
             };
             header?: never;
             path?: never;

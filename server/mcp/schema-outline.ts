@@ -1,11 +1,11 @@
 /**
  * A tool's output schema as tools/list carries it: an outline. Every agent pays for tools/list on
  * every connection, and the complete output schemas were 36 of its 50 KB. The outline keeps what a
- * client needs to read and check a result — the result's fields with their types and required
- * ones, and the fields (with types) of the items of its lists (the products of a reading), enums
- * and nullability — and names a nested object without describing it (a product's `rankOdds`, the
- * answer's `page`), leaving out deeper structure, nested required lists, descriptions and numeric
- * bounds. The complete schema of every payload is in the OpenAPI document (GET /v1/openapi.json),
+ * client needs to read a result — the result's fields with their types, and the fields (with
+ * types) of the items of its lists (the products of a reading), enums and nullability — and names
+ * a nested object without describing it (a product's `rankOdds`, the answer's `page`), leaving out
+ * deeper structure, required lists (1.2 KB of tools/list: a result has every field its outline
+ * names unless the field's note says when), descriptions and numeric bounds. The complete schema of every payload is in the OpenAPI document (GET /v1/openapi.json),
  * and the server still validates each result against it. Pure.
  */
 
@@ -14,8 +14,24 @@ type Json = Record<string, unknown>;
 /** The release numbers' bound (PostgreSQL's integer): one no real argument nears, stated in the OpenAPI document. */
 const MAX_RELEASE = 2_147_483_647;
 
-/** Parameters every reading of every product takes, defined once in the server instructions (instructions.ts). */
-const NARROWING_PARAMETERS = new Set(["limit", "cursor", "productIds", "fields", "countries"]);
+/**
+ * Parameters many tools take with the same meaning, defined once in the server instructions
+ * (instructions.ts) rather than in every tool that takes them: the market and release a reading
+ * reads, the country whose controls it engages, the gates, and the narrowing of a list of products.
+ */
+export const PARAMETERS_DEFINED_ONCE = new Set([
+  "marketId",
+  "productId",
+  "release",
+  "country",
+  "minSeal",
+  "requireControls",
+  "limit",
+  "cursor",
+  "productIds",
+  "fields",
+  "countries",
+]);
 
 /** How many levels of properties the outline keeps. */
 export const OUTLINE_DEPTH = 2;
@@ -60,8 +76,6 @@ function outlined(schema: Json, defs: Json, depth: number, root = false, item = 
         outlined(s, defs, depth - 1, false, false, field),
       ]),
     );
-    // Which fields are always there is said for the result itself; below it the OpenAPI document says it.
-    if (root && Array.isArray(node.required)) out.required = node.required;
   }
   // An array's items are read as part of the array: they keep its depth.
   if (node.items && typeof node.items === "object") out.items = outlined(node.items as Json, defs, depth, false, true);
@@ -103,12 +117,12 @@ export function compactInput(schema: Json): Json {
     );
   };
   // Under `properties` the keys are parameter names, never keywords: a parameter named "example" stays.
-  // The narrowing parameters are the same on every reading and the instructions define them once.
+  // Parameters the instructions define once lose their description here.
   const walkProperties = (properties: Json): Json =>
     Object.fromEntries(
       Object.entries(properties).map(([name, value]) => {
         const kept = walk(value) as Json;
-        if (NARROWING_PARAMETERS.has(name)) delete kept.description;
+        if (PARAMETERS_DEFINED_ONCE.has(name)) delete kept.description;
         return [name, kept];
       }),
     );

@@ -190,6 +190,9 @@ export async function operationsBench(
         rows.push(row);
         console.log(line(target.label, figures, node));
       }
+      const rest = targets.find((t) => t.name === "readings.snapshot");
+      const mcp = targets.find((t) => t.name === "mcp tools/call");
+      if (rest && mcp && wanted(rest.name) && wanted(mcp.name)) await mcpAgainstRest(rest, mcp, connections);
     }
   } finally {
     floor?.process.kill();
@@ -226,4 +229,32 @@ function printStages(totals: Record<string, StageTotals>, database: string) {
       ].join(" "),
     );
   }
+}
+
+/**
+ * MCP `tools/call` of the snapshot over the REST snapshot, interleaved: rounds of 2 s each, the two
+ * in turn (ABBA), so a slow moment of a shared machine lands on both; the ratio is of their summed
+ * requests. Rows measured minutes apart can differ by half on this machine; this cannot.
+ */
+async function mcpAgainstRest(
+  rest: { url: string; headers: Record<string, string> },
+  mcp: { url: string; headers: Record<string, string>; post?: string },
+  connections: number,
+  rounds = 6,
+) {
+  let restRequests = 0;
+  let mcpRequests = 0;
+  const perRound: string[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const runRest = () => measure("rest", rest.url, rest.headers, connections, undefined, 2, 2);
+    const runMcp = () => measure("mcp", mcp.url, mcp.headers, connections, mcp.post, 2, 2);
+    const [a, b] = round % 2 === 0 ? [await runRest(), await runMcp()] : [await runMcp(), await runRest()];
+    const [restRound, mcpRound] = round % 2 === 0 ? [a, b] : [b, a];
+    restRequests += restRound.rps;
+    mcpRequests += mcpRound.rps;
+    perRound.push((mcpRound.rps / restRound.rps).toFixed(2));
+  }
+  console.log(
+    `MCP tools/call ÷ REST snapshot, ${rounds} interleaved rounds of 2 s at ${connections} connections: ${(mcpRequests / restRequests).toFixed(2)}× (rounds: ${perRound.join(", ")})`,
+  );
 }

@@ -5,7 +5,8 @@
  * outlines are written out by hand.
  */
 import { describe, expect, it } from "vitest";
-import { compactInput, outlineSchema } from "@/server/mcp/schema-outline";
+import { MCP_INSTRUCTIONS } from "@/server/mcp/instructions";
+import { compactInput, outlineSchema, PARAMETERS_DEFINED_ONCE } from "@/server/mcp/schema-outline";
 
 const schema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -35,7 +36,7 @@ const schema = {
 };
 
 describe("the outline of an output schema", () => {
-  it("keeps two levels of field names and types, items as deep as their array, enums, nullability and the result's required fields", () => {
+  it("keeps two levels of field names and types, items as deep as their array, enums and nullability; no required lists", () => {
     expect(outlineSchema(schema)).toEqual({
       type: "object",
       properties: {
@@ -54,7 +55,6 @@ describe("the outline of an output schema", () => {
         // A record's values are a level of their own, as named properties are.
         bands: { type: "object", additionalProperties: { type: "number" } },
       },
-      required: ["release", "products"],
     });
   });
 
@@ -78,7 +78,8 @@ describe("an input schema as tools/list carries it", () => {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       properties: {
-        marketId: { type: "string", maxLength: 64, pattern: "^[a-z]+$", description: "The market.", example: "m" },
+        marketId: { type: "string", maxLength: 64, pattern: "^[a-z]+$", description: "Defined once.", example: "m" },
+        marketName: { type: "string", maxLength: 64, description: "Not defined once.", example: "m" },
         limit: { type: "integer", minimum: 1, maximum: 1000, description: "At most this many." },
         release: { type: "integer", exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER },
         to: { type: "integer", minimum: 1, maximum: 2147483647, description: "The later release." },
@@ -92,7 +93,8 @@ describe("an input schema as tools/list carries it", () => {
     expect(compactInput(input)).toEqual({
       type: "object",
       properties: {
-        marketId: { type: "string", description: "The market." },
+        marketId: { type: "string" },
+        marketName: { type: "string", description: "Not defined once." },
         limit: { type: "integer", minimum: 1, maximum: 1000 },
         release: { type: "integer" },
         to: { type: "integer", minimum: 1, description: "The later release." },
@@ -103,4 +105,13 @@ describe("an input schema as tools/list carries it", () => {
       required: ["marketId"],
     });
   });
+});
+
+describe("parameters defined once", () => {
+  it.for([...PARAMETERS_DEFINED_ONCE])(
+    "%s is defined in the server instructions, since no tool describes it",
+    (name) => {
+      expect(MCP_INSTRUCTIONS).toMatch(new RegExp(`\\b${name}\\b \\(`));
+    },
+  );
 });

@@ -1970,7 +1970,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_credits" | "insufficient_scope" | "forbidden_origin" | "organization_required" | "quota_exceeded" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "too_many_concurrent" | "request_header_too_large" | "request_too_large" | "internal_error" | "unavailable";
+            code: "invalid_request" | "unauthorized" | "insufficient_credits" | "insufficient_scope" | "forbidden_origin" | "organization_required" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "rate_limited" | "too_many_concurrent" | "request_header_too_large" | "request_too_large" | "internal_error" | "unavailable";
             /** @description What went wrong with this request, in words. */
             detail: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */

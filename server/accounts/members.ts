@@ -173,3 +173,24 @@ export async function transferOwnership(
     await tx.update(memberships).set({ role: "admin" }).where(where(input.fromUserId));
   });
 }
+
+/**
+ * The person with this address (compared in lower case); with `create`, a new one when there is
+ * none (the operator adding someone who has never signed in: they sign in with that address).
+ */
+export async function personByEmail(
+  db: Database,
+  email: string,
+  options: { create?: boolean } = {},
+): Promise<{ id: string; email: string; created: boolean }> {
+  const address = email.trim().toLowerCase();
+  const [found] = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${address}`);
+  if (found) return { id: found.id, email: found.email ?? address, created: false };
+  if (!options.create) throw new NotAMemberError(`nobody has the address ${address}`);
+  const [made] = await db.insert(users).values({ email: address }).returning({ id: users.id });
+  if (!made) throw new Error("user insert returned nothing");
+  return { id: made.id, email: address, created: true };
+}

@@ -15,6 +15,7 @@ import { ROLE_PERMISSIONS, ROLES, TEAM_AUDIT_ACTIONS } from "@/server/domain/rol
 import { describeError } from "@/server/errors/describe";
 import { MEMBER_ACTIONS } from "@/server/procedures/routers/members";
 import { seedDemoCatalogue } from "@/server/startup/seed";
+import { runOps } from "../helpers/cli";
 import { createTestDatabase, dashboardCallerAs, type TestDatabase, testDatabaseKind } from "../helpers/database";
 
 let database: TestDatabase;
@@ -324,5 +325,124 @@ describe("removal", () => {
     expect(records.map((r) => r.id)).toEqual([`grant_${t.owner.id}`]);
     // Their session no longer acts for the organization: the caller is rebuilt from the membership.
     expect((await failure((await as(t.member.id)).tokens.list())).code).toBe("organization_required");
+  });
+});
+
+describe("the operator CLI", () => {
+  it("adds (creating the person), changes roles, removes, and keeps the last owner", async () => {
+    const org = await createOrganization(database.db, { name: "CLI Co", homeCountry: "DE", credits: 0 });
+    const added = await runOps(database, [
+      "org",
+      "member",
+      "add",
+      "--org",
+      org.id,
+      "--email",
+      "New.Person@Example.com",
+      "--role",
+      "owner",
+    ]);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain("created and added new.person@example.com");
+    const userId = added.out.at(-1) ?? "";
+    expect((await listMembers(database.db, org.id)).map((m) => [m.userId, m.role])).toEqual([[userId, "owner"]]);
+
+    const again = await runOps(database, [
+      "org",
+      "member",
+      "add",
+      "--org",
+      org.id,
+      "--email",
+      "new.person@example.com",
+      "--role",
+      "member",
+    ]);
+    expect(again.code).toBe(1);
+
+    const demote = await runOps(database, [
+      "org",
+      "member",
+      "role",
+      "--org",
+      org.id,
+      "--email",
+      "new.person@example.com",
+      "--role",
+      "admin",
+    ]);
+    expect([demote.code, demote.stderr]).toEqual([1, expect.stringContaining("at least one owner")]);
+    const remove = await runOps(database, [
+      "org",
+      "member",
+      "remove",
+      "--org",
+      org.id,
+      "--email",
+      "new.person@example.com",
+    ]);
+    expect(remove.code).toBe(1);
+
+    const second = await runOps(database, [
+      "org",
+      "member",
+      "add",
+      "--org",
+      org.id,
+      "--email",
+      "second@example.com",
+      "--role",
+      "owner",
+    ]);
+    expect(second.code).toBe(0);
+    expect(
+      (
+        await runOps(database, [
+          "org",
+          "member",
+          "role",
+          "--org",
+          org.id,
+          "--email",
+          "NEW.PERSON@example.com",
+          "--role",
+          "billing",
+        ])
+      ).code,
+    ).toBe(0);
+    const removed = await runOps(database, [
+      "org",
+      "member",
+      "remove",
+      "--org",
+      org.id,
+      "--email",
+      "new.person@example.com",
+    ]);
+    expect(removed.code).toBe(0);
+    expect((await listMembers(database.db, org.id)).map((m) => m.role)).toEqual(["owner"]);
+
+    expect(
+      (await runOps(database, ["org", "member", "add", "--org", org.id, "--email", "x@example.com", "--role", "king"]))
+        .code,
+    ).toBe(2);
+    expect(
+      (
+        await runOps(database, [
+          "org",
+          "member",
+          "add",
+          "--org",
+          "org_nope",
+          "--email",
+          "x@example.com",
+          "--role",
+          "member",
+        ])
+      ).code,
+    ).toBe(1);
+    expect(
+      (await runOps(database, ["org", "member", "remove", "--org", org.id, "--email", "nobody@example.com"])).code,
+    ).toBe(1);
   });
 });

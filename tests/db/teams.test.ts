@@ -300,6 +300,10 @@ describe("invitations", () => {
       );
     expect(codes.slice(0, 5)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
     expect(codes.slice(5)).toEqual(["rate_limited", "rate_limited"]);
+    // A refused invitation changed nothing: the last link sent still works.
+    const flooded = await person(target);
+    const token = tokenOf((await lastMail(target))?.url);
+    expect(await (await as(flooded.id)).members.accept({ token })).toMatchObject({ organizationId: t.id });
   });
 });
 

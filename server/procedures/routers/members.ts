@@ -11,6 +11,7 @@ import {
   InvitationAddressError,
   InvitationError,
   invitationByToken,
+  normalEmail,
   pendingInvitations,
   resendInvitation,
   revokeInvitation,
@@ -69,23 +70,30 @@ function mayHandOut(actor: Role, from: Role | null, to: Role): void {
     );
 }
 
-/** Sends an invitation's mail, counted against its inviter, organization and address. */
-async function sendInvitation(
-  ctx: ApiContext & { userId: string },
-  organizationId: string,
-  invitation: { email: string; role: Role; token: string; expiresAt: Date },
-): Promise<void> {
+/**
+ * Counts one invitation mail against its inviter, organization and address, before anything is
+ * written: a refused invitation leaves any earlier link of it working.
+ */
+async function countInvitation(ctx: ApiContext & { userId: string }, organizationId: string, email: string) {
   const verdict = await throttle(ctx.db, [
     [THROTTLES.invitationsPerInviter, ctx.userId],
     [THROTTLES.invitationsPerOrganization, organizationId],
-    [THROTTLES.invitationsPerAddress, invitation.email],
+    [THROTTLES.invitationsPerAddress, normalEmail(email)],
   ]);
   if (!verdict.allowed)
     throw new ApiError("rate_limited", `Too many invitations for now; try again in ${verdict.retryAfterSeconds} s.`, {
       headers: { "Retry-After": String(verdict.retryAfterSeconds) },
     });
+}
+
+/** Sends an invitation's mail, its link at the app's public origin. */
+async function sendInvitation(
+  ctx: ApiContext & { userId: string },
+  organizationId: string,
+  invitation: { email: string; role: Role; token: string; expiresAt: Date },
+): Promise<void> {
   const organization = (await organizationsOf(ctx.db, ctx.userId)).find((m) => m.id === organizationId);
-  const [inviter] = (await listMembers(ctx.db, organizationId)).filter((m) => m.userId === ctx.userId);
+  const inviter = (await listMembers(ctx.db, organizationId)).find((m) => m.userId === ctx.userId);
   await deliverMail(
     ctx.db,
     invitationMail({
@@ -114,6 +122,7 @@ export const membersRouter = createRouter({
     .input(z.object({ email: z.email("An e-mail address").max(254), role: z.enum(ROLES) }))
     .mutation(async ({ ctx, input }) => {
       mayHandOut(ctx.role, null, input.role);
+      await countInvitation(ctx, ctx.organization.id, input.email);
       const invitation = await createInvitation(ctx.db, {
         organizationId: ctx.organization.id,
         email: input.email,
@@ -133,6 +142,9 @@ export const membersRouter = createRouter({
   resendInvitation: permittedProcedure("members.manage")
     .input(invitationIdInput)
     .mutation(async ({ ctx, input }) => {
+      const pending = (await pendingInvitations(ctx.db, ctx.organization.id)).find((i) => i.id === input.invitationId);
+      if (!pending) throw notFound("No such pending invitation in this organization.");
+      await countInvitation(ctx, ctx.organization.id, pending.email);
       const invitation = await resendInvitation(ctx.db, ctx.organization.id, input.invitationId);
       if (!invitation) throw notFound("No such pending invitation in this organization.");
       await sendInvitation(ctx, ctx.organization.id, invitation);

@@ -59,7 +59,8 @@ describe("a team in the dashboard", () => {
     await signUpOnTheWay(page, `${base}/members`, { email: OWNER, organization: ORGANIZATION, homeCountry: "DE" });
     await expect.poll(() => page.getByTestId("member-row").count(), { timeout: 20_000 }).toBe(1);
     await page.getByLabel("E-mail", { exact: true }).fill(INVITEE.toUpperCase());
-    await page.getByLabel("Role", { exact: true }).selectOption("member");
+    // The select's accessible name carries its chosen option ("Role member"): found by its form instead.
+    await page.locator('section[aria-labelledby="invite"] select').selectOption("member");
     await page.getByRole("button", { name: "Send invitation" }).click();
     await expect.poll(() => page.getByTestId("invitation-sent").textContent()).toContain(INVITEE);
     await expect.poll(() => page.getByTestId("invitation-row").count()).toBe(1);
@@ -90,9 +91,20 @@ describe("a team in the dashboard", () => {
 
     // Within the role: a token of their own.
     await page.goto(`${base}/tokens`);
-    await page.getByLabel("Name").fill("mine");
+    await page.getByLabel("Name", { exact: true }).fill("mine");
     await page.getByRole("button", { name: "Create token" }).click();
-    await expect.poll(() => page.getByTestId("new-token-secret").count(), { timeout: 20_000 }).toBe(1);
+    const secretField = page.getByTestId("new-token-secret");
+    await secretField.waitFor();
+    // The member's token reads the organization, its two people among it.
+    const organization = await fetch(`${base}/v1/organization`, {
+      headers: { Authorization: `Bearer ${await secretField.inputValue()}` },
+    });
+    expect(organization.status).toBe(200);
+    const { members } = (await organization.json()) as { members: { email: string; role: string }[] };
+    expect(members.map((m) => [m.email, m.role])).toEqual([
+      [OWNER, "owner"],
+      [INVITEE, "member"],
+    ]);
 
     // Outside it: inviting is refused by the server too, whatever the page shows.
     const session = (await invitee.cookies()).find((c) => c.name === SESSION_COOKIE)?.value ?? null;

@@ -3,6 +3,7 @@ import { listMembers } from "../../accounts/members";
 import { organizationAccount } from "../../accounts/usage";
 import { ROLES } from "../../domain/roles";
 import { notFound } from "../../errors/api-error";
+import { countedNames } from "../../formats/name-list";
 import { rateLimiterConfigFromEnv } from "../../limits/rate-limiter";
 import { requestLimits } from "../../limits/request-limits";
 import { defaultRateLimit } from "../../limits/shared-rate-limit";
@@ -90,6 +91,9 @@ export const accountOrganization = declareLive({
     name: "service_account_get",
     title: "Your organization: balance, limits and members",
     text: (o) =>
-      `${o.name}: ${o.balance.toLocaleString("en")} credits left; rate limit ${o.rateLimit.limit} calls per ${o.rateLimit.windowSeconds} s (${o.rateLimit.remaining} left, resets in ${o.rateLimit.resetSeconds} s); at most ${o.concurrency.maxInFlight} calls at once; ${o.members.length} member${o.members.length === 1 ? "" : "s"} (${o.members.map((m) => `${m.name ?? m.email ?? m.userId}: ${m.role}`).join(", ")}).`,
+      `${o.name}: ${o.balance.toLocaleString("en")} credits left; rate limit ${o.rateLimit.limit} calls per ${o.rateLimit.windowSeconds} s (${o.rateLimit.remaining} left, resets in ${o.rateLimit.resetSeconds} s); at most ${o.concurrency.maxInFlight} calls at once; ${countedNames(
+        o.members.map((m) => `${m.name ?? m.email ?? m.userId} (${m.role})`),
+        "member",
+      )}.`,
   },
 });

@@ -88,6 +88,13 @@ describe("a team in the dashboard", () => {
     expect(await page.getByTestId("members-read-only").isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Send invitation" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: /^Remove/ }).count()).toBe(0);
+    // The header's navigation offers a member the pages of their role only.
+    const headerLinks = (href: string) => page.locator(`header.site-header nav a[href="${href}"]`).count();
+    expect(await headerLinks("/tokens")).toBeGreaterThan(0);
+    expect([await headerLinks("/credits"), await headerLinks("/webhooks")]).toEqual([0, 0]);
+    // Members is in the Account menu, named after the organization.
+    await page.locator(".site-header .user-menu summary").click();
+    expect(await page.getByTestId("members-link").textContent()).toBe(`Members of ${ORGANIZATION}`);
 
     // Within the role: a token of their own.
     await page.goto(`${base}/tokens`);

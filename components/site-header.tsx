@@ -7,11 +7,13 @@ import Link from "next/link";
 import { signOut } from "@/server/auth/config";
 import { headerState } from "@/server/dashboard/guards";
 import { isLowBalance } from "@/server/domain/low-balance";
+import { can, type Permission, type Role } from "@/server/domain/roles";
 import {
   API_DOCS_PATH,
   CONNECT_PATH,
   CREDITS_PATH,
   GEOGRAPHIES_PATH,
+  MEMBERS_PATH,
   NOTIFICATIONS_PATH,
   ONBOARDING_PATH,
   SIGN_IN_PATH,
@@ -80,14 +82,20 @@ function Balance({
   );
 }
 
-function MainLinks({ signedIn }: { signedIn: boolean }) {
+/**
+ * The header's links. Account pages the active role cannot use (server/domain/roles.ts) are not
+ * offered; without an organization yet every page is, and sends to onboarding. Members is in the
+ * Account menu: the row has no room left at 1280 px beside a long name and a low balance.
+ */
+function MainLinks({ signedIn, role }: { signedIn: boolean; role: Role | null }) {
+  const offers = (permission: Permission) => signedIn && (role === null || can(role, permission));
   return (
     <>
       <Link href="/">Markets</Link>
       {signedIn ? <Link href={GEOGRAPHIES_PATH}>Geographies</Link> : null}
-      {signedIn ? <Link href={TOKENS_PATH}>API tokens</Link> : null}
-      {signedIn ? <Link href={CREDITS_PATH}>Credits</Link> : null}
-      {signedIn ? <Link href={WEBHOOKS_PATH}>Webhooks</Link> : null}
+      {offers("tokens.own") ? <Link href={TOKENS_PATH}>API tokens</Link> : null}
+      {offers("credits.read") ? <Link href={CREDITS_PATH}>Credits</Link> : null}
+      {offers("webhooks.manage") ? <Link href={WEBHOOKS_PATH}>Webhooks</Link> : null}
       {signedIn ? <Link href={CONNECT_PATH}>Connect MCP</Link> : null}
       <Link href={API_DOCS_PATH}>Docs</Link>
     </>
@@ -106,12 +114,12 @@ export async function SiteHeader() {
         </abbr>
       </Link>
       <nav aria-label="Main" className="main-nav">
-        <MainLinks signedIn={state !== null} />
+        <MainLinks signedIn={state !== null} role={state?.active?.role ?? null} />
       </nav>
       <details className="menu">
         <summary>Menu</summary>
         <nav aria-label="Main (menu)">
-          <MainLinks signedIn={state !== null} />
+          <MainLinks signedIn={state !== null} role={state?.active?.role ?? null} />
         </nav>
       </details>
       <div className="account">
@@ -149,6 +157,11 @@ export async function SiteHeader() {
             <summary aria-label={`Account: ${state.user.email}`}>Account</summary>
             <form action={signOutAction}>
               <span className="who">{state.user.email}</span>
+              {state.active ? (
+                <Link href={MEMBERS_PATH} data-testid="members-link">
+                  Members of {state.active.name}
+                </Link>
+              ) : null}
               {/* On a phone the header has no room for these: they live here. */}
               {state.active ? (
                 <span className="menu-only">

@@ -240,7 +240,7 @@ export const organizations = pgTable(
   ],
 );
 
-export const membershipRole = pgEnum("membership_role", ["owner", "member"]);
+export const membershipRole = pgEnum("membership_role", ["owner", "member", "admin", "billing"]);
 
 export const memberships = pgTable(
   "memberships",
@@ -255,6 +255,35 @@ export const memberships = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index("memberships_user").on(t.userId)],
+);
+
+/**
+ * An invitation to join an organization with a role (docs/accounts.md, "Invitations"). Only the
+ * SHA-256 of its link's token is kept; resending replaces it, so an earlier link stops working.
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id")
+      .primaryKey()
+      .$defaultFn(() => `inv_${randomId()}`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Lower case: acceptance compares it with the signed-in address, case-insensitively. */
+    email: text("email").notNull(),
+    role: membershipRole("role").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedByUserId: text("invited_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** When the current link was sent (a resend moves it). */
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "date" }),
+    acceptedByUserId: text("accepted_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("invitations_organization").on(t.organizationId, t.email)],
 );
 
 export const apiTokens = pgTable(

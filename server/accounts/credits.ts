@@ -12,6 +12,7 @@ import { queryRows } from "../../db/rows";
 import { creditLedger, memberships, organizations } from "../../db/schema";
 import { sharedRead } from "../../db/shared-read";
 import { LOW_BALANCE_THRESHOLD_MAX } from "../domain/low-balance";
+import { rolesThatMay } from "../domain/roles";
 
 export interface Debit {
   organizationId: string;
@@ -165,7 +166,7 @@ export async function lowBalanceThreshold(db: Database | Transaction, organizati
 }
 
 /**
- * Sets the threshold, if `userId` owns the organization; false when they do not (nothing
+ * Sets the threshold, if `userId`'s role holds credits.manage (owners, billing); false when not (nothing
  * changes). A threshold out of range is refused by the table's CHECK as well as here.
  */
 export async function setLowBalanceThreshold(
@@ -189,7 +190,7 @@ export async function setLowBalanceThreshold(
               and(
                 eq(memberships.organizationId, organizationId),
                 eq(memberships.userId, userId),
-                eq(memberships.role, "owner"),
+                inArray(memberships.role, rolesThatMay("credits.manage")),
               ),
             ),
         ),

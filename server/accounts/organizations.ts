@@ -9,6 +9,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { geographies, memberships, organizations, users } from "../../db/schema";
+import type { Role } from "../domain/roles";
 import { changeCredits } from "./credits";
 
 export class OrganizationError extends Error {}
@@ -153,7 +154,7 @@ export async function createOrganization(db: Database, input: NewOrganization): 
 }
 
 export interface Membership extends OrganizationSummary {
-  role: "owner" | "member";
+  role: Role;
   rateLimit: number | null;
   /** At or below it the header warns (server/domain/low-balance.ts); 0: off. */
   lowBalanceThreshold: number;

@@ -80,21 +80,44 @@ export async function createApiToken(
   return { token: row, secret };
 }
 
-export function listApiTokens(db: Database, organizationId: string): Promise<ApiTokenSummary[]> {
+/** The organization's tokens; with `createdByUserId`, only the ones that person created. */
+export function listApiTokens(
+  db: Database,
+  organizationId: string,
+  createdByUserId?: string,
+): Promise<ApiTokenSummary[]> {
   return db
     .select(summaryColumns)
     .from(apiTokens)
-    .where(eq(apiTokens.organizationId, organizationId))
+    .where(
+      and(
+        eq(apiTokens.organizationId, organizationId),
+        createdByUserId === undefined ? undefined : eq(apiTokens.createdByUserId, createdByUserId),
+      ),
+    )
     .orderBy(desc(apiTokens.createdAt), apiTokens.id);
 }
 
 /** Revokes a token of this organization; false when it has no such token (or it was revoked). */
-export async function revokeApiToken(db: Database, organizationId: string, tokenId: string): Promise<boolean> {
+export async function revokeApiToken(
+  db: Database,
+  organizationId: string,
+  tokenId: string,
+  /** Only a token this person created (a member revoking their own). */
+  createdByUserId?: string,
+): Promise<boolean> {
   // Only the first revocation counts: revoked_at keeps the moment the token stopped working.
   const rows = await db
     .update(apiTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.organizationId, organizationId), isNull(apiTokens.revokedAt)))
+    .where(
+      and(
+        eq(apiTokens.id, tokenId),
+        eq(apiTokens.organizationId, organizationId),
+        isNull(apiTokens.revokedAt),
+        createdByUserId === undefined ? undefined : eq(apiTokens.createdByUserId, createdByUserId),
+      ),
+    )
     .returning({ id: apiTokens.id });
   announceChange("credentials");
   return rows.length > 0;

@@ -15,6 +15,7 @@ export function callerOfHolder(holder: TokenHolder): Caller {
     credentialId: holder.tokenId,
     userId: null,
     organization: {
+      role: null,
       id: holder.organizationId,
       homeCountry: holder.homeCountry,
       creditBalance: holder.creditBalance,

@@ -1,3 +1,5 @@
+import type { Role } from "../domain/roles";
+
 /**
  * Who is calling, however they proved it: an API token (REST, MCP), an OAuth access token (MCP
  * clients) or a dashboard session. Procedures see only this; each surface supplies an
@@ -5,6 +7,11 @@
  */
 export interface CallerOrganization {
   id: string;
+  /**
+   * The signed-in person's role in it, read from their membership row at every request (a
+   * session or an MCP connection); null for an API token, which is the organization's, not a person's.
+   */
+  role?: Role | null;
   homeCountry: string;
   /** The balance when the caller was authenticated (the debit returns the current one). */
   creditBalance: number;

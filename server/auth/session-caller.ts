@@ -9,6 +9,7 @@ export function callerOrganizationOf(membership: Membership | null): CallerOrgan
   return (
     membership && {
       id: membership.id,
+      role: membership.role,
       homeCountry: membership.homeCountry,
       creditBalance: membership.creditBalance,
       rateLimit: membership.rateLimit,

@@ -6,11 +6,13 @@ import { CreditsError, changeCredits, creditBalance } from "../accounts/credits"
 import { createOrganization, OrganizationError, requireOrganization } from "../accounts/organizations";
 import { createApiToken, TOKEN_SCOPES, type TokenScope } from "../accounts/tokens";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
+import { isMemberRefusal, MEMBER_USAGE, memberCommand } from "./members";
 
 export const ORG_USAGE = `ops org <command>
   create --name NAME --country CC [--credits N] [--rate-limit N]
                                           create an organization (no members yet); prints its id last
-                                          (--credits: starting grant, default STARTING_CREDITS or 1000)`;
+                                          (--credits: starting grant, default STARTING_CREDITS or 1000)
+${MEMBER_USAGE}`;
 
 export const TOKEN_USAGE = `ops token <command>
   create --org ORG_ID --name NAME [--scope ${TOKEN_SCOPES.join("|")}] [--expires-in-days N]
@@ -41,6 +43,7 @@ const subcommand = (group: string, command: string | undefined) =>
 
 export async function orgCommand(args: string[], ctx: CliContext): Promise<number> {
   const [command, ...rest] = args;
+  if (command === "member") return memberCommand(rest, ctx);
   if (command !== "create") throw subcommand("org", command);
   const { values } = parse(
     rest,
@@ -130,4 +133,4 @@ export async function creditsCommand(args: string[], ctx: CliContext): Promise<n
 
 /** Refusals of account commands: bad state, not bad words (exit 1). */
 export const isAccountRefusal = (error: unknown): error is Error =>
-  error instanceof OrganizationError || error instanceof CreditsError;
+  error instanceof OrganizationError || error instanceof CreditsError || isMemberRefusal(error);

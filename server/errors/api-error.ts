@@ -56,6 +56,13 @@ export const BEARER_REALM = "market-positioning";
 
 export const notFound = (detail: string, see?: SeeAlso) => new ApiError("not_found", detail, see ? { see } : {});
 
+/** The caller's role lacks `permission` (server/domain/roles.ts). */
+export const forbidden = (detail: string, permission: string) =>
+  new ApiError("forbidden", detail, { members: { permission } });
+
+/** The change contradicts the organization's state (its last owner, a member invited again). */
+export const conflict = (detail: string) => new ApiError("conflict", detail);
+
 export const quotaExceeded = (detail: string) => new ApiError("quota_exceeded", detail);
 
 export const invalidRequest = (detail: string, issues: ProblemIssue[], see?: SeeAlso) =>

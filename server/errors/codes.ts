@@ -51,6 +51,13 @@ export const ERROR_CODES = {
       "The signed-in person reached a quota of the dashboard: the organizations one person may create (MAX_ORGANIZATIONS_PER_PERSON, default 5). Nothing was created.",
     action: "Use one of your organizations, or ask the operator for another.",
   },
+  forbidden: {
+    status: 403,
+    title: "Forbidden",
+    description:
+      'The signed-in person\'s role in the organization does not hold the power the dashboard change needs (docs/accounts.md, "Roles"): a member inviting people, a billing member creating tokens. `permission` names the power. Nothing was changed.',
+    action: "Ask an owner or admin of the organization to make the change, or to give you a role that may.",
+  },
   not_found: {
     status: 404,
     title: "Not found",
@@ -71,6 +78,13 @@ export const ERROR_CODES = {
     description:
       "The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited.",
     action: "Send the whole request at once, on a new connection.",
+  },
+  conflict: {
+    status: 409,
+    title: "Conflict",
+    description:
+      "The change contradicts the organization's state: it would leave the organization without an owner, or the person invited already belongs to it. Nothing was changed.",
+    action: "Read `detail`: make someone else an owner first, or change the member's role instead of inviting them.",
   },
   rate_limited: {
     status: 429,

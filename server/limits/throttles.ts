@@ -22,6 +22,12 @@ export interface ThrottleRule {
 export const THROTTLES = {
   /** Sign-in mails to one address: a few tries, then wait (mails are links valid 15 minutes). */
   signInPerAddress: { name: "signin-address", points: 5, durationSeconds: 600 },
+  /** Invitation mails one person sends (each a mail to an address of their choosing). */
+  invitationsPerInviter: { name: "invite-inviter", points: 20, durationSeconds: 3600 },
+  /** Invitation mails one organization sends, whoever of it sends them. */
+  invitationsPerOrganization: { name: "invite-org", points: 50, durationSeconds: 3600 },
+  /** Invitation mails to one address, from any organization: as the sign-in mails to it. */
+  invitationsPerAddress: { name: "invite-address", points: 5, durationSeconds: 3600 },
   /** Sign-in mails requested from one client address: an office behind one NAT signs in at once. */
   signInPerClient: { name: "signin-client", points: 50, durationSeconds: 600 },
   /** Client registrations from one client address within a minute: a burst of an office's clients. */

@@ -5,6 +5,7 @@ import { exportsRouter } from "./routers/exports";
 import { followingRouter } from "./routers/following";
 import { geographiesRouter } from "./routers/geographies";
 import { marketsRouter } from "./routers/markets";
+import { membersRouter } from "./routers/members";
 import { notificationsRouter } from "./routers/notifications";
 import { organizationsRouter } from "./routers/organizations";
 import { readingsRouter } from "./routers/readings";
@@ -21,6 +22,7 @@ export const appRouter = createRouter({
   account: accountRouter,
   // The dashboard's own procedures (signed-in people; not on REST or MCP).
   organizations: organizationsRouter,
+  members: membersRouter,
   tokens: tokensRouter,
   credits: creditsRouter,
   connections: connectionsRouter,

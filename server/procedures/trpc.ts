@@ -9,8 +9,10 @@ import { noteDatabaseFault } from "../../db/faults";
 import { creditBalance, debitCredits, readBalance } from "../accounts/credits";
 import type { Caller, CallerOrganization } from "../auth/caller";
 import { describeOperation, type Operation } from "../domain/operations";
+import { can, type Permission } from "../domain/roles";
 import {
   deadlineExceeded,
+  forbidden,
   insufficientCredits,
   insufficientScope,
   organizationRequired,
@@ -229,3 +231,19 @@ export const organizationProcedure = userProcedure.use(async ({ ctx, next }) => 
   if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
   return next({ ctx: { organization } });
 });
+
+/**
+ * Dashboard procedures that need one power of the roles table (server/domain/roles.ts), checked
+ * against the role of the caller's membership row, read at this request: the one place the table
+ * is enforced. A refusal is `403 forbidden` naming the permission.
+ */
+export const permittedProcedure = (permission: Permission) =>
+  organizationProcedure.use(async ({ ctx, next }) => {
+    const role = ctx.organization.role;
+    if (!role || !can(role, permission))
+      throw forbidden(
+        `Your role in this organization (${role ?? "none"}) may not do this: it needs ${permission}.`,
+        permission,
+      );
+    return next({ ctx: { role } });
+  });

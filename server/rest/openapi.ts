@@ -75,9 +75,14 @@ const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
   quota_exceeded: {
     detail: "you have created 5 organizations, as many as one person may; ask the operator for another",
   },
+  forbidden: {
+    detail: "Your role in this organization (member) may not do this: it needs members.manage.",
+    permission: "members.manage",
+  },
   not_found: { detail: 'No market "no-such-market".' },
   method_not_allowed: { detail: "POST is not allowed on /v1/markets; use GET." },
   request_timeout: { detail: "The request's headers did not arrive within 60 seconds." },
+  conflict: { detail: "An organization keeps at least one owner: make someone else an owner first." },
   rate_limited: { detail: "Rate limit of 600 requests per minute exceeded." },
   too_many_concurrent: {
     detail: "The organization has 8 metered calls in progress and 16 waiting on this instance; retry in 1 s.",

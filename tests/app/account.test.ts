@@ -1,5 +1,5 @@
 /**
- * The caller's account over the API (organization, usage, ledger), over real HTTP and the MCP SDK
+ * The caller's account over the API (organization and its members, usage, ledger), over real HTTP and the MCP SDK
  * client: free with any valid token; usage adds up to the ledger to the credit, per bucket and per
  * group, checked against the ledger read page by page; errors name the parameter.
  */
@@ -77,6 +77,24 @@ describe("the account over the API", () => {
     expect(broke.body.organizationId).toBe(accounts.broke.id);
     expect(broke.body.balance).toBe(ledger.reduce((total, e) => total + e.amount, 0));
     expect(broke.body.balance).toBe(ledger[0]?.balanceAfter ?? 0);
+  });
+
+  it("lists the organization's members with their roles, with any valid token", async () => {
+    const answer = await get("/organization", tokens.noScope);
+    expect(answer.status).toBe(200);
+    // The reader's organization has two people, both owners: the suite's user and the one whose session expired.
+    const members = answer.body.members as { userId: string; role: string }[];
+    expect(members).toContainEqual({
+      userId: reader.userId,
+      email: expect.stringMatching(/^fixture-[0-9a-f]+@example\.com$/),
+      name: null,
+      role: "owner",
+      joinedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(members.map((m) => m.role)).toEqual(["owner", "owner"]);
+    // Another organization's token sees its own people only.
+    const broke = await get("/organization", accounts.broke.token);
+    expect((broke.body.members as { userId: string }[]).map((m) => m.userId)).toEqual([accounts.broke.userId]);
   });
 
   it("adds usage up to the ledger to the credit: totals, each hour, and each operation and token", async () => {

@@ -214,9 +214,12 @@ describe("every tool's text answers its question", () => {
     expect(lines.findIndex((l) => l.startsWith("- "))).toBe(kept.filter((p) => p.available).length);
   });
 
-  it("service_account_get: the balance", async () => {
+  it("service_account_get: the balance and the members with their roles", async () => {
     const { text, data } = await call("service_account_get", {});
     expect(text).toContain(data.balance.toLocaleString("en"));
+    const members = data.members as { email: string | null; name: string | null; userId: string; role: string }[];
+    expect(text).toContain(`${members.length} member${members.length === 1 ? "" : "s"}: `);
+    for (const m of members) expect(text).toContain(`${m.name ?? m.email ?? m.userId} (${m.role})`);
   });
 });
 

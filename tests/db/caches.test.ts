@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { announceChange, ChangeAwareCache, cachesEnabled } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { noteDatabaseFault } from "@/db/faults";
+import { users } from "@/db/schema";
 import { changeCredits, readBalance } from "@/server/accounts/credits";
+import { addMember, removeMember } from "@/server/accounts/members";
 import { createOrganization } from "@/server/accounts/organizations";
 import { authenticateSecret, createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
 import { loadRelease } from "@/server/catalog/releases";
@@ -59,6 +61,29 @@ describe("caches behind the change feed", () => {
     await expect
       .poll(async () => (await authenticateSecret(database.db, second.secret)).ok, { timeout: 5000 })
       .toBe(false);
+  });
+
+  it("refuses at once the tokens of a person removed from the organization", async () => {
+    const org = await createOrganization(database.db, { name: "Team cache", homeCountry: "XA", credits: 100 });
+    const [member] = await database.db
+      .insert(users)
+      .values({ email: "cached-member@example.com" })
+      .returning({ id: users.id });
+    if (!member) throw new Error("no user");
+    await addMember(database.db, { organizationId: org.id, userId: member.id, role: "member" });
+    const theirs = await createApiToken(database.db, {
+      organizationId: org.id,
+      name: "theirs",
+      scopes: TOKEN_SCOPES,
+      createdByUserId: member.id,
+    });
+    expect((await authenticateSecret(database.db, theirs.secret)).ok).toBe(true); // now cached
+    await removeMember(database.db, { organizationId: org.id, userId: member.id });
+    // Other instances hear of it through api_tokens' trigger, as of any revocation (the test above).
+    expect(await authenticateSecret(database.db, theirs.secret)).toEqual({
+      ok: false,
+      reason: "The bearer token was revoked.",
+    });
   });
 
   it("asks again about a token a lookup did not find while the database was faulting", async () => {

@@ -233,16 +233,21 @@ describe("the dashboard procedures", () => {
     expect([await threshold(mine.id), await threshold(theirs.id)]).toEqual([5, 70]);
   });
 
-  it("lets a member read but not change it", async () => {
+  it("refuses a member both, and lets billing read and change it (the roles table)", async () => {
     const { id } = await organization(40, 70, "Members");
     const member = await newUser();
+    const billing = await newUser();
     await queryRows(
       database.db,
-      sql`insert into memberships (organization_id, user_id, role) values (${id}, ${member.id}, 'member')`,
+      sql`insert into memberships (organization_id, user_id, role) values (${id}, ${member.id}, 'member'), (${id}, ${billing.id}, 'billing')`,
     );
     const api = await dashboardAs(member.id);
-    expect(await api.credits.lowBalance()).toMatchObject({ threshold: 70, canChange: false });
-    expect((await failure(api.credits.setLowBalanceThreshold({ threshold: 5 }))).code).toBe("not_found");
+    expect((await failure(api.credits.lowBalance())).code).toBe("forbidden");
+    expect((await failure(api.credits.setLowBalanceThreshold({ threshold: 5 }))).code).toBe("forbidden");
     expect(await threshold(id)).toBe(70);
+    const billed = await dashboardAs(billing.id);
+    expect(await billed.credits.lowBalance()).toMatchObject({ threshold: 70, canChange: true });
+    await billed.credits.setLowBalanceThreshold({ threshold: 5 });
+    expect(await threshold(id)).toBe(5);
   });
 });

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { getDatabase } from "@/server/database/app-database";
-import { OUTBOX_PATH } from "@/server/http/paths";
+import { INVITATIONS_PATH, OUTBOX_PATH } from "@/server/http/paths";
 import { isLoopbackPeer } from "@/server/http/peer";
 import { outboxPageEnabled, recentOutbox } from "@/server/mail/mail";
 
@@ -33,7 +33,7 @@ export default async function OutboxPage() {
             {mail.url ? (
               <div>
                 <a href={mail.url} data-testid="outbox-link">
-                  Sign in as {mail.recipient}
+                  {mail.url.includes(INVITATIONS_PATH) ? "Open the invitation of" : "Sign in as"} {mail.recipient}
                 </a>
               </div>
             ) : null}

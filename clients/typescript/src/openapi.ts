@@ -493,7 +493,7 @@ export interface paths {
         };
         /**
          * Your organization
-         * @description The organization the token belongs to: its balance now, its rate limit with what is left of the current window, and how many metered calls it may have running and waiting at once. Any valid token may call it, whatever its scopes. Free.
+         * @description The organization the token belongs to: its balance now, its rate limit with what is left of the current window, and how many metered calls it may have running and waiting at once, and its members with their roles. Any valid token may call it, whatever its scopes. Free.
          */
         get: operations["account-organization"];
         put?: never;
@@ -502,7 +502,7 @@ export interface paths {
         options?: never;
         /**
          * Your organization (headers only)
-         * @description As GET, without the body: the same checks, headers and price. The organization the token belongs to: its balance now, its rate limit with what is left of the current window, and how many metered calls it may have running and waiting at once. Any valid token may call it, whatever its scopes. Free.
+         * @description As GET, without the body: the same checks, headers and price. The organization the token belongs to: its balance now, its rate limit with what is left of the current window, and how many metered calls it may have running and waiting at once, and its members with their roles. Any valid token may call it, whatever its scopes. Free.
          */
         head: operations["account-organizationHead"];
         patch?: never;
@@ -1892,7 +1892,7 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last. */
             nextCursor: string | null;
         };
-        /** @description The calling token's organization: balance and limits. */
+        /** @description The calling token's organization: balance, limits and members. */
         Organization: {
             organizationId: string;
             name: string;
@@ -1915,6 +1915,22 @@ export interface components {
                 maxInFlight: number;
                 maxQueued: number;
             };
+            /** @description Who belongs to the organization, with their role, in the order they joined. */
+            members: {
+                userId: string;
+                email: string | null;
+                name: string | null;
+                /**
+                 * @description owner: everything; admin: members, tokens, webhooks, connections, settings; member: markets and their own tokens and connections; billing: credits and usage.
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "member" | "billing";
+                /**
+                 * @description ISO 8601 timestamp.
+                 * @example 2026-05-04T09:00:00.000Z
+                 */
+                joinedAt: string;
+            }[];
         };
         /** @description Credits and metered calls per bucket, every bucket of the period listed; the sums are the ledger's. */
         Usage: {
@@ -1970,7 +1986,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_credits" | "insufficient_scope" | "forbidden_origin" | "organization_required" | "quota_exceeded" | "not_found" | "method_not_allowed" | "request_timeout" | "rate_limited" | "too_many_concurrent" | "request_header_too_large" | "request_too_large" | "internal_error" | "unavailable";
+            code: "invalid_request" | "unauthorized" | "insufficient_credits" | "insufficient_scope" | "forbidden_origin" | "organization_required" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "rate_limited" | "too_many_concurrent" | "request_header_too_large" | "request_too_large" | "internal_error" | "unavailable";
             /** @description What went wrong with this request, in words. */
             detail: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */

@@ -1,11 +1,14 @@
 import { z } from "zod";
+import { listMembers } from "../../accounts/members";
 import { organizationAccount } from "../../accounts/usage";
+import { ROLES } from "../../domain/roles";
 import { notFound } from "../../errors/api-error";
+import { countedNames } from "../../formats/name-list";
 import { rateLimiterConfigFromEnv } from "../../limits/rate-limiter";
 import { requestLimits } from "../../limits/request-limits";
 import { defaultRateLimit } from "../../limits/shared-rate-limit";
 import { declareLive } from "../declaration";
-import { credits } from "../schemas";
+import { credits, timestamp } from "../schemas";
 
 export const organizationSchema = z
   .object({
@@ -30,8 +33,22 @@ export const organizationSchema = z
         description:
           "Metered calls the organization may have running at once on one instance, and waiting behind them; beyond, 429 too_many_concurrent.",
       }),
+    members: z
+      .array(
+        z.object({
+          userId: z.string(),
+          email: z.string().nullable(),
+          name: z.string().nullable(),
+          role: z.enum(ROLES).meta({
+            description:
+              "owner: everything; admin: members, tokens, webhooks, connections, settings; member: markets and their own tokens and connections; billing: credits and usage.",
+          }),
+          joinedAt: timestamp,
+        }),
+      )
+      .meta({ description: "Who belongs to the organization, with their role, in the order they joined." }),
   })
-  .meta({ id: "Organization", description: "The calling token's organization: balance and limits." });
+  .meta({ id: "Organization", description: "The calling token's organization: balance, limits and members." });
 
 export const accountOrganization = declareLive({
   group: "account",
@@ -41,14 +58,16 @@ export const accountOrganization = declareLive({
   path: "/organization",
   summary: "Your organization",
   description:
-    "The organization the token belongs to: its balance now, its rate limit with what is left of the current window, and how many metered calls it may have running and waiting at once. Any valid token may call it, whatever its scopes.",
+    "The organization the token belongs to: its balance now, its rate limit with what is left of the current window, and how many metered calls it may have running and waiting at once, and its members with their roles. Any valid token may call it, whatever its scopes.",
   input: z.object({}),
   output: organizationSchema,
   example: {},
   caching: "live",
   answer: async (ctx) => {
     const organization = ctx.caller?.organization;
-    const account = organization ? await organizationAccount(ctx.db, organization.id) : undefined;
+    const [account, members] = organization
+      ? await Promise.all([organizationAccount(ctx.db, organization.id), listMembers(ctx.db, organization.id)])
+      : [undefined, []];
     if (!organization || !account) throw notFound("The token's organization no longer exists.");
     const limit = account.rateLimit ?? defaultRateLimit();
     const decision = ctx.facts.rateLimit;
@@ -65,12 +84,16 @@ export const accountOrganization = declareLive({
         resetSeconds: decision?.resetSeconds ?? 0,
       },
       concurrency: { maxInFlight: limits.orgMaxInFlight, maxQueued: limits.orgMaxQueued },
+      members: members.map((member) => ({ ...member, joinedAt: member.joinedAt.toISOString() })),
     };
   },
   tool: {
     name: "service_account_get",
-    title: "Your organization: balance and limits",
+    title: "Your organization: balance, limits and members",
     text: (o) =>
-      `${o.name}: ${o.balance.toLocaleString("en")} credits left; rate limit ${o.rateLimit.limit} calls per ${o.rateLimit.windowSeconds} s (${o.rateLimit.remaining} left, resets in ${o.rateLimit.resetSeconds} s); at most ${o.concurrency.maxInFlight} calls at once.`,
+      `${o.name}: ${o.balance.toLocaleString("en")} credits left; rate limit ${o.rateLimit.limit} calls per ${o.rateLimit.windowSeconds} s (${o.rateLimit.remaining} left, resets in ${o.rateLimit.resetSeconds} s); at most ${o.concurrency.maxInFlight} calls at once; ${countedNames(
+        o.members.map((m) => `${m.name ?? m.email ?? m.userId} (${m.role})`),
+        "member",
+      )}.`,
   },
 });

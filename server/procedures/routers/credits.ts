@@ -1,19 +1,23 @@
 /**
  * The active organization's credits: balance and prices, the ledger page by page, daily usage,
- * and the low-balance warning's threshold (read by any member, set by an owner). Dashboard only:
+ * and the low-balance warning's threshold (read with credits.read, set with credits.manage: owners
+ * and billing). Dashboard only:
  * no operation metadata, so never on REST or MCP.
  */
 import { z } from "zod";
 import { creditBalance, ledgerPage, lowBalanceThreshold, setLowBalanceThreshold } from "../../accounts/credits";
-import { organizationsOf } from "../../accounts/organizations";
 import { usageByDay } from "../../accounts/usage";
 import { isLowBalance, LOW_BALANCE_THRESHOLD_MAX } from "../../domain/low-balance";
+import { can } from "../../domain/roles";
 import { notFound } from "../../errors/api-error";
 import { rateLimiterConfigFromEnv } from "../../limits/rate-limiter";
 import { defaultRateLimit } from "../../limits/shared-rate-limit";
 import { operationOf } from "../declaration";
 import { DECLARATIONS } from "../operations";
-import { createRouter, organizationProcedure } from "../trpc";
+import { createRouter, permittedProcedure } from "../trpc";
+
+/** Reading the balance, ledger and usage (owners, admins, billing). */
+const creditsProcedure = permittedProcedure("credits.read");
 
 const thresholdMessage = `A whole number of credits from 0 (off) to ${LOW_BALANCE_THRESHOLD_MAX.toLocaleString("en")}`;
 
@@ -29,7 +33,7 @@ const thresholdInput = z
   .strict();
 
 export const creditsRouter = createRouter({
-  summary: organizationProcedure.query(async ({ ctx }) => ({
+  summary: creditsProcedure.query(async ({ ctx }) => ({
     balance: await creditBalance(ctx.db, ctx.organization.id),
     rateLimit: ctx.organization.rateLimit ?? defaultRateLimit(),
     rateLimitWindowSeconds: rateLimiterConfigFromEnv().windowSeconds,
@@ -40,27 +44,28 @@ export const creditsRouter = createRouter({
   })),
 
   /** The threshold, whether the balance is at or below it, and whether this person may change it. */
-  lowBalance: organizationProcedure.query(async ({ ctx }) => {
+  lowBalance: creditsProcedure.query(async ({ ctx }) => {
     const [balance, threshold] = await Promise.all([
       creditBalance(ctx.db, ctx.organization.id),
       lowBalanceThreshold(ctx.db, ctx.organization.id),
     ]);
-    const membership = (await organizationsOf(ctx.db, ctx.userId)).find((m) => m.id === ctx.organization.id);
-    return { threshold, balance, low: isLowBalance(balance, threshold), canChange: membership?.role === "owner" };
+    return { threshold, balance, low: isLowBalance(balance, threshold), canChange: can(ctx.role, "credits.manage") };
   }),
 
-  setLowBalanceThreshold: organizationProcedure.input(thresholdInput).mutation(async ({ ctx, input }) => {
-    const changed = await setLowBalanceThreshold(ctx.db, {
-      organizationId: ctx.organization.id,
-      userId: ctx.userId,
-      threshold: input.threshold,
-    });
-    if (!changed) throw notFound("Only an owner of the organization can change its low-balance warning.");
-    const balance = await creditBalance(ctx.db, ctx.organization.id);
-    return { threshold: input.threshold, balance, low: isLowBalance(balance, input.threshold), canChange: true };
-  }),
+  setLowBalanceThreshold: permittedProcedure("credits.manage")
+    .input(thresholdInput)
+    .mutation(async ({ ctx, input }) => {
+      const changed = await setLowBalanceThreshold(ctx.db, {
+        organizationId: ctx.organization.id,
+        userId: ctx.userId,
+        threshold: input.threshold,
+      });
+      if (!changed) throw notFound("Only an owner of the organization can change its low-balance warning.");
+      const balance = await creditBalance(ctx.db, ctx.organization.id);
+      return { threshold: input.threshold, balance, low: isLowBalance(balance, input.threshold), canChange: true };
+    }),
 
-  ledger: organizationProcedure
+  ledger: creditsProcedure
     .input(
       z.object({
         /** The `nextBefore` of the previous page (newest first); omitted: the newest entries. */
@@ -72,7 +77,7 @@ export const creditsRouter = createRouter({
       ledgerPage(ctx.db, ctx.organization.id, { before: input.cursor ?? undefined, limit: input.limit }),
     ),
 
-  usage: organizationProcedure
+  usage: creditsProcedure
     .input(z.object({ days: z.number().int().min(1).max(90).default(30) }))
     .query(({ ctx, input }) => usageByDay(ctx.db, ctx.organization.id, input.days)),
 });

@@ -1,15 +1,22 @@
-/** API tokens of the active organization: list, create (the secret is returned once), revoke. */
+/**
+ * API tokens of the active organization: list, create (the secret is returned once), revoke.
+ * `tokens.manage_all` (owners, admins) reaches every token; `tokens.own` (members) only the ones
+ * the person created.
+ */
 import { z } from "zod";
 import { createApiToken, listApiTokens, revokeApiToken, TOKEN_SCOPES } from "../../accounts/tokens";
+import { can } from "../../domain/roles";
 import { notFound } from "../../errors/api-error";
-import { createRouter, organizationProcedure } from "../trpc";
+import { createRouter, permittedProcedure } from "../trpc";
 
 const DAY_MS = 86_400_000;
 
 export const tokensRouter = createRouter({
-  list: organizationProcedure.query(({ ctx }) => listApiTokens(ctx.db, ctx.organization.id)),
+  list: permittedProcedure("tokens.own").query(({ ctx }) =>
+    listApiTokens(ctx.db, ctx.organization.id, can(ctx.role, "tokens.manage_all") ? undefined : ctx.userId),
+  ),
 
-  create: organizationProcedure
+  create: permittedProcedure("tokens.own")
     .input(
       z.object({
         name: z.string().trim().min(1, "Name the token").max(100, "At most 100 characters"),
@@ -28,10 +35,13 @@ export const tokensRouter = createRouter({
       }),
     ),
 
-  revoke: organizationProcedure.input(z.object({ tokenId: z.string().max(64) })).mutation(async ({ ctx, input }) => {
-    // Another organization's token is "not found" too: its existence is not for us to confirm.
-    if (!(await revokeApiToken(ctx.db, ctx.organization.id, input.tokenId)))
-      throw notFound("No such active token in this organization.");
-    return { revoked: input.tokenId };
-  }),
+  revoke: permittedProcedure("tokens.own")
+    .input(z.object({ tokenId: z.string().max(64) }))
+    .mutation(async ({ ctx, input }) => {
+      const mine = can(ctx.role, "tokens.manage_all") ? undefined : ctx.userId;
+      // Another organization's token (or another member's, for a member) is "not found" too: its existence is not for us to confirm.
+      if (!(await revokeApiToken(ctx.db, ctx.organization.id, input.tokenId, mine)))
+        throw notFound("No such active token in this organization.");
+      return { revoked: input.tokenId };
+    }),
 });

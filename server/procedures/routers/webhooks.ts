@@ -29,7 +29,10 @@ import { testEvent } from "../../notifications/webhook-bodies";
 import { outboundUrlProblem } from "../../outbound/guard";
 import type { ApiContext } from "../context";
 import { countryCode, marketIdParam } from "../schemas";
-import { createRouter, organizationProcedure } from "../trpc";
+import { createRouter, permittedProcedure } from "../trpc";
+
+/** Every webhook procedure needs the one power (owners, admins). */
+const webhookProcedure = permittedProcedure("webhooks.manage");
 
 /** Whether endpoints may be on this machine's network (tests only; refused in production at start). */
 const privateAllowed = () => process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS === "1";
@@ -96,14 +99,14 @@ const page = (entries: Awaited<ReturnType<typeof deliveryLog>>, limit: number) =
 });
 
 export const webhooksRouter = createRouter({
-  list: organizationProcedure.query(async ({ ctx }) => ({
+  list: webhookProcedure.query(async ({ ctx }) => ({
     endpoints: await listEndpoints(ctx.db, ctx.organization.id),
     events: SUBSCRIBABLE_EVENTS.map((type) => ({ type, description: WEBHOOK_EVENTS[type] })),
     maxEndpoints: MAX_ENDPOINTS,
     homeCountry: ctx.organization.homeCountry,
   })),
 
-  create: organizationProcedure.input(z.object(settingsInput)).mutation(async ({ ctx, input }) => {
+  create: webhookProcedure.input(z.object(settingsInput)).mutation(async ({ ctx, input }) => {
     await checkNames(ctx, input);
     const secret = newWebhookSecret();
     try {
@@ -121,7 +124,7 @@ export const webhooksRouter = createRouter({
     }
   }),
 
-  update: organizationProcedure
+  update: webhookProcedure
     .input(
       z.object({
         endpointId: endpointIdInput,
@@ -141,23 +144,21 @@ export const webhooksRouter = createRouter({
       return updated;
     }),
 
-  rotateSecret: organizationProcedure
-    .input(z.object({ endpointId: endpointIdInput }))
-    .mutation(async ({ ctx, input }) => {
-      const secret = newWebhookSecret();
-      const until = new Date(Date.now() + ROTATION_OVERLAP_HOURS * 3_600_000);
-      const endpoint = await rotateSecret(ctx.db, ctx.organization.id, input.endpointId, seal(secret), until);
-      if (!endpoint) throw notFound("No such webhook endpoint in this organization.");
-      return { endpoint, secret, previousSecretUntil: until };
-    }),
+  rotateSecret: webhookProcedure.input(z.object({ endpointId: endpointIdInput })).mutation(async ({ ctx, input }) => {
+    const secret = newWebhookSecret();
+    const until = new Date(Date.now() + ROTATION_OVERLAP_HOURS * 3_600_000);
+    const endpoint = await rotateSecret(ctx.db, ctx.organization.id, input.endpointId, seal(secret), until);
+    if (!endpoint) throw notFound("No such webhook endpoint in this organization.");
+    return { endpoint, secret, previousSecretUntil: until };
+  }),
 
-  remove: organizationProcedure.input(z.object({ endpointId: endpointIdInput })).mutation(async ({ ctx, input }) => {
+  remove: webhookProcedure.input(z.object({ endpointId: endpointIdInput })).mutation(async ({ ctx, input }) => {
     if (!(await deleteEndpoint(ctx.db, ctx.organization.id, input.endpointId)))
       throw notFound("No such webhook endpoint in this organization.");
     return { removed: input.endpointId };
   }),
 
-  deliveries: organizationProcedure
+  deliveries: webhookProcedure
     .input(
       z.object({
         endpointId: endpointIdInput,
@@ -179,7 +180,7 @@ export const webhooksRouter = createRouter({
       return { endpoint: endpointView(endpoint), ...page(entries, input.limit) };
     }),
 
-  resend: organizationProcedure
+  resend: webhookProcedure
     .input(z.object({ messageId: z.string().min(1).max(64) }))
     .mutation(async ({ ctx, input }) => {
       const queue = queueOf(ctx);
@@ -193,7 +194,7 @@ export const webhooksRouter = createRouter({
       return { queued: input.messageId };
     }),
 
-  sendTest: organizationProcedure.input(z.object({ endpointId: endpointIdInput })).mutation(async ({ ctx, input }) => {
+  sendTest: webhookProcedure.input(z.object({ endpointId: endpointIdInput })).mutation(async ({ ctx, input }) => {
     const queue = queueOf(ctx);
     const endpoint = await endpointOf(ctx.db, ctx.organization.id, input.endpointId);
     if (!endpoint) throw notFound("No such webhook endpoint in this organization.");

@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { MembersManager } from "@/components/account/members-manager";
+import { requireOrganization } from "@/server/dashboard/guards";
+import { MEMBERS_PATH } from "@/server/http/paths";
+
+export const metadata: Metadata = { title: "Members" };
+export const dynamic = "force-dynamic";
+
+export default async function MembersPage() {
+  const { organization } = await requireOrganization(MEMBERS_PATH);
+  return (
+    <main>
+      <h1>Members</h1>
+      <p>
+        The people of <strong>{organization.name}</strong> and what each may do: owners everything, admins members,
+        tokens, webhooks and settings, members the markets and their own tokens, billing the credits.
+      </p>
+      <MembersManager />
+    </main>
+  );
+}

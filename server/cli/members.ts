@@ -1,0 +1,56 @@
+/**
+ * `ops org member add|role|remove`: the operator's hand on who belongs to an organization. The
+ * same rules as the dashboard's (server/accounts/members.ts): an organization keeps its last
+ * owner, and removing someone revokes their tokens and MCP connections with it.
+ */
+import { addMember, changeRole, MemberError, personByEmail, removeMember } from "../accounts/members";
+import { OrganizationError, requireOrganization } from "../accounts/organizations";
+import { isRole, ROLES, type Role } from "../domain/roles";
+import { type CliContext, parse, UsageError, withDatabase } from "./io";
+
+export const MEMBER_USAGE = `  member add --org ORG_ID --email E --role ${ROLES.join("|")}
+                                          add a person (created if they never signed in)
+  member role --org ORG_ID --email E --role ROLE   change a member's role
+  member remove --org ORG_ID --email E    remove a member; revokes their tokens and MCP connections`;
+
+function requiredOption(name: string, value: string | undefined): string {
+  if (value === undefined || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function roleOption(value: string | undefined): Role {
+  const role = requiredOption("role", value);
+  if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}, not "${role}"`);
+  return role;
+}
+
+export async function memberCommand(args: string[], ctx: CliContext): Promise<number> {
+  const [command, ...rest] = args;
+  if (command !== "add" && command !== "role" && command !== "remove")
+    throw new UsageError(command ? `unknown command "org member ${command}"` : "missing command");
+  const { values } = parse(rest, { org: { type: "string" }, email: { type: "string" }, role: { type: "string" } }, 0);
+  const organizationId = requiredOption("org", values.org);
+  const email = requiredOption("email", values.email);
+  const role = command === "remove" ? null : roleOption(values.role);
+  return withDatabase(ctx, async ({ db }) => {
+    await requireOrganization(db, organizationId);
+    const person = await personByEmail(db, email, { create: command === "add" });
+    if (command === "add") {
+      await addMember(db, { organizationId, userId: person.id, role: role as Role });
+      ctx.io.out(`${person.created ? "created and added" : "added"} ${person.email} to ${organizationId} as ${role}`);
+    } else if (command === "role") {
+      const from = await changeRole(db, { organizationId, userId: person.id, role: role as Role });
+      ctx.io.out(`${person.email} in ${organizationId}: ${from} → ${role}`);
+    } else {
+      const removed = await removeMember(db, { organizationId, userId: person.id });
+      ctx.io.out(
+        `removed ${person.email} from ${organizationId}; revoked ${removed.revokedTokens} token(s) and ${removed.revokedConnections} MCP connection(s)`,
+      );
+    }
+    ctx.io.out(person.id);
+    return 0;
+  });
+}
+
+export const isMemberRefusal = (error: unknown): error is Error =>
+  error instanceof MemberError || error instanceof OrganizationError;

@@ -1,0 +1,103 @@
+/**
+ * Who in an organization may do what: the one table of roles and their powers
+ * (docs/accounts.md, "Roles"). Pure: the tRPC middleware (server/procedures/trpc.ts) enforces it,
+ * the members page reads it to show or hide controls, the operator CLI checks role names with it.
+ */
+
+export const ROLES = ["owner", "admin", "member", "billing"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  /** Read the catalogue's markets and readings in the dashboard. */
+  "markets.read",
+  /** See who belongs and the pending invitations. */
+  "members.read",
+  /** Invite, change roles below owner, remove members, resend and revoke invitations. */
+  "members.manage",
+  /** See, create and revoke every API token of the organization. */
+  "tokens.manage_all",
+  /** Create API tokens and revoke the ones one created oneself. */
+  "tokens.own",
+  /** Webhook endpoints: create, change, rotate, delete, resend, test. */
+  "webhooks.manage",
+  /** Revoke any member's MCP connection to the organization. */
+  "connections.manage_all",
+  /** Connect and revoke one's own MCP clients. */
+  "connections.own",
+  /** The balance, ledger and usage. */
+  "credits.read",
+  /** Credits settings: the low-balance threshold. */
+  "credits.manage",
+  /** The organization's settings (name, home country). */
+  "organization.settings",
+  /** Delete the organization. */
+  "organization.delete",
+  /** Hand ownership to another member; make or unmake owners. */
+  "ownership.transfer",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const everything: readonly Permission[] = PERMISSIONS;
+
+/** The table. Owners hold everything; the others exactly what is listed. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  owner: everything,
+  admin: [
+    "markets.read",
+    "members.read",
+    "members.manage",
+    "tokens.manage_all",
+    "tokens.own",
+    "webhooks.manage",
+    "connections.manage_all",
+    "connections.own",
+    "credits.read",
+    "organization.settings",
+  ],
+  member: ["markets.read", "members.read", "tokens.own", "connections.own"],
+  billing: ["markets.read", "members.read", "credits.read", "credits.manage"],
+};
+
+export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+
+export const can = (role: Role, permission: Permission): boolean => ROLE_PERMISSIONS[role].includes(permission);
+
+/** The roles holding a permission (for a check written in SQL). */
+export const rolesThatMay = (permission: Permission): Role[] => ROLES.filter((role) => can(role, permission));
+
+/** Every permission of a role, for a page deciding which controls to show. */
+export const permissionsOf = (role: Role): Permission[] => [...ROLE_PERMISSIONS[role]];
+
+/**
+ * Whether `actor` may give `target` role (or take it away): only those who may transfer
+ * ownership touch owners; managers of members handle the rest.
+ */
+export function mayAssign(actor: Role, from: Role | null, to: Role): boolean {
+  if (!can(actor, "members.manage")) return false;
+  if (from === "owner" || to === "owner") return can(actor, "ownership.transfer");
+  return true;
+}
+
+/** What a person reads next to each role on the members page and in the invitation mail. */
+export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
+  owner: "Everything, including transferring ownership and deleting the organization",
+  admin: "Members, tokens, webhooks, MCP connections and settings",
+  member: "Reads markets; creates and revokes their own tokens and MCP connections",
+  billing: "Credits, usage and the low-balance warning",
+};
+
+/**
+ * The stable action names of the team's dashboard changes, for the audit trail to record
+ * (each mutation in server/procedures/routers/members.ts names its own).
+ */
+export const TEAM_AUDIT_ACTIONS = [
+  "member.invite",
+  "member.role_change",
+  "member.remove",
+  "member.leave",
+  "ownership.transfer",
+  "invitation.revoke",
+  "invitation.resend",
+  "invitation.accept",
+] as const;
+export type TeamAuditAction = (typeof TEAM_AUDIT_ACTIONS)[number];

@@ -1,0 +1,219 @@
+/**
+ * The active organization's people (docs/accounts.md, "Members" and "Invitations"): who belongs,
+ * invitations, roles, removal, leaving, ownership. Each change names its audit action
+ * (TEAM_AUDIT_ACTIONS, server/domain/roles.ts). Powers come from the roles table through
+ * permittedProcedure; which roles one may hand out, from mayAssign.
+ */
+import { z } from "zod";
+import {
+  acceptInvitation,
+  createInvitation,
+  InvitationAddressError,
+  InvitationError,
+  invitationByToken,
+  normalEmail,
+  pendingInvitations,
+  resendInvitation,
+  revokeInvitation,
+} from "../../accounts/invitations";
+import {
+  AlreadyMemberError,
+  changeRole,
+  LastOwnerError,
+  listMembers,
+  MemberError,
+  NotAMemberError,
+  removeMember,
+  roleOf,
+  transferOwnership,
+} from "../../accounts/members";
+import { organizationsOf } from "../../accounts/organizations";
+import { can, mayAssign, permissionsOf, ROLES, type Role, type TeamAuditAction } from "../../domain/roles";
+import { ApiError, conflict, forbidden, invalidRequest, notFound } from "../../errors/api-error";
+import { THROTTLES, throttle } from "../../limits/throttles";
+import { invitationMail } from "../../mail/invitation-mail";
+import { deliverMail } from "../../mail/mail";
+import type { ApiContext } from "../context";
+import { createRouter, organizationProcedure, permittedProcedure, userProcedure } from "../trpc";
+
+const userIdInput = z.string().min(1).max(64);
+const invitationIdInput = z.object({ invitationId: z.string().min(1).max(64) });
+const tokenInput = z.object({ token: z.string().min(1).max(128) });
+
+/** The audit action of each change: one per mutation below (the audit trail records it by this name). */
+export const MEMBER_ACTIONS = {
+  invite: "member.invite",
+  changeRole: "member.role_change",
+  remove: "member.remove",
+  leave: "member.leave",
+  transferOwnership: "ownership.transfer",
+  revokeInvitation: "invitation.revoke",
+  resendInvitation: "invitation.resend",
+  acceptInvitation: "invitation.accept",
+} as const satisfies Record<string, TeamAuditAction>;
+
+/** The dashboard's words for a refused change. */
+function refusal(error: unknown): never {
+  if (error instanceof LastOwnerError || error instanceof AlreadyMemberError) throw conflict(error.message);
+  if (error instanceof NotAMemberError) throw notFound(error.message);
+  if (error instanceof InvitationAddressError) throw forbidden(error.message, "invitation.email");
+  if (error instanceof InvitationError) throw notFound(error.message);
+  if (error instanceof MemberError) throw invalidRequest(error.message, []);
+  throw error;
+}
+
+function mayHandOut(actor: Role, from: Role | null, to: Role): void {
+  if (!mayAssign(actor, from, to))
+    throw forbidden(
+      `Your role in this organization (${actor}) may not make or unmake owners: it needs ownership.transfer.`,
+      "ownership.transfer",
+    );
+}
+
+/**
+ * Counts one invitation mail against its inviter, organization and address, before anything is
+ * written: a refused invitation leaves any earlier link of it working.
+ */
+async function countInvitation(ctx: ApiContext & { userId: string }, organizationId: string, email: string) {
+  const verdict = await throttle(ctx.db, [
+    [THROTTLES.invitationsPerInviter, ctx.userId],
+    [THROTTLES.invitationsPerOrganization, organizationId],
+    [THROTTLES.invitationsPerAddress, normalEmail(email)],
+  ]);
+  if (!verdict.allowed)
+    throw new ApiError("rate_limited", `Too many invitations for now; try again in ${verdict.retryAfterSeconds} s.`, {
+      headers: { "Retry-After": String(verdict.retryAfterSeconds) },
+    });
+}
+
+/** Sends an invitation's mail, its link at the app's public origin. */
+async function sendInvitation(
+  ctx: ApiContext & { userId: string },
+  organizationId: string,
+  invitation: { email: string; role: Role; token: string; expiresAt: Date },
+): Promise<void> {
+  const organization = (await organizationsOf(ctx.db, ctx.userId)).find((m) => m.id === organizationId);
+  const inviter = (await listMembers(ctx.db, organizationId)).find((m) => m.userId === ctx.userId);
+  await deliverMail(
+    ctx.db,
+    invitationMail({
+      origin: ctx.origin,
+      to: invitation.email,
+      token: invitation.token,
+      organizationName: organization?.name ?? "",
+      inviterName: inviter?.name ?? inviter?.email ?? null,
+      role: invitation.role,
+      expiresAt: invitation.expiresAt,
+    }),
+  );
+}
+
+export const membersRouter = createRouter({
+  /** Who belongs; pending invitations for those who manage members; what the caller may do. */
+  list: permittedProcedure("members.read").query(async ({ ctx }) => ({
+    members: await listMembers(ctx.db, ctx.organization.id),
+    invitations: can(ctx.role, "members.manage") ? await pendingInvitations(ctx.db, ctx.organization.id) : [],
+    me: { userId: ctx.userId, role: ctx.role, permissions: permissionsOf(ctx.role) },
+    roles: ROLES,
+  })),
+
+  // member.invite
+  invite: permittedProcedure("members.manage")
+    .input(z.object({ email: z.email("An e-mail address").max(254), role: z.enum(ROLES) }))
+    .mutation(async ({ ctx, input }) => {
+      mayHandOut(ctx.role, null, input.role);
+      await countInvitation(ctx, ctx.organization.id, input.email);
+      const invitation = await createInvitation(ctx.db, {
+        organizationId: ctx.organization.id,
+        email: input.email,
+        role: input.role,
+        invitedByUserId: ctx.userId,
+      }).catch(refusal);
+      await sendInvitation(ctx, ctx.organization.id, invitation);
+      return {
+        action: MEMBER_ACTIONS.invite,
+        invitationId: invitation.id,
+        email: invitation.email,
+        role: invitation.role,
+      };
+    }),
+
+  // invitation.resend
+  resendInvitation: permittedProcedure("members.manage")
+    .input(invitationIdInput)
+    .mutation(async ({ ctx, input }) => {
+      const pending = (await pendingInvitations(ctx.db, ctx.organization.id)).find((i) => i.id === input.invitationId);
+      if (!pending) throw notFound("No such pending invitation in this organization.");
+      await countInvitation(ctx, ctx.organization.id, pending.email);
+      const invitation = await resendInvitation(ctx.db, ctx.organization.id, input.invitationId);
+      if (!invitation) throw notFound("No such pending invitation in this organization.");
+      await sendInvitation(ctx, ctx.organization.id, invitation);
+      return { action: MEMBER_ACTIONS.resendInvitation, invitationId: invitation.id };
+    }),
+
+  // invitation.revoke
+  revokeInvitation: permittedProcedure("members.manage")
+    .input(invitationIdInput)
+    .mutation(async ({ ctx, input }) => {
+      if (!(await revokeInvitation(ctx.db, ctx.organization.id, input.invitationId)))
+        throw notFound("No such pending invitation in this organization.");
+      return { action: MEMBER_ACTIONS.revokeInvitation, invitationId: input.invitationId };
+    }),
+
+  // member.role_change
+  changeRole: permittedProcedure("members.manage")
+    .input(z.object({ userId: userIdInput, role: z.enum(ROLES) }))
+    .mutation(async ({ ctx, input }) => {
+      const current = await roleOf(ctx.db, ctx.organization.id, input.userId);
+      if (!current) throw notFound("That person does not belong to this organization.");
+      mayHandOut(ctx.role, current, input.role);
+      const from = await changeRole(ctx.db, { organizationId: ctx.organization.id, ...input }).catch(refusal);
+      return { action: MEMBER_ACTIONS.changeRole, userId: input.userId, from, to: input.role };
+    }),
+
+  // member.remove
+  remove: permittedProcedure("members.manage")
+    .input(z.object({ userId: userIdInput }))
+    .mutation(async ({ ctx, input }) => {
+      const current = await roleOf(ctx.db, ctx.organization.id, input.userId);
+      if (!current) throw notFound("That person does not belong to this organization.");
+      mayHandOut(ctx.role, current, current);
+      const removed = await removeMember(ctx.db, { organizationId: ctx.organization.id, userId: input.userId }).catch(
+        refusal,
+      );
+      return { action: MEMBER_ACTIONS.remove, userId: input.userId, ...removed };
+    }),
+
+  // member.leave: anyone may leave, except the last owner.
+  leave: organizationProcedure.mutation(async ({ ctx }) => {
+    const removed = await removeMember(ctx.db, { organizationId: ctx.organization.id, userId: ctx.userId }).catch(
+      refusal,
+    );
+    return { action: MEMBER_ACTIONS.leave, organizationId: ctx.organization.id, ...removed };
+  }),
+
+  // ownership.transfer
+  transferOwnership: permittedProcedure("ownership.transfer")
+    .input(z.object({ userId: userIdInput }))
+    .mutation(async ({ ctx, input }) => {
+      await transferOwnership(ctx.db, {
+        organizationId: ctx.organization.id,
+        fromUserId: ctx.userId,
+        toUserId: input.userId,
+      }).catch(refusal);
+      return { action: MEMBER_ACTIONS.transferOwnership, userId: input.userId };
+    }),
+
+  /** What a link invites to, for the acceptance page (signed in, any organization or none). */
+  invitation: userProcedure.input(tokenInput).query(async ({ ctx, input }) => {
+    const view = await invitationByToken(ctx.db, input.token);
+    if (!view) throw notFound("This invitation link is not valid: it was used, revoked, replaced or has expired.");
+    return view;
+  }),
+
+  // invitation.accept
+  accept: userProcedure.input(tokenInput).mutation(async ({ ctx, input }) => {
+    const joined = await acceptInvitation(ctx.db, { token: input.token, userId: ctx.userId }).catch(refusal);
+    return { action: MEMBER_ACTIONS.acceptInvitation, ...joined };
+  }),
+});

@@ -1,0 +1,142 @@
+/**
+ * Organizations as teams in Chromium: an owner invites a colleague from /members; the colleague,
+ * signed out, opens the invitation from the dev outbox, signs in on the way (the sign-in link
+ * returns to the invitation), joins as a member and lands on the members list, read-only; they
+ * create a token of their own and are refused an invitation (403 forbidden). axe-core's WCAG 2.2
+ * AA check of /members, as the owner and as the member, at 1280 px and at a phone's width.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { SESSION_COOKIE } from "../helpers/accounts";
+import { launchChromium, signInHere, signUpOnTheWay } from "../helpers/browser";
+import { dashboardCall } from "../helpers/dashboard";
+
+const base = inject("appUrl");
+const run = Date.now().toString(36);
+const OWNER = `team-owner-${run}@example.com`;
+const INVITEE = `team-member-${run}@example.com`;
+const ORGANIZATION = `Team <b>${run}</b> & Co`;
+const WIDTHS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+}
+
+async function expectMembersAccessible(page: Page, who: string) {
+  for (const viewport of WIDTHS) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${base}/members`);
+    await expect.poll(() => page.getByTestId("member-row").count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await seriousViolations(page), `/members as ${who} at ${viewport.width} px`).toEqual([]);
+  }
+  await page.setViewportSize(WIDTHS[0]);
+}
+
+describe("a team in the dashboard", () => {
+  let browser: Browser;
+  let owner: BrowserContext;
+  let invitee: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    owner = await browser.newContext({ viewport: WIDTHS[0] });
+    invitee = await browser.newContext({ viewport: WIDTHS[0] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("an owner invites by e-mail; the invitation is pending", async () => {
+    const page = await owner.newPage();
+    page.on("dialog", (dialog) => dialog.accept());
+    await signUpOnTheWay(page, `${base}/members`, { email: OWNER, organization: ORGANIZATION, homeCountry: "DE" });
+    await expect.poll(() => page.getByTestId("member-row").count(), { timeout: 20_000 }).toBe(1);
+    await page.getByLabel("E-mail", { exact: true }).fill(INVITEE.toUpperCase());
+    // The select's accessible name carries its chosen option ("Role member"): found by its form instead.
+    await page.locator('section[aria-labelledby="invite"] select').selectOption("member");
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await expect.poll(() => page.getByTestId("invitation-sent").textContent()).toContain(INVITEE);
+    await expect.poll(() => page.getByTestId("invitation-row").count()).toBe(1);
+    expect(await page.getByTestId("invitation-row").textContent()).toContain("member");
+    await expectMembersAccessible(page, "owner");
+  });
+
+  it("the invitee signs in from the mail, accepts, and acts within the role only", async () => {
+    const page = await invitee.newPage();
+    page.on("dialog", (dialog) => dialog.accept());
+    await page.goto(`${base}/dev/outbox`);
+    const mail = page.locator(`[data-recipient="${INVITEE}"]`).first();
+    expect(await mail.textContent()).toContain("You are invited to an organization");
+    await mail.getByTestId("outbox-link").click();
+    // Signed out: sign in first; the sign-in link comes back to the invitation.
+    await page.waitForURL(/\/signin\?callbackUrl=%2Finvitations%2F/);
+    await signInHere(page, INVITEE);
+    await page.waitForURL(/\/invitations\//);
+    // The organization's name is shown as text, never as markup.
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Join ${ORGANIZATION}`);
+    expect(await page.getByTestId("invitation-summary").textContent()).toContain("as member");
+    await page.getByRole("button", { name: `Join ${ORGANIZATION}` }).click();
+    await page.waitForURL(/\/members$/);
+    await expect.poll(() => page.getByTestId("member-row").count(), { timeout: 20_000 }).toBe(2);
+    expect(await page.getByTestId("members-read-only").isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Send invitation" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Remove/ }).count()).toBe(0);
+    // The header's navigation offers a member the pages of their role only.
+    const headerLinks = (href: string) => page.locator(`header.site-header nav a[href="${href}"]`).count();
+    expect(await headerLinks("/tokens")).toBeGreaterThan(0);
+    expect([await headerLinks("/credits"), await headerLinks("/webhooks")]).toEqual([0, 0]);
+    // Members is in the Account menu, named after the organization.
+    await page.locator(".site-header .user-menu summary").click();
+    expect(await page.getByTestId("members-link").textContent()).toBe(`Members of ${ORGANIZATION}`);
+
+    // Within the role: a token of their own.
+    await page.goto(`${base}/tokens`);
+    await page.getByLabel("Name", { exact: true }).fill("mine");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const secretField = page.getByTestId("new-token-secret");
+    await secretField.waitFor();
+    // The member's token reads the organization, its two people among it.
+    const organization = await fetch(`${base}/v1/organization`, {
+      headers: { Authorization: `Bearer ${await secretField.inputValue()}` },
+    });
+    expect(organization.status).toBe(200);
+    const { members } = (await organization.json()) as { members: { email: string; role: string }[] };
+    expect(members.map((m) => [m.email, m.role])).toEqual([
+      [OWNER, "owner"],
+      [INVITEE, "member"],
+    ]);
+
+    // Outside it: inviting is refused by the server too, whatever the page shows.
+    const session = (await invitee.cookies()).find((c) => c.name === SESSION_COOKIE)?.value ?? null;
+    const refused = await dashboardCall(
+      base,
+      session,
+      "members.invite",
+      { email: "someone@example.com", role: "member" },
+      { mutation: true },
+    );
+    expect([refused.status, refused.problem?.code]).toEqual([403, "forbidden"]);
+
+    // Used once: the same link now says so.
+    await page.goto(`${base}/dev/outbox`);
+    await page.locator(`[data-recipient="${INVITEE}"] [data-testid="outbox-link"]`).last().click();
+    await expect.poll(() => page.getByTestId("invitation-unusable").count()).toBe(1);
+
+    await expectMembersAccessible(page, "member");
+  });
+
+  it("the owner sees the new member and no pending invitation", async () => {
+    const page = await owner.newPage();
+    await page.goto(`${base}/members`);
+    await expect.poll(() => page.getByTestId("member-row").count(), { timeout: 20_000 }).toBe(2);
+    expect(await page.getByTestId("invitation-row").count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Transfer ownership/ }).count()).toBe(1);
+  });
+});

@@ -49,16 +49,24 @@ export const creditsRouter = createRouter({
     return { threshold, balance, low: isLowBalance(balance, threshold), canChange: membership?.role === "owner" };
   }),
 
-  setLowBalanceThreshold: organizationProcedure.input(thresholdInput).mutation(async ({ ctx, input }) => {
-    const changed = await setLowBalanceThreshold(ctx.db, {
-      organizationId: ctx.organization.id,
-      userId: ctx.userId,
-      threshold: input.threshold,
-    });
-    if (!changed) throw notFound("Only an owner of the organization can change its low-balance warning.");
-    const balance = await creditBalance(ctx.db, ctx.organization.id);
-    return { threshold: input.threshold, balance, low: isLowBalance(balance, input.threshold), canChange: true };
-  }),
+  setLowBalanceThreshold: organizationProcedure
+    .meta({
+      audit: {
+        action: "organization.settings_change",
+        details: (_: unknown, out: { threshold: number }) => ({ lowBalanceThreshold: out.threshold }),
+      },
+    })
+    .input(thresholdInput)
+    .mutation(async ({ ctx, input }) => {
+      const changed = await setLowBalanceThreshold(ctx.db, {
+        organizationId: ctx.organization.id,
+        userId: ctx.userId,
+        threshold: input.threshold,
+      });
+      if (!changed) throw notFound("Only an owner of the organization can change its low-balance warning.");
+      const balance = await creditBalance(ctx.db, ctx.organization.id);
+      return { threshold: input.threshold, balance, low: isLowBalance(balance, input.threshold), canChange: true };
+    }),
 
   ledger: organizationProcedure
     .input(

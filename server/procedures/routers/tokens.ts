@@ -10,6 +10,18 @@ export const tokensRouter = createRouter({
   list: organizationProcedure.query(({ ctx }) => listApiTokens(ctx.db, ctx.organization.id)),
 
   create: organizationProcedure
+    .meta({
+      audit: {
+        action: "token.create",
+        target: (_: unknown, out: { token: { id: string } }) => ({ type: "token", id: out.token.id }),
+        // Never the secret: its name, scopes and expiry, as stored.
+        details: (_: unknown, out: { token: { name: string; scopes: string[]; expiresAt: Date | null } }) => ({
+          name: out.token.name,
+          scopes: out.token.scopes,
+          expiresAt: out.token.expiresAt?.toISOString() ?? null,
+        }),
+      },
+    })
     .input(
       z.object({
         name: z.string().trim().min(1, "Name the token").max(100, "At most 100 characters"),
@@ -28,10 +40,15 @@ export const tokensRouter = createRouter({
       }),
     ),
 
-  revoke: organizationProcedure.input(z.object({ tokenId: z.string().max(64) })).mutation(async ({ ctx, input }) => {
-    // Another organization's token is "not found" too: its existence is not for us to confirm.
-    if (!(await revokeApiToken(ctx.db, ctx.organization.id, input.tokenId)))
-      throw notFound("No such active token in this organization.");
-    return { revoked: input.tokenId };
-  }),
+  revoke: organizationProcedure
+    .meta({
+      audit: { action: "token.revoke", target: (input: { tokenId: string }) => ({ type: "token", id: input.tokenId }) },
+    })
+    .input(z.object({ tokenId: z.string().max(64) }))
+    .mutation(async ({ ctx, input }) => {
+      // Another organization's token is "not found" too: its existence is not for us to confirm.
+      if (!(await revokeApiToken(ctx.db, ctx.organization.id, input.tokenId)))
+        throw notFound("No such active token in this organization.");
+      return { revoked: input.tokenId };
+    }),
 });

@@ -9,6 +9,7 @@ import {
   createEndpoint,
   deleteEndpoint,
   deliveryLog,
+  type EndpointView,
   endpointOf,
   endpointView,
   insertMessages,
@@ -64,6 +65,22 @@ const settingsInput = {
 
 const endpointIdInput = z.string().min(1).max(64);
 
+const SETTINGS = ["url", "description", "events", "marketIds", "countries", "enabled"] as const;
+
+/** What the audit trail keeps of an endpoint's settings: those named, never its secret. */
+const settingsDetails = (endpoint: EndpointView, keys: readonly (typeof SETTINGS)[number][]) =>
+  Object.fromEntries(keys.map((key) => [key, key === "url" ? urlWithoutCredentials(endpoint.url) : endpoint[key]]));
+
+/** A receiver's URL without what may be a credential in it (user info, query, fragment). */
+function urlWithoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? "?…" : ""}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
 /** The markets and countries an endpoint names must exist: a typo would silently never fire. */
 async function checkNames(ctx: ApiContext, settings: { marketIds?: string[]; countries?: string[] }) {
   if (settings.marketIds?.length) {
@@ -103,25 +120,46 @@ export const webhooksRouter = createRouter({
     homeCountry: ctx.organization.homeCountry,
   })),
 
-  create: organizationProcedure.input(z.object(settingsInput)).mutation(async ({ ctx, input }) => {
-    await checkNames(ctx, input);
-    const secret = newWebhookSecret();
-    try {
-      const endpoint = await createEndpoint(ctx.db, {
-        ...input,
-        organizationId: ctx.organization.id,
-        sealedSecret: seal(secret),
-        createdByUserId: ctx.userId,
-      });
-      return { endpoint, secret };
-    } catch (error) {
-      if (error instanceof TooManyEndpointsError)
-        throw invalidRequest(error.message, [{ path: "url", message: error.message }]);
-      throw error;
-    }
-  }),
+  create: organizationProcedure
+    .meta({
+      audit: {
+        action: "webhook.create",
+        target: (_: unknown, out: { endpoint: { id: string } }) => ({ type: "webhook_endpoint", id: out.endpoint.id }),
+        details: (_: unknown, out: { endpoint: EndpointView }) => settingsDetails(out.endpoint, SETTINGS),
+      },
+    })
+    .input(z.object(settingsInput))
+    .mutation(async ({ ctx, input }) => {
+      await checkNames(ctx, input);
+      const secret = newWebhookSecret();
+      try {
+        const endpoint = await createEndpoint(ctx.db, {
+          ...input,
+          organizationId: ctx.organization.id,
+          sealedSecret: seal(secret),
+          createdByUserId: ctx.userId,
+        });
+        return { endpoint, secret };
+      } catch (error) {
+        if (error instanceof TooManyEndpointsError)
+          throw invalidRequest(error.message, [{ path: "url", message: error.message }]);
+        throw error;
+      }
+    }),
 
   update: organizationProcedure
+    .meta({
+      audit: {
+        action: "webhook.update",
+        target: (input: { endpointId: string }) => ({ type: "webhook_endpoint", id: input.endpointId }),
+        // The settings the call named, as they now are.
+        details: (input: Record<string, unknown>, out: EndpointView) =>
+          settingsDetails(
+            out,
+            SETTINGS.filter((key) => input[key] !== undefined),
+          ),
+      },
+    })
     .input(
       z.object({
         endpointId: endpointIdInput,
@@ -142,6 +180,15 @@ export const webhooksRouter = createRouter({
     }),
 
   rotateSecret: organizationProcedure
+    .meta({
+      audit: {
+        action: "webhook.rotate_secret",
+        target: (input: { endpointId: string }) => ({ type: "webhook_endpoint", id: input.endpointId }),
+        details: (_: unknown, out: { previousSecretUntil: Date }) => ({
+          previousSecretUntil: out.previousSecretUntil.toISOString(),
+        }),
+      },
+    })
     .input(z.object({ endpointId: endpointIdInput }))
     .mutation(async ({ ctx, input }) => {
       const secret = newWebhookSecret();
@@ -151,11 +198,19 @@ export const webhooksRouter = createRouter({
       return { endpoint, secret, previousSecretUntil: until };
     }),
 
-  remove: organizationProcedure.input(z.object({ endpointId: endpointIdInput })).mutation(async ({ ctx, input }) => {
-    if (!(await deleteEndpoint(ctx.db, ctx.organization.id, input.endpointId)))
-      throw notFound("No such webhook endpoint in this organization.");
-    return { removed: input.endpointId };
-  }),
+  remove: organizationProcedure
+    .meta({
+      audit: {
+        action: "webhook.delete",
+        target: (input: { endpointId: string }) => ({ type: "webhook_endpoint", id: input.endpointId }),
+      },
+    })
+    .input(z.object({ endpointId: endpointIdInput }))
+    .mutation(async ({ ctx, input }) => {
+      if (!(await deleteEndpoint(ctx.db, ctx.organization.id, input.endpointId)))
+        throw notFound("No such webhook endpoint in this organization.");
+      return { removed: input.endpointId };
+    }),
 
   deliveries: organizationProcedure
     .input(

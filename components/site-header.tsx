@@ -9,6 +9,7 @@ import { headerState } from "@/server/dashboard/guards";
 import { isLowBalance } from "@/server/domain/low-balance";
 import {
   API_DOCS_PATH,
+  AUDIT_PATH,
   CONNECT_PATH,
   CREDITS_PATH,
   GEOGRAPHIES_PATH,
@@ -89,6 +90,7 @@ function MainLinks({ signedIn }: { signedIn: boolean }) {
       {signedIn ? <Link href={CREDITS_PATH}>Credits</Link> : null}
       {signedIn ? <Link href={WEBHOOKS_PATH}>Webhooks</Link> : null}
       {signedIn ? <Link href={CONNECT_PATH}>Connect MCP</Link> : null}
+      {signedIn ? <Link href={AUDIT_PATH}>Audit</Link> : null}
       <Link href={API_DOCS_PATH}>Docs</Link>
     </>
   );

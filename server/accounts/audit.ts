@@ -9,12 +9,14 @@ import { apiTokens, auditEvents, users } from "../../db/schema";
 import {
   AUDIT_ADDRESS_MAX,
   AUDIT_LABEL_MAX,
+  AUDIT_READER_ROLES,
   AUDIT_USER_AGENT_MAX,
   type AuditActor,
   type AuditChange,
   auditText,
 } from "../domain/audit";
 import { type Column, toCsv } from "../formats/csv";
+import { organizationsOf } from "./organizations";
 
 /** One event as it is read back. */
 export interface AuditEvent {
@@ -147,4 +149,17 @@ export async function auditEventsForExport(
   filter: AuditFilter,
 ): Promise<AuditEvent[]> {
   return (await auditPage(db, organizationId, { ...filter, limit: AUDIT_CSV_MAX_ROWS })).events;
+}
+
+/** Whether this person may read the organization's trail in the dashboard: an owner or an admin. */
+export async function mayReadAudit(db: Database, userId: string, organizationId: string): Promise<boolean> {
+  const membership = (await organizationsOf(db, userId)).find((m) => m.id === organizationId);
+  return membership !== undefined && AUDIT_READER_ROLES.includes(membership.role);
+}
+
+/** A day (YYYY-MM-DD) as the first or last instant of it (UTC), for a period's filter; undefined when none. */
+export function dayBound(day: string | null | undefined, end: "start" | "end"): Date | undefined {
+  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const at = new Date(`${day}T${end === "start" ? "00:00:00.000" : "23:59:59.999"}Z`);
+  return Number.isNaN(at.getTime()) ? undefined : at;
 }

@@ -280,6 +280,38 @@ describe("paging and filters", () => {
   });
 });
 
+describe("the dashboard's reading", () => {
+  it("audit.list answers owners, filtered and paged; a member who is not an owner gets not_found", async () => {
+    const person = await owner();
+    const caller = await dashboardCallerAs(database.db, person.id, HEADERS);
+    for (let i = 0; i < 3; i++) await caller.tokens.create({ name: `p${i}`, scopes: [] });
+    await caller.credits.setLowBalanceThreshold({ threshold: 10 });
+    const first = await caller.audit.list({ limit: 2 });
+    expect(first.events.map((e) => e.action)).toEqual(["organization.settings_change", "token.create"]);
+    expect(first.nextCursor).not.toBeNull();
+    const rest = await caller.audit.list({ limit: 2, cursor: first.nextCursor ?? undefined });
+    expect(rest.events.map((e) => e.details.name)).toEqual(["p1", "p0"]);
+    const tokensOnly = await caller.audit.list({ action: "token.create" });
+    expect(tokensOnly.events).toHaveLength(3);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await caller.audit.list({ from: today, to: today })).events).toHaveLength(4);
+    expect((await caller.audit.list({ to: "2000-01-01" })).events).toHaveLength(0);
+
+    users += 1;
+    const memberId = `usr_audit${users}`;
+    await queryRows(
+      database.db,
+      sql`insert into users (id, email, active_organization_id) values (${memberId}, ${`r${users}@example.com`}, ${person.organizationId})`,
+    );
+    await queryRows(
+      database.db,
+      sql`insert into memberships (organization_id, user_id, role) values (${person.organizationId}, ${memberId}, 'member')`,
+    );
+    const member = await dashboardCallerAs(database.db, memberId, HEADERS);
+    await expect(member.audit.list({})).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});
+
 describe("append-only", () => {
   it("refuses UPDATE, DELETE and TRUNCATE at the database", async () => {
     const person = await owner();

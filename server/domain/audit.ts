@@ -36,6 +36,9 @@ export const isAuditAction = (value: string): value is AuditAction =>
 export const AUDIT_ACTOR_KINDS = ["user", "token", "operator", "system"] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
+/** What an actor filter may be: a user, token or grant id (never text the database would refuse). */
+export const AUDIT_ACTOR_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 /** The membership roles that may read the trail in the dashboard. */
 export const AUDIT_READER_ROLES: readonly string[] = ["owner", "admin"];
 

@@ -106,6 +106,9 @@ describe("GET /v1/audit-events", () => {
     ["cursor=bm9wZQ", "cursor"],
     ["action=token.explode", "action"],
     ["from=yesterday", "from"],
+    ["from=0000-01-01T00:00:00Z", "from"],
+    ["actor=usr%00x", "actor"],
+    ["actor=%27%20or%201%3D1", "actor"],
   ])("answers %s with problem+json invalid_request naming %s", async (query, parameter) => {
     const answer = await get(`/audit-events?${query}`);
     expect(answer.status).toBe(400);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { auditPage } from "../../accounts/audit";
-import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS } from "../../domain/audit";
+import { AUDIT_ACTIONS, AUDIT_ACTOR_ID, AUDIT_ACTOR_KINDS } from "../../domain/audit";
 import { invalidRequest } from "../../errors/api-error";
 import { declareLive } from "../declaration";
 import { timestamp, wholeNumber } from "../schemas";
@@ -9,7 +9,8 @@ const instant = (name: "from" | "to") =>
   z
     .string()
     .max(40, `${name} must be an ISO 8601 timestamp`)
-    .refine((text) => /^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text)), {
+    // From 1970 on: the database keeps no year 0, and no event is older than the service.
+    .refine((text) => /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text)), {
       message: `${name} must be an ISO 8601 timestamp, e.g. 2026-05-04T09:00:00Z`,
     })
     .optional();
@@ -27,7 +28,7 @@ export const auditEventsInput = z.object({
     .meta({ description: "Only events of this action." }),
   actor: z
     .string()
-    .max(128, "actor must be at most 128 characters")
+    .regex(AUDIT_ACTOR_ID, "actor must be a user or token id: letters, digits, _ and -, at most 128")
     .optional()
     .meta({ description: "Only events of this actor: a user id (`usr_…`) or a token id (`tok_…`)." }),
   from: instant("from").meta({ description: "Only events at or after this instant (ISO 8601)." }),

@@ -5,20 +5,25 @@
  */
 import { z } from "zod";
 import { auditPage, dayBound, mayReadAudit } from "../../accounts/audit";
-import { AUDIT_ACTIONS } from "../../domain/audit";
+import { AUDIT_ACTIONS, AUDIT_ACTOR_ID } from "../../domain/audit";
 import { notFound } from "../../errors/api-error";
 import { createRouter, organizationProcedure } from "../trpc";
 
 const day = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "A day as YYYY-MM-DD")
+  .regex(/^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}$/, "A day as YYYY-MM-DD, from 1970")
   .optional();
 
 /** The dashboard's filters, shared with the CSV download (app/audit/export.csv). */
 export const auditFilterInput = z
   .object({
     action: z.enum(AUDIT_ACTIONS).optional(),
-    actor: z.string().trim().max(128).optional(),
+    actor: z
+      .string()
+      .trim()
+      .regex(AUDIT_ACTOR_ID, "A user id (usr_…) or a token id (tok_…)")
+      .or(z.literal(""))
+      .optional(),
     /** The period's first and last day (UTC), both included. */
     from: day,
     to: day,

@@ -107,6 +107,7 @@ describe("GET /v1/audit-events", () => {
     ["action=token.explode", "action"],
     ["from=yesterday", "from"],
     ["from=0000-01-01T00:00:00Z", "from"],
+    ["to=9999-12-31T23:59:59-14:00", "to"],
     ["actor=usr%00x", "actor"],
     ["actor=%27%20or%201%3D1", "actor"],
   ])("answers %s with problem+json invalid_request naming %s", async (query, parameter) => {

@@ -5,12 +5,15 @@ import { invalidRequest } from "../../errors/api-error";
 import { declareLive } from "../declaration";
 import { timestamp, wholeNumber } from "../schemas";
 
+/** Epoch ms from 1970 up to the end of year 9999 (NaN is not). */
+const withinYears = (ms: number) => ms >= 0 && ms < Date.UTC(10_000, 0, 1);
+
 const instant = (name: "from" | "to") =>
   z
     .string()
     .max(40, `${name} must be an ISO 8601 timestamp`)
-    // From 1970 on: the database keeps no year 0, and no event is older than the service.
-    .refine((text) => /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text)), {
+    // From 1970 to 9999: the database keeps no year 0 nor a five-digit year, and no event is older than the service.
+    .refine((text) => /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}/.test(text) && withinYears(Date.parse(text)), {
       message: `${name} must be an ISO 8601 timestamp, e.g. 2026-05-04T09:00:00Z`,
     })
     .optional();

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   "webhook.update",
   "webhook.delete",
   "webhook.rotate_secret",
+  "connection.create",
   "connection.revoke",
   "credits.grant",
   "credits.adjust",

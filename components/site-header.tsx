@@ -90,7 +90,6 @@ function MainLinks({ signedIn }: { signedIn: boolean }) {
       {signedIn ? <Link href={CREDITS_PATH}>Credits</Link> : null}
       {signedIn ? <Link href={WEBHOOKS_PATH}>Webhooks</Link> : null}
       {signedIn ? <Link href={CONNECT_PATH}>Connect MCP</Link> : null}
-      {signedIn ? <Link href={AUDIT_PATH}>Audit</Link> : null}
       <Link href={API_DOCS_PATH}>Docs</Link>
     </>
   );
@@ -165,6 +164,12 @@ export async function SiteHeader() {
                     <span>{state.active.name}</span>
                   )}
                 </span>
+              ) : null}
+              {/* The organization's audit trail: an account matter, not a page of the main navigation. */}
+              {state.active ? (
+                <Link href={AUDIT_PATH} data-testid="audit-link">
+                  Audit trail
+                </Link>
               ) : null}
               <button type="submit" className="link-button">
                 Sign out

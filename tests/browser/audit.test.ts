@@ -45,7 +45,10 @@ describe("the audit trail in the dashboard, in Chromium", () => {
     await page.getByTestId("new-token-secret").waitFor();
     const secret = await page.getByTestId("new-token-secret").inputValue();
 
-    await page.goto(`${base}/audit`);
+    // Reached from the account menu.
+    await page.locator(".user-menu summary").click();
+    await page.getByTestId("audit-link").click();
+    await page.waitForURL(/\/audit$/);
     const tokenRow = page.locator('[data-testid="audit-row"][data-action="token.create"]');
     await expect.poll(() => tokenRow.count()).toBe(1);
     const text = (await tokenRow.textContent()) ?? "";

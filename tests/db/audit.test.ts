@@ -10,10 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import { auditPage } from "@/server/accounts/audit";
 import { createOrganization } from "@/server/accounts/organizations";
+import { createApiToken } from "@/server/accounts/tokens";
+import { sessionCaller } from "@/server/auth/session-caller";
 import { AUDIT_ACTIONS, AUDIT_USER_AGENT_MAX } from "@/server/domain/audit";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
+import { createApiContext } from "@/server/procedures/context";
 import { appRouter } from "@/server/procedures/root";
-import type { ApiMeta } from "@/server/procedures/trpc";
+import { type ApiMeta, createCallerFactory, createRouter, organizationProcedure } from "@/server/procedures/trpc";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { runOps } from "../helpers/cli";
 import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
@@ -218,6 +221,42 @@ describe("recorded once, with who, when, from where and what", () => {
     expect(event?.clientAddress).toBeNull(); // no door of ours saw it, and TRUST_PROXY is not set
     expect(event?.userAgent?.length).toBe(AUDIT_USER_AGENT_MAX);
     expect(event?.userAgent).toMatch(/^Evil {2}x/);
+  });
+});
+
+describe("atomic", () => {
+  it("a change whose event cannot be written is rolled back: neither happened", async () => {
+    const person = await owner();
+    const router = createRouter({
+      make: organizationProcedure
+        .meta({
+          audit: {
+            action: "token.create",
+            details: () => {
+              throw new Error("the event could not be written");
+            },
+          },
+        })
+        .mutation(({ ctx }) =>
+          createApiToken(ctx.db, { organizationId: ctx.organization.id, name: "ghost", scopes: [] }),
+        ),
+    });
+    const caller = createCallerFactory(router)(
+      createApiContext({
+        db: database.db,
+        headers: new Headers(HEADERS),
+        requestId: "atomic",
+        origin: "http://dashboard.test",
+        authenticate: async () => sessionCaller(database.db, person.id),
+      }),
+    );
+    await expect(caller.make()).rejects.toThrow(/could not be written/);
+    const tokens = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from api_tokens where organization_id = ${person.organizationId} and name = 'ghost'`,
+    );
+    expect(tokens[0]?.n).toBe(0);
+    expect(await events(person.organizationId)).toEqual([]);
   });
 });
 

@@ -271,7 +271,7 @@ export const userProcedure = procedure
     if (!audit || type !== "mutation") return next();
     try {
       // The input as sent (this middleware runs before the procedure's parser): by the time it is
-      // read the procedure succeeded, so it was valid; values worth keeping are read from the answer.
+      // used the procedure has succeeded, so it was valid; values worth keeping are read from the answer.
       const input = await getRawInput();
       return await ctx.db.transaction(async (tx) => {
         const result = await next({ ctx: { db: tx as unknown as Database } });

@@ -9473,7 +9473,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "organization.create" | "organization.settings_change" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept";
+                action?: "organization.create" | "organization.settings_change" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept";
                 actor?: string;
                 from?: string;
                 to?: string;
@@ -9707,7 +9707,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "organization.create" | "organization.settings_change" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept";
+                action?: "organization.create" | "organization.settings_change" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept";
                 actor?: string;
                 from?: string;
                 to?: string;

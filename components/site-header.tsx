@@ -10,6 +10,7 @@ import { isLowBalance } from "@/server/domain/low-balance";
 import { can, type Permission, type Role } from "@/server/domain/roles";
 import {
   API_DOCS_PATH,
+  AUDIT_PATH,
   CONNECT_PATH,
   CREDITS_PATH,
   GEOGRAPHIES_PATH,
@@ -176,6 +177,12 @@ export async function SiteHeader() {
                     <span>{state.active.name}</span>
                   )}
                 </span>
+              ) : null}
+              {/* The organization's audit trail: an account matter, not a page of the main navigation. */}
+              {state.active ? (
+                <Link href={AUDIT_PATH} data-testid="audit-link">
+                  Audit trail
+                </Link>
               ) : null}
               <button type="submit" className="link-button">
                 Sign out

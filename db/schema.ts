@@ -596,3 +596,34 @@ export const webhookAttempts = pgTable(
   },
   (t) => [index("webhook_attempts_message").on(t.messageId, t.attemptedAt)],
 );
+
+export const auditActorKind = pgEnum("audit_actor_kind", ["user", "token", "operator", "system"]);
+
+/**
+ * The audit trail (docs/accounts.md, "Audit trail"): one row per change to an organization's
+ * membership, roles, tokens, webhooks, connections, credits and settings, written in the change's
+ * own transaction. Append-only: a trigger refuses UPDATE, DELETE and TRUNCATE. `organization_id`
+ * is deliberately no foreign key, so the trail outlives the organization it tells about.
+ */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    actorKind: auditActorKind("actor_kind").notNull(),
+    actorUserId: text("actor_user_id"),
+    actorTokenId: text("actor_token_id"),
+    /** The e-mail, token name or operator as they were at the time. */
+    actorLabel: text("actor_label"),
+    clientAddress: text("client_address"),
+    userAgent: text("user_agent"),
+    /** A stable dotted name (server/domain/audit.ts), e.g. `token.create`. */
+    action: text("action").notNull(),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    /** What changed; never a secret. */
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index("audit_events_organization").on(t.organizationId, t.id.desc())],
+);

@@ -6,7 +6,9 @@
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "../../db/client";
-import { oauthRecords } from "../../db/schema";
+import { oauthRecords, users } from "../../db/schema";
+import type { AuditActor } from "../domain/audit";
+import { recordAuditEvent } from "./audit";
 
 /** The oauth_records model of a metadata-document client's name at consent, keyed by grant id. */
 export const METADATA_DOCUMENT_CLIENT_MODEL = "MetadataDocumentClient";
@@ -101,4 +103,34 @@ export async function revokeConnection(db: Database, userId: string, grantId: st
     await tx.delete(oauthRecords).where(eq(oauthRecords.grantId, grantId));
     return true;
   });
+}
+
+/**
+ * Records a new connection (an OAuth grant the person just consented to) in the audit trail of
+ * their active organization, the one it acts for; nothing when they have none yet. The grant is
+ * saved by oidc-provider's adapter before this runs, so unlike the dashboard's changes the two
+ * are not one transaction (docs/accounts.md, "Audit trail").
+ */
+export async function recordConnectionCreated(
+  db: Database,
+  userId: string,
+  connection: { grantId: string; clientId: string; scopes: string[] },
+  where: Pick<AuditActor, "clientAddress" | "userAgent">,
+): Promise<void> {
+  const [user] = await db
+    .select({ organizationId: users.activeOrganizationId })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user?.organizationId) return;
+  await recordAuditEvent(
+    db,
+    user.organizationId,
+    { kind: "user", userId, ...where },
+    {
+      action: "connection.create",
+      targetType: "connection",
+      targetId: connection.grantId,
+      details: { clientId: connection.clientId, scopes: connection.scopes },
+    },
+  );
 }

@@ -2,9 +2,12 @@
  * `ops org|token|credits …`: scripted account set-up for operators. Each command's last line of
  * output is the thing a script wants (an id, a secret, a balance), so `| tail -n 1` picks it.
  */
+import type { Database } from "../../db/client";
+import { auditCsv, auditPage, recordAuditEvent } from "../accounts/audit";
 import { CreditsError, changeCredits, creditBalance } from "../accounts/credits";
 import { createOrganization, OrganizationError, requireOrganization } from "../accounts/organizations";
 import { createApiToken, TOKEN_SCOPES, type TokenScope } from "../accounts/tokens";
+import { type AuditActor, type AuditChange, oneLine } from "../domain/audit";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 import { isMemberRefusal, MEMBER_USAGE, memberCommand } from "./members";
 
@@ -12,6 +15,8 @@ export const ORG_USAGE = `ops org <command>
   create --name NAME --country CC [--credits N] [--rate-limit N]
                                           create an organization (no members yet); prints its id last
                                           (--credits: starting grant, default STARTING_CREDITS or 1000)
+  audit --org ORG_ID [--limit N] [--csv]  the organization's audit trail, newest first (default 50,
+                                          at most 10000); --csv: as CSV, with every column
 ${MEMBER_USAGE}`;
 
 export const TOKEN_USAGE = `ops token <command>
@@ -41,9 +46,61 @@ function required(name: string, value: string | undefined): string {
 const subcommand = (group: string, command: string | undefined) =>
   new UsageError(command ? `unknown command "${group} ${command}"` : "missing command");
 
+/**
+ * Who the CLI's changes are recorded as in the audit trail: the operator, named by the account
+ * that ran the command (the CLI has no client address or user agent).
+ */
+export function operatorActor(env: NodeJS.ProcessEnv = process.env): AuditActor {
+  const user = env.SUDO_USER || env.USER || env.LOGNAME;
+  return { kind: "operator", label: user ? `operator:${user}` : "operator CLI" };
+}
+
+/** Runs `change` and records it in one transaction: the event exists exactly when the change does. */
+function audited<T>(
+  db: Database,
+  change: (tx: Database) => Promise<T>,
+  event: (result: T) => { organizationId: string } & AuditChange,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await change(tx as unknown as Database);
+    const { organizationId, ...what } = event(result);
+    await recordAuditEvent(tx, organizationId, operatorActor(), what);
+    return result;
+  });
+}
+
+async function auditCommand(args: string[], ctx: CliContext): Promise<number> {
+  const { values } = parse(args, { org: { type: "string" }, limit: { type: "string" }, csv: { type: "boolean" } }, 0);
+  const organizationId = required("org", values.org);
+  const limit = integerOption("limit", values.limit, 1) ?? 50;
+  if (limit > 10_000) throw new UsageError(`--limit must be at most 10000, not ${limit}`);
+  const { events } = await withDatabase(ctx, async ({ db }) => {
+    await requireOrganization(db, organizationId);
+    return auditPage(db, organizationId, { limit });
+  });
+  if (values.csv) {
+    ctx.io.out(auditCsv(events).replace(/\r\n$/, ""));
+    return 0;
+  }
+  if (events.length === 0) ctx.io.out("no events");
+  for (const e of events) {
+    const actor = e.actorLabel ?? e.actorUserId ?? e.actorTokenId ?? "";
+    const target = e.targetType ? ` ${e.targetType}:${e.targetId ?? ""}` : "";
+    const where = e.clientAddress ? ` from ${e.clientAddress}` : "";
+    // One line per event, whatever the recorded text holds.
+    ctx.io.out(
+      oneLine(
+        `${e.occurredAt.toISOString()}  ${e.action}${target}  by ${e.actorKind}:${actor}${where}  ${JSON.stringify(e.details)}`,
+      ),
+    );
+  }
+  return 0;
+}
+
 export async function orgCommand(args: string[], ctx: CliContext): Promise<number> {
   const [command, ...rest] = args;
   if (command === "member") return memberCommand(rest, ctx);
+  if (command === "audit") return auditCommand(rest, ctx);
   if (command !== "create") throw subcommand("org", command);
   const { values } = parse(
     rest,
@@ -61,7 +118,24 @@ export async function orgCommand(args: string[], ctx: CliContext): Promise<numbe
     credits: integerOption("credits", values.credits, 0),
     rateLimit: integerOption("rate-limit", values["rate-limit"], 1) ?? null,
   };
-  const organization = await withDatabase(ctx, ({ db }) => createOrganization(db, input));
+  const organization = await withDatabase(ctx, ({ db }) =>
+    audited(
+      db,
+      (tx) => createOrganization(tx, input),
+      (created) => ({
+        organizationId: created.id,
+        action: "organization.create",
+        targetType: "organization",
+        targetId: created.id,
+        details: {
+          name: created.name,
+          homeCountry: created.homeCountry,
+          startingCredits: created.creditBalance,
+          rateLimit: input.rateLimit,
+        },
+      }),
+    ),
+  );
   ctx.io.out(
     `created organization "${organization.name}" (${organization.homeCountry}) with ${organization.creditBalance} credits`,
   );
@@ -92,12 +166,24 @@ export async function tokenCommand(args: string[], ctx: CliContext): Promise<num
   const name = required("name", values.name);
   const { token, secret } = await withDatabase(ctx, async ({ db }) => {
     await requireOrganization(db, organizationId);
-    return createApiToken(db, {
-      organizationId,
-      name,
-      scopes,
-      expiresAt: days ? new Date(ctx.now().getTime() + days * 86_400_000) : null,
-    });
+    return audited(
+      db,
+      (tx) =>
+        createApiToken(tx, {
+          organizationId,
+          name,
+          scopes,
+          expiresAt: days ? new Date(ctx.now().getTime() + days * 86_400_000) : null,
+        }),
+      (created) => ({
+        organizationId,
+        action: "token.create",
+        targetType: "token",
+        targetId: created.token.id,
+        // Never the secret.
+        details: { name, scopes, expiresInDays: days ?? null },
+      }),
+    );
   });
   ctx.io.out(
     `created token ${token.id} "${token.name}" (${token.scopes.join(", ") || "no scope"}${token.expiresAt ? `, expires ${token.expiresAt.toISOString()}` : ""}); the secret is shown once:`,
@@ -120,12 +206,23 @@ export async function creditsCommand(args: string[], ctx: CliContext): Promise<n
   const amount = integerOption("amount", required("amount", values.amount), command === "grant" ? 1 : -Infinity);
   const note = command === "adjust" ? required("note", values.note) : (values.note ?? null);
   const balance = await withDatabase(ctx, ({ db }) =>
-    changeCredits(db, {
-      organizationId,
-      kind: command === "grant" ? "grant" : "adjustment",
-      amount: amount ?? 0,
-      note,
-    }),
+    audited(
+      db,
+      (tx) =>
+        changeCredits(tx, {
+          organizationId,
+          kind: command === "grant" ? "grant" : "adjustment",
+          amount: amount ?? 0,
+          note,
+        }),
+      (balanceAfter) => ({
+        organizationId,
+        action: command === "grant" ? "credits.grant" : "credits.adjust",
+        targetType: "organization",
+        targetId: organizationId,
+        details: { amount, note, balanceAfter },
+      }),
+    ),
   );
   ctx.io.out(balance.toString());
   return 0;

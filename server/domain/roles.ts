@@ -34,6 +34,8 @@ export const PERMISSIONS = [
   "organization.delete",
   /** Hand ownership to another member; make or unmake owners. */
   "ownership.transfer",
+  /** Read the audit trail in the dashboard (over the API any token of the organization reads it). */
+  "audit.read",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -53,6 +55,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     "connections.own",
     "credits.read",
     "organization.settings",
+    "audit.read",
   ],
   member: ["markets.read", "members.read", "tokens.own", "connections.own"],
   billing: ["markets.read", "members.read", "credits.read", "credits.manage"],

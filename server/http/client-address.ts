@@ -9,7 +9,7 @@ import ipaddr from "ipaddr.js";
 export const CLIENT_ADDRESS_HEADER = "x-mps-client-address";
 
 /** The address, or null when no server of ours saw the connection (`next start`/`next dev` directly). */
-export function clientAddress(headers: Headers, env: NodeJS.ProcessEnv = process.env): string | null {
+export function clientAddress(headers: Pick<Headers, "get">, env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.TRUST_PROXY === "1") {
     const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
     if (forwarded) return forwarded;
@@ -34,5 +34,5 @@ export function clientNetwork(address: string | null): string | null {
 }
 
 /** The client's network (see clientNetwork) from request headers: what abuse throttles count by. */
-export const clientNetworkOf = (headers: Headers, env: NodeJS.ProcessEnv = process.env) =>
+export const clientNetworkOf = (headers: Pick<Headers, "get">, env: NodeJS.ProcessEnv = process.env) =>
   clientNetwork(clientAddress(headers, env));

@@ -14,5 +14,7 @@ export const GEOGRAPHIES_PATH = "/geographies";
 export const MARKETS_PATH = "/markets";
 export const NOTIFICATIONS_PATH = "/notifications";
 export const NOTIFICATION_SETTINGS_PATH = "/notifications/settings";
+export const AUDIT_PATH = "/audit";
+export const AUDIT_EXPORT_PATH = "/audit/export.csv";
 export const API_DOCS_PATH = "/docs/api";
 export const API_REFERENCE_FRAME_PATH = "/docs/api/reference";

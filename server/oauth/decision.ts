@@ -9,9 +9,11 @@ import type { IncomingMessage } from "node:http";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
 import type { Database } from "../../db/client";
-import { METADATA_DOCUMENT_CLIENT_MODEL } from "../accounts/connections";
+import { METADATA_DOCUMENT_CLIENT_MODEL, recordConnectionCreated } from "../accounts/connections";
 import { DatabaseAdapter } from "../accounts/oauth-records";
+import { clientAddress } from "../http/client-address";
 import { OAUTH_PREFIX, OIDC_SCOPES, RESOURCE_SCOPES } from "../http/protected-resource";
+import { errorMessage, log } from "../observability/logger";
 
 export const INTERNAL_SECRET_HEADER = "x-mps-internal-secret";
 const DECISION_PATH = new RegExp(`^${OAUTH_PREFIX}/interaction/([^/]+)/decision$`);
@@ -96,6 +98,17 @@ export function handleDecision(
       grant.addResourceScope(resource, scopes.resource.join(" "));
       const grantId = await grant.save();
       await rememberDocumentClient(db, provider, grantId, String(interaction.params.client_id), grantTtlSeconds);
+      // The app forwarded the person's request with its headers: the address its door stamped, the user agent.
+      const headers = { get: (name: string) => ctx.get(name) || null };
+      await recordConnectionCreated(
+        db,
+        decision.accountId,
+        { grantId, clientId: String(interaction.params.client_id), scopes: [...scopes.oidc, ...scopes.resource] },
+        { clientAddress: clientAddress(headers), userAgent: headers.get("user-agent") },
+      ).catch((error: unknown) =>
+        // The grant stands (it is saved); a lost event is logged for the operator.
+        log().error({ grantId, error: errorMessage(error) }, "audit event of a new connection not written"),
+      );
       result = { login: { accountId: decision.accountId, remember: false }, consent: { grantId } };
     }
     ctx.status = 303;

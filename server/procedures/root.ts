@@ -1,4 +1,5 @@
 import { accountRouter } from "./routers/account";
+import { auditRouter } from "./routers/audit";
 import { connectionsRouter } from "./routers/connections";
 import { creditsRouter } from "./routers/credits";
 import { exportsRouter } from "./routers/exports";
@@ -29,6 +30,7 @@ export const appRouter = createRouter({
   following: followingRouter,
   notifications: notificationsRouter,
   webhooks: webhooksRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,9 +5,12 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
+import type { Database } from "../../db/client";
 import { noteDatabaseFault } from "../../db/faults";
+import { recordAuditEvent } from "../accounts/audit";
 import { creditBalance, debitCredits, readBalance } from "../accounts/credits";
 import type { Caller, CallerOrganization } from "../auth/caller";
+import type { AuditAction, AuditActor } from "../domain/audit";
 import { describeOperation, type Operation } from "../domain/operations";
 import { can, type Permission } from "../domain/roles";
 import {
@@ -21,6 +24,7 @@ import {
   unauthorized,
 } from "../errors/api-error";
 import { describeError, isDatabaseUnavailable } from "../errors/describe";
+import { clientAddress } from "../http/client-address";
 import { ONBOARDING_PATH } from "../http/paths";
 import { organizationBulkhead } from "../limits/organization-bulkhead";
 import { type RateLimitDecision, rateLimitHeaders } from "../limits/rate-limiter";
@@ -30,8 +34,23 @@ import { serviceMetrics } from "../observability/metrics";
 import { addStage, type Stage, timingStages } from "../observability/stages";
 import type { ApiContext } from "./context";
 
-// Optional only for trpc-to-openapi's router type; apiProcedure refuses to run without it.
-export type ApiMeta = OpenApiMeta<{ operation?: Operation }>;
+/**
+ * What the audit trail records of a dashboard mutation (docs/accounts.md, "Audit trail"): its
+ * action, and from the mutation's input (as sent; valid, since the mutation succeeded, but only
+ * ids should be read from it) and its answer its target and details (never a secret) and,
+ * for a mutation not bound to the active organization, the organization it changed (null: none,
+ * nothing is recorded). Write the functions' parameter types as the procedure's input and output.
+ */
+export interface AuditMeta {
+  action: AuditAction;
+  target?: (input: never, output: never) => { type: string; id: string | null };
+  details?: (input: never, output: never) => Record<string, unknown>;
+  organization?: (input: never, output: never) => string | null;
+}
+
+// `operation`: optional only for trpc-to-openapi's router type; apiProcedure refuses to run without it.
+// `audit`: every dashboard mutation declares one, or is on tests/db/audit.test.ts's short list.
+export type ApiMeta = OpenApiMeta<{ operation?: Operation; audit?: AuditMeta }>;
 
 /**
  * A procedure's metadata, all of it from its entry in the operation table: the operation the
@@ -218,12 +237,66 @@ async function meter(
 /** Dashboard procedures anyone may call, signed in or not (never on REST or MCP). */
 export const publicProcedure = procedure;
 
-/** Dashboard procedures for a signed-in person (no operation metadata: never on REST or MCP). */
-export const userProcedure = procedure.use(async ({ ctx, next }) => {
-  const caller = await ctx.authenticate();
-  if (!caller.userId) throw unauthorized("Sign in to use the dashboard.");
-  return next({ ctx: { caller, userId: caller.userId } });
-});
+/**
+ * Who acted and from where, for the audit trail: the person or the token (an OAuth grant too),
+ * the client address as the service's own door saw it (server/http/client-address.ts: never a
+ * header the client could forge, unless TRUST_PROXY says a proxy overwrites X-Forwarded-For) and
+ * the user agent, both cut to length when written.
+ */
+export function auditActorOf(caller: Caller, headers: ApiContext["headers"]): AuditActor {
+  const where = { clientAddress: clientAddress(headers), userAgent: headers.get("user-agent") };
+  if (caller.via === "session") return { kind: "user", userId: caller.userId, ...where };
+  return { kind: "token", tokenId: caller.credentialId, userId: caller.userId, ...where };
+}
+
+/** Thrown inside the transaction to roll a failed mutation back; its result is answered as it is. */
+class RolledBack extends Error {
+  constructor(readonly result: unknown) {
+    super("rolled back");
+  }
+}
+
+/**
+ * Dashboard procedures for a signed-in person (no operation metadata: never on REST or MCP).
+ * A mutation that declares `audit` runs in one transaction (its `ctx.db` is that transaction)
+ * with the event that records it, written after it succeeded: a failed mutation records nothing
+ * and a recorded one happened.
+ */
+export const userProcedure = procedure
+  .use(async ({ ctx, next }) => {
+    const caller = await ctx.authenticate();
+    if (!caller.userId) throw unauthorized("Sign in to use the dashboard.");
+    return next({ ctx: { caller, userId: caller.userId } });
+  })
+  .use(async ({ ctx, meta, type, getRawInput, next }) => {
+    const audit = meta?.audit;
+    if (!audit || type !== "mutation") return next();
+    try {
+      // The input as sent (this middleware runs before the procedure's parser): by the time it is
+      // used the procedure has succeeded, so it was valid; values worth keeping are read from the answer.
+      const input = await getRawInput();
+      return await ctx.db.transaction(async (tx) => {
+        const result = await next({ ctx: { db: tx as unknown as Database } });
+        if (!result.ok) throw new RolledBack(result);
+        const output = result.data as never;
+        const organizationId = audit.organization
+          ? audit.organization(input as never, output)
+          : (ctx.caller.organization?.id ?? null);
+        if (organizationId !== null)
+          await recordAuditEvent(tx, organizationId, auditActorOf(ctx.caller, ctx.headers), {
+            action: audit.action,
+            ...(audit.target ? toTarget(audit.target(input as never, output)) : {}),
+            details: audit.details?.(input as never, output) ?? {},
+          });
+        return result;
+      });
+    } catch (error) {
+      if (error instanceof RolledBack) return error.result as Awaited<ReturnType<typeof next>>;
+      throw error;
+    }
+  });
+
+const toTarget = (target: { type: string; id: string | null }) => ({ targetType: target.type, targetId: target.id });
 
 /** Dashboard procedures acting for the signed-in person's active organization. */
 export const organizationProcedure = userProcedure.use(async ({ ctx, next }) => {

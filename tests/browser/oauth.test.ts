@@ -95,6 +95,14 @@ describe("connecting an MCP client, in Chromium", () => {
     await row.getByRole("button", { name: /^Revoke/ }).click();
     await expect.poll(() => row.count()).toBe(0);
     expect(await toolsList(tokens.body.access_token)).toBe(401);
+
+    // The audit trail of the organization it acted for: connected, then revoked, by this person.
+    await page.goto(`${base}/audit`);
+    const connected = page.locator('[data-testid="audit-row"][data-action="connection.create"]');
+    const revoked = page.locator('[data-testid="audit-row"][data-action="connection.revoke"]');
+    await expect.poll(() => connected.count()).toBe(1);
+    expect(await revoked.count()).toBe(1);
+    expect(await connected.textContent()).toContain(client.body.client_id);
     await context.close();
     listener.close();
   });

@@ -76,6 +76,10 @@ export interface AccountFixtures {
    * debits it across the threshold and reads the warning in the header and the e-mail.
    */
   lowBalance: FixtureOrganization;
+  /** 1,000 credits: the audit trail's suites (tests/app/audit-events.test.ts, tests/browser/audit.test.ts). */
+  audit: FixtureOrganization;
+  /** Another organization, whose trail must never show `audit`'s events. */
+  auditOther: FixtureOrganization;
   /** People signed in with no organization yet, each for one hostile test that creates organizations. */
   people: { tapper: string; racer: string; assigner: string; orgless: string };
   /** The app's OAuth signing key (private JWK), to forge tokens the app must refuse. */
@@ -171,6 +175,8 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
       rateLimit: 1_000_000_000,
     }),
     lowBalance: await organization(db, "Low <b>balance</b> & Co", { credits: 110 }),
+    audit: await organization(db, "Audit =cmd|' /C calc'!A0", { credits: 1000 }),
+    auditOther: await organization(db, "Audit other", { credits: 1000 }),
     people: {
       tapper: (await signedInUser(db, null)).session,
       racer: (await signedInUser(db, null)).session,

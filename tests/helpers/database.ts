@@ -56,12 +56,12 @@ export async function dumpCatalogue(handle: DatabaseHandle): Promise<string> {
 }
 
 /** A tRPC caller acting as a signed-in person, as the dashboard builds one, straight on `db`. */
-export async function dashboardCallerAs(db: Database, userId: string) {
+export async function dashboardCallerAs(db: Database, userId: string, headers: HeadersInit = {}) {
   const caller = await sessionCaller(db, userId);
   return createCaller(
     createApiContext({
       db,
-      headers: new Headers(),
+      headers: new Headers(headers),
       requestId: "test",
       origin: "http://dashboard.test",
       authenticate: async () => caller,

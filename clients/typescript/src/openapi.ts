@@ -460,6 +460,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit trail
+         * @description Every change to the organization's membership, roles, tokens, webhooks, connections, balance and settings, newest first: who, when, from where and what. Filters by `action`, `actor` and period; pages with `cursor`. Any valid token of the organization may call it, whatever its scopes. Free.
+         */
+        get: operations["account-auditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Audit trail (headers only)
+         * @description As GET, without the body: the same checks, headers and price. Every change to the organization's membership, roles, tokens, webhooks, connections, balance and settings, newest first: who, when, from where and what. Filters by `action`, `actor` and period; pages with `cursor`. Any valid token of the organization may call it, whatever its scopes. Free.
+         */
+        head: operations["account-auditEventsHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/ledger": {
         parameters: {
             query?: never;
@@ -1867,6 +1891,44 @@ export interface components {
             bytes: number;
             /** @description SHA-256 of the file's bytes, in hex: check a download against it. */
             sha256: string;
+        };
+        /** @description The organization's audit trail, newest first. */
+        AuditEvents: {
+            events: components["schemas"]["AuditEvent"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        AuditEvent: {
+            /** @description The event's id: later events have larger ids. */
+            id: number;
+            /**
+             * @description ISO 8601 timestamp.
+             * @example 2026-05-04T09:00:00.000Z
+             */
+            occurredAt: string;
+            actor: {
+                /** @enum {string} */
+                kind: "user" | "token" | "operator" | "system";
+                userId: string | null;
+                /** @description The API token or OAuth grant that acted. */
+                tokenId: string | null;
+                /** @description The e-mail, token name or operator at the time. */
+                label: string | null;
+            };
+            /** @description The client's network address as the service saw it. */
+            clientAddress: string | null;
+            userAgent: string | null;
+            /** @description A stable dotted name, e.g. `token.create`. */
+            action: string;
+            /** @description What was changed. */
+            target: {
+                type: string;
+                id: string | null;
+            } | null;
+            /** @description What changed; never a secret. */
+            details: {
+                [key: string]: unknown;
+            };
         };
         /** @description The organization's credits ledger, newest first. */
         Ledger: {
@@ -9380,6 +9442,357 @@ export interface operations {
                 content?: never;
             };
             /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. Or Too many concurrent calls (`too_many_concurrent`): The organization already has as many metered calls in progress on this instance as it may, and as many waiting as may wait (ORG_MAX_IN_FLIGHT, ORG_MAX_QUEUED). Other organizations are not affected. Nothing was debited. (HEAD: no body.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. (HEAD: no body.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. (HEAD: no body.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "account-auditEvents": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                action?: "organization.create" | "organization.settings_change" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept";
+                actor?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvents"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#invalid_request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "code": "invalid_request",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
+                     *       "issues": [
+                     *         {
+                     *           "path": "country",
+                     *           "message": "country must be an ISO 3166-1 alpha-2 code, e.g. FR"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "unauthorized",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "A valid bearer token is required."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#organization_required",
+                     *       "title": "Organization required",
+                     *       "status": 403,
+                     *       "code": "organization_required",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
+                     *       "createOrganizationUrl": "https://example.com/onboarding"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "not_found",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "No market \"no-such-market\"."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_timeout",
+                     *       "title": "Request timeout",
+                     *       "status": 408,
+                     *       "code": "request_timeout",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers did not arrive within 60 seconds."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "Rate limit of 600 requests per minute exceeded."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_header_too_large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "code": "request_header_too_large",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers are larger than 16 KB."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The service failed unexpectedly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "unavailable",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The database is unreachable; retry shortly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "account-auditEventsHead": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                action?: "organization.create" | "organization.settings_change" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept";
+                actor?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. (HEAD: no body.) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. (HEAD: no body.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. (HEAD: no body.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. (HEAD: no body.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. (HEAD: no body.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. (HEAD: no body.) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

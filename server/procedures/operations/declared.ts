@@ -4,6 +4,7 @@
  * Their order everywhere (the OpenAPI document, the tools, the docs tables, the credits page) is
  * index.ts's: by group, then by path.
  */
+export { accountAuditEvents } from "./account-audit-events";
 export { accountLedger } from "./account-ledger";
 export { accountOrganization } from "./account-organization";
 export { accountUsage } from "./account-usage";

@@ -7,9 +7,18 @@ import { createRouter, userProcedure } from "../trpc";
 export const connectionsRouter = createRouter({
   list: userProcedure.query(({ ctx }) => connectionsOf(ctx.db, ctx.userId)),
 
-  revoke: userProcedure.input(z.object({ grantId: z.string().min(1).max(128) })).mutation(async ({ ctx, input }) => {
-    // Someone else's connection is "not found" too: its existence is not ours to confirm.
-    if (!(await revokeConnection(ctx.db, ctx.userId, input.grantId))) throw notFound("No such connection of yours.");
-    return { revoked: input.grantId };
-  }),
+  // Recorded in the person's active organization, the one their connections act for.
+  revoke: userProcedure
+    .meta({
+      audit: {
+        action: "connection.revoke",
+        target: (input: { grantId: string }) => ({ type: "connection", id: input.grantId }),
+      },
+    })
+    .input(z.object({ grantId: z.string().min(1).max(128) }))
+    .mutation(async ({ ctx, input }) => {
+      // Someone else's connection is "not found" too: its existence is not ours to confirm.
+      if (!(await revokeConnection(ctx.db, ctx.userId, input.grantId))) throw notFound("No such connection of yours.");
+      return { revoked: input.grantId };
+    }),
 });

@@ -53,6 +53,12 @@ export const creditsRouter = createRouter({
   }),
 
   setLowBalanceThreshold: permittedProcedure("credits.manage")
+    .meta({
+      audit: {
+        action: "organization.settings_change",
+        details: (_: unknown, out: { threshold: number }) => ({ lowBalanceThreshold: out.threshold }),
+      },
+    })
     .input(thresholdInput)
     .mutation(async ({ ctx, input }) => {
       const changed = await setLowBalanceThreshold(ctx.db, {

@@ -52,6 +52,17 @@ export const MEMBER_ACTIONS = {
   acceptInvitation: "invitation.accept",
 } as const satisfies Record<string, TeamAuditAction>;
 
+/** What the audit trail names as the target of a change to one person or one invitation. */
+const personTarget = (input: { userId: string }) => ({ type: "user", id: input.userId });
+const invitationTarget = (input: { invitationId: string }) => ({ type: "invitation", id: input.invitationId });
+
+type Removed = { role: Role; revokedTokens: number; revokedConnections: number };
+const removedDetails = (out: Removed) => ({
+  role: out.role,
+  revokedTokens: out.revokedTokens,
+  revokedConnections: out.revokedConnections,
+});
+
 /** The dashboard's words for a refused change. */
 function refusal(error: unknown): never {
   if (error instanceof LastOwnerError || error instanceof AlreadyMemberError) throw conflict(error.message);
@@ -119,6 +130,13 @@ export const membersRouter = createRouter({
 
   // member.invite
   invite: permittedProcedure("members.manage")
+    .meta({
+      audit: {
+        action: MEMBER_ACTIONS.invite,
+        target: (_: unknown, out: { invitationId: string }) => ({ type: "invitation", id: out.invitationId }),
+        details: (_: unknown, out: { email: string; role: Role }) => ({ email: out.email, role: out.role }),
+      },
+    })
     .input(z.object({ email: z.email("An e-mail address").max(254), role: z.enum(ROLES) }))
     .mutation(async ({ ctx, input }) => {
       mayHandOut(ctx.role, null, input.role);
@@ -140,6 +158,7 @@ export const membersRouter = createRouter({
 
   // invitation.resend
   resendInvitation: permittedProcedure("members.manage")
+    .meta({ audit: { action: MEMBER_ACTIONS.resendInvitation, target: invitationTarget } })
     .input(invitationIdInput)
     .mutation(async ({ ctx, input }) => {
       const pending = (await pendingInvitations(ctx.db, ctx.organization.id)).find((i) => i.id === input.invitationId);
@@ -153,6 +172,7 @@ export const membersRouter = createRouter({
 
   // invitation.revoke
   revokeInvitation: permittedProcedure("members.manage")
+    .meta({ audit: { action: MEMBER_ACTIONS.revokeInvitation, target: invitationTarget } })
     .input(invitationIdInput)
     .mutation(async ({ ctx, input }) => {
       if (!(await revokeInvitation(ctx.db, ctx.organization.id, input.invitationId)))
@@ -162,6 +182,13 @@ export const membersRouter = createRouter({
 
   // member.role_change
   changeRole: permittedProcedure("members.manage")
+    .meta({
+      audit: {
+        action: MEMBER_ACTIONS.changeRole,
+        target: personTarget,
+        details: (_: unknown, out: { from: Role; to: Role }) => ({ from: out.from, to: out.to }),
+      },
+    })
     .input(z.object({ userId: userIdInput, role: z.enum(ROLES) }))
     .mutation(async ({ ctx, input }) => {
       const current = await roleOf(ctx.db, ctx.organization.id, input.userId);
@@ -173,6 +200,13 @@ export const membersRouter = createRouter({
 
   // member.remove
   remove: permittedProcedure("members.manage")
+    .meta({
+      audit: {
+        action: MEMBER_ACTIONS.remove,
+        target: personTarget,
+        details: (_: unknown, out: Removed) => removedDetails(out),
+      },
+    })
     .input(z.object({ userId: userIdInput }))
     .mutation(async ({ ctx, input }) => {
       const current = await roleOf(ctx.db, ctx.organization.id, input.userId);
@@ -185,15 +219,18 @@ export const membersRouter = createRouter({
     }),
 
   // member.leave: anyone may leave, except the last owner.
-  leave: organizationProcedure.mutation(async ({ ctx }) => {
-    const removed = await removeMember(ctx.db, { organizationId: ctx.organization.id, userId: ctx.userId }).catch(
-      refusal,
-    );
-    return { action: MEMBER_ACTIONS.leave, organizationId: ctx.organization.id, ...removed };
-  }),
+  leave: organizationProcedure
+    .meta({ audit: { action: MEMBER_ACTIONS.leave, details: (_: unknown, out: Removed) => removedDetails(out) } })
+    .mutation(async ({ ctx }) => {
+      const removed = await removeMember(ctx.db, { organizationId: ctx.organization.id, userId: ctx.userId }).catch(
+        refusal,
+      );
+      return { action: MEMBER_ACTIONS.leave, organizationId: ctx.organization.id, ...removed };
+    }),
 
   // ownership.transfer
   transferOwnership: permittedProcedure("ownership.transfer")
+    .meta({ audit: { action: MEMBER_ACTIONS.transferOwnership, target: personTarget } })
     .input(z.object({ userId: userIdInput }))
     .mutation(async ({ ctx, input }) => {
       await transferOwnership(ctx.db, {
@@ -212,8 +249,18 @@ export const membersRouter = createRouter({
   }),
 
   // invitation.accept
-  accept: userProcedure.input(tokenInput).mutation(async ({ ctx, input }) => {
-    const joined = await acceptInvitation(ctx.db, { token: input.token, userId: ctx.userId }).catch(refusal);
-    return { action: MEMBER_ACTIONS.acceptInvitation, ...joined };
-  }),
+  accept: userProcedure
+    .meta({
+      audit: {
+        action: MEMBER_ACTIONS.acceptInvitation,
+        // The organization joined, not the one active before.
+        organization: (_: unknown, out: { organizationId: string }) => out.organizationId,
+        details: (_: unknown, out: { role: Role }) => ({ role: out.role }),
+      },
+    })
+    .input(tokenInput)
+    .mutation(async ({ ctx, input }) => {
+      const joined = await acceptInvitation(ctx.db, { token: input.token, userId: ctx.userId }).catch(refusal);
+      return { action: MEMBER_ACTIONS.acceptInvitation, ...joined };
+    }),
 });

@@ -31,6 +31,19 @@ export const organizationsRouter = createRouter({
   ),
 
   create: userProcedure
+    .meta({
+      audit: {
+        action: "organization.create",
+        // Not the active organization yet when the call began: the one it created.
+        organization: (_: unknown, out: { id: string }) => out.id,
+        target: (_: unknown, out: { id: string }) => ({ type: "organization", id: out.id }),
+        details: (_: unknown, out: { name: string; homeCountry: string; creditBalance: number }) => ({
+          name: out.name,
+          homeCountry: out.homeCountry,
+          startingCredits: out.creditBalance,
+        }),
+      },
+    })
     .input(
       z.object({
         name: z.string().trim().min(1, "Name the organization").max(100, "At most 100 characters"),

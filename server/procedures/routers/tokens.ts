@@ -17,6 +17,18 @@ export const tokensRouter = createRouter({
   ),
 
   create: permittedProcedure("tokens.own")
+    .meta({
+      audit: {
+        action: "token.create",
+        target: (_: unknown, out: { token: { id: string } }) => ({ type: "token", id: out.token.id }),
+        // Never the secret: its name, scopes and expiry, as stored.
+        details: (_: unknown, out: { token: { name: string; scopes: string[]; expiresAt: Date | null } }) => ({
+          name: out.token.name,
+          scopes: out.token.scopes,
+          expiresAt: out.token.expiresAt?.toISOString() ?? null,
+        }),
+      },
+    })
     .input(
       z.object({
         name: z.string().trim().min(1, "Name the token").max(100, "At most 100 characters"),
@@ -36,6 +48,9 @@ export const tokensRouter = createRouter({
     ),
 
   revoke: permittedProcedure("tokens.own")
+    .meta({
+      audit: { action: "token.revoke", target: (input: { tokenId: string }) => ({ type: "token", id: input.tokenId }) },
+    })
     .input(z.object({ tokenId: z.string().max(64) }))
     .mutation(async ({ ctx, input }) => {
       const mine = can(ctx.role, "tokens.manage_all") ? undefined : ctx.userId;

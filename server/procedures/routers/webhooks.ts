@@ -9,6 +9,7 @@ import {
   createEndpoint,
   deleteEndpoint,
   deliveryLog,
+  type EndpointView,
   endpointOf,
   endpointView,
   insertMessages,
@@ -30,9 +31,6 @@ import { outboundUrlProblem } from "../../outbound/guard";
 import type { ApiContext } from "../context";
 import { countryCode, marketIdParam } from "../schemas";
 import { createRouter, permittedProcedure } from "../trpc";
-
-/** Every webhook procedure needs the one power (owners, admins). */
-const webhookProcedure = permittedProcedure("webhooks.manage");
 
 /** Whether endpoints may be on this machine's network (tests only; refused in production at start). */
 const privateAllowed = () => process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS === "1";
@@ -67,6 +65,22 @@ const settingsInput = {
 
 const endpointIdInput = z.string().min(1).max(64);
 
+const SETTINGS = ["url", "description", "events", "marketIds", "countries", "enabled"] as const;
+
+/** What the audit trail keeps of an endpoint's settings: those named, never its secret. */
+const settingsDetails = (endpoint: EndpointView, keys: readonly (typeof SETTINGS)[number][]) =>
+  Object.fromEntries(keys.map((key) => [key, key === "url" ? urlWithoutCredentials(endpoint.url) : endpoint[key]]));
+
+/** A receiver's URL without what may be a credential in it (user info, query, fragment). */
+function urlWithoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? "?…" : ""}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
 /** The markets and countries an endpoint names must exist: a typo would silently never fire. */
 async function checkNames(ctx: ApiContext, settings: { marketIds?: string[]; countries?: string[] }) {
   if (settings.marketIds?.length) {
@@ -98,6 +112,9 @@ const page = (entries: Awaited<ReturnType<typeof deliveryLog>>, limit: number) =
   nextCursor: entries.length === limit ? (entries.at(-1)?.id ?? null) : null,
 });
 
+/** Every webhook procedure needs the one power (owners, admins). */
+const webhookProcedure = permittedProcedure("webhooks.manage");
+
 export const webhooksRouter = createRouter({
   list: webhookProcedure.query(async ({ ctx }) => ({
     endpoints: await listEndpoints(ctx.db, ctx.organization.id),
@@ -106,25 +123,46 @@ export const webhooksRouter = createRouter({
     homeCountry: ctx.organization.homeCountry,
   })),
 
-  create: webhookProcedure.input(z.object(settingsInput)).mutation(async ({ ctx, input }) => {
-    await checkNames(ctx, input);
-    const secret = newWebhookSecret();
-    try {
-      const endpoint = await createEndpoint(ctx.db, {
-        ...input,
-        organizationId: ctx.organization.id,
-        sealedSecret: seal(secret),
-        createdByUserId: ctx.userId,
-      });
-      return { endpoint, secret };
-    } catch (error) {
-      if (error instanceof TooManyEndpointsError)
-        throw invalidRequest(error.message, [{ path: "url", message: error.message }]);
-      throw error;
-    }
-  }),
+  create: webhookProcedure
+    .meta({
+      audit: {
+        action: "webhook.create",
+        target: (_: unknown, out: { endpoint: { id: string } }) => ({ type: "webhook_endpoint", id: out.endpoint.id }),
+        details: (_: unknown, out: { endpoint: EndpointView }) => settingsDetails(out.endpoint, SETTINGS),
+      },
+    })
+    .input(z.object(settingsInput))
+    .mutation(async ({ ctx, input }) => {
+      await checkNames(ctx, input);
+      const secret = newWebhookSecret();
+      try {
+        const endpoint = await createEndpoint(ctx.db, {
+          ...input,
+          organizationId: ctx.organization.id,
+          sealedSecret: seal(secret),
+          createdByUserId: ctx.userId,
+        });
+        return { endpoint, secret };
+      } catch (error) {
+        if (error instanceof TooManyEndpointsError)
+          throw invalidRequest(error.message, [{ path: "url", message: error.message }]);
+        throw error;
+      }
+    }),
 
   update: webhookProcedure
+    .meta({
+      audit: {
+        action: "webhook.update",
+        target: (input: { endpointId: string }) => ({ type: "webhook_endpoint", id: input.endpointId }),
+        // The settings the call named, as they now are.
+        details: (input: Record<string, unknown>, out: EndpointView) =>
+          settingsDetails(
+            out,
+            SETTINGS.filter((key) => input[key] !== undefined),
+          ),
+      },
+    })
     .input(
       z.object({
         endpointId: endpointIdInput,
@@ -144,19 +182,38 @@ export const webhooksRouter = createRouter({
       return updated;
     }),
 
-  rotateSecret: webhookProcedure.input(z.object({ endpointId: endpointIdInput })).mutation(async ({ ctx, input }) => {
-    const secret = newWebhookSecret();
-    const until = new Date(Date.now() + ROTATION_OVERLAP_HOURS * 3_600_000);
-    const endpoint = await rotateSecret(ctx.db, ctx.organization.id, input.endpointId, seal(secret), until);
-    if (!endpoint) throw notFound("No such webhook endpoint in this organization.");
-    return { endpoint, secret, previousSecretUntil: until };
-  }),
+  rotateSecret: webhookProcedure
+    .meta({
+      audit: {
+        action: "webhook.rotate_secret",
+        target: (input: { endpointId: string }) => ({ type: "webhook_endpoint", id: input.endpointId }),
+        details: (_: unknown, out: { previousSecretUntil: Date }) => ({
+          previousSecretUntil: out.previousSecretUntil.toISOString(),
+        }),
+      },
+    })
+    .input(z.object({ endpointId: endpointIdInput }))
+    .mutation(async ({ ctx, input }) => {
+      const secret = newWebhookSecret();
+      const until = new Date(Date.now() + ROTATION_OVERLAP_HOURS * 3_600_000);
+      const endpoint = await rotateSecret(ctx.db, ctx.organization.id, input.endpointId, seal(secret), until);
+      if (!endpoint) throw notFound("No such webhook endpoint in this organization.");
+      return { endpoint, secret, previousSecretUntil: until };
+    }),
 
-  remove: webhookProcedure.input(z.object({ endpointId: endpointIdInput })).mutation(async ({ ctx, input }) => {
-    if (!(await deleteEndpoint(ctx.db, ctx.organization.id, input.endpointId)))
-      throw notFound("No such webhook endpoint in this organization.");
-    return { removed: input.endpointId };
-  }),
+  remove: webhookProcedure
+    .meta({
+      audit: {
+        action: "webhook.delete",
+        target: (input: { endpointId: string }) => ({ type: "webhook_endpoint", id: input.endpointId }),
+      },
+    })
+    .input(z.object({ endpointId: endpointIdInput }))
+    .mutation(async ({ ctx, input }) => {
+      if (!(await deleteEndpoint(ctx.db, ctx.organization.id, input.endpointId)))
+        throw notFound("No such webhook endpoint in this organization.");
+      return { removed: input.endpointId };
+    }),
 
   deliveries: webhookProcedure
     .input(

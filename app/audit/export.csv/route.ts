@@ -1,0 +1,6 @@
+import { auditExportResponse } from "@/server/dashboard/audit-export";
+
+export const dynamic = "force-dynamic";
+
+/** The audit trail as CSV, with the page's filters (server/dashboard/audit-export.ts). */
+export const GET = (request: Request) => auditExportResponse(request);

@@ -389,6 +389,26 @@ export const oauthRecords = pgTable(
   ],
 );
 
+/**
+ * The organization each MCP connection (an OAuth grant in oauth_records) acts for: the one the
+ * person had active when they consented. No foreign key to the grant (oidc-provider's rows are
+ * keyed by model and id); a binding whose grant is gone binds nothing.
+ */
+export const connectionOrganizations = pgTable(
+  "connection_organizations",
+  {
+    grantId: text("grant_id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("connection_organizations_organization").on(t.organizationId, t.userId)],
+);
+
 export const oauthSigningKeys = pgTable("oauth_signing_keys", {
   kid: text("kid").primaryKey(),
   /** The private JWK (RS256). Never leaves the server; its public half is served as JWKS. */

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { ConnectionList } from "@/components/account/connection-list";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireUser } from "@/server/dashboard/guards";
+import { can } from "@/server/domain/roles";
 import { publicOriginOf } from "@/server/http/origin";
 import { CONNECT_PATH, MCP_PATH, ONBOARDING_PATH, TOKENS_PATH } from "@/server/http/paths";
 
@@ -75,11 +76,15 @@ export default async function ConnectPage() {
       )}
       <p>
         Server URL: <code data-testid="mcp-url">{url}</code> (Streamable HTTP). Clients that support MCP authorization
-        open this site, you sign in and approve the connection, and they keep access until you revoke it below. Others
-        send an <Link href={TOKENS_PATH}>API token</Link> with the scope <code>Market.Read.All</code>; set it as{" "}
+        open this site, you sign in and approve the connection, and they act for the organization active then (billed to
+        it, within your role there) until you or an admin revoke it below, or you leave it. Others send an{" "}
+        <Link href={TOKENS_PATH}>API token</Link> with the scope <code>Market.Read.All</code>; set it as{" "}
         <code>MPS_TOKEN</code> in the examples.
       </p>
       <ConnectionList />
+      {organization && can(organization.role, "connections.manage_all") ? (
+        <ConnectionList scope="organization" />
+      ) : null}
       {configurations(url).map(({ client, where, text }) => (
         <section key={client} aria-labelledby={`client-${client.replace(/\W+/g, "-")}`}>
           <h2 id={`client-${client.replace(/\W+/g, "-")}`}>

@@ -1,35 +1,51 @@
 "use client";
-/** The MCP clients connected through OAuth as the signed-in person, each revocable. */
+/**
+ * MCP clients connected through OAuth, each revocable: the signed-in person's own (`scope:
+ * "mine"`), or every connection of the active organization with the person it acts as (`scope:
+ * "organization"`, for those who manage them all).
+ */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { utcMinute } from "../format";
 import { useTRPC } from "../trpc";
 import { AccountList } from "./account-list";
 
-export function ConnectionList() {
+export function ConnectionList({ scope = "mine" }: { scope?: "mine" | "organization" }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const connections = useQuery(trpc.connections.list.queryOptions());
-  const revoke = useMutation(
-    trpc.connections.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.connections.list.queryKey() }),
-    }),
+  const everyone = scope === "organization";
+  const connections = useQuery(
+    everyone ? trpc.connections.organizationList.queryOptions() : trpc.connections.list.queryOptions(),
   );
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.connections.list.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.connections.organizationList.queryKey() }),
+    ]);
+  const revokeMine = useMutation(trpc.connections.revoke.mutationOptions({ onSuccess: refresh }));
+  const revokeAny = useMutation(trpc.connections.revokeInOrganization.mutationOptions({ onSuccess: refresh }));
+  const revoke = everyone ? revokeAny : revokeMine;
+  const id = everyone ? "organization-connections" : "connections";
   return (
-    <section aria-labelledby="connections">
-      <h2 id="connections">Connected clients</h2>
+    <section aria-labelledby={id}>
+      <h2 id={id}>{everyone ? "Everyone's connections in this organization" : "Your connected clients"}</h2>
       <AccountList
         items={connections.data}
         pending={connections.isPending}
         errors={[connections.error, revoke.error]}
-        empty="No MCP client is connected through sign-in yet. Add the server URL to a client and it will ask you here."
+        empty={
+          everyone
+            ? "No MCP client acts for this organization yet."
+            : "No MCP client is connected through sign-in yet. Add the server URL to a client and it will ask you here."
+        }
       >
         {(list) => (
-          <TableWrap label="Connected MCP clients">
+          <TableWrap label={everyone ? "MCP clients acting for this organization" : "Your connected MCP clients"}>
             <table>
               <thead>
                 <tr>
                   <th scope="col">Client</th>
+                  <th scope="col">{everyone ? "Acts as" : "Acts for"}</th>
                   <th scope="col">Access</th>
                   <th scope="col">Connected</th>
                   <th scope="col">Lapses if unused</th>
@@ -53,6 +69,11 @@ export function ConnectionList() {
                           "registered itself"
                         )}
                       </small>
+                    </td>
+                    <td data-label={everyone ? "Acts as" : "Acts for"}>
+                      {everyone
+                        ? (connection.userEmail ?? connection.userId)
+                        : (connection.organizationName ?? "your active organization")}
                     </td>
                     <td data-label="Access">
                       {connection.scopes.includes("Market.Read.All") ? "Market data" : "Lists only"}

@@ -1,14 +1,18 @@
 /**
- * A person's OAuth connections: one per grant they consented to (an MCP client acting as them).
+ * MCP connections: one per OAuth grant a person consented to (an MCP client acting as them), each
+ * bound to the organization the person had active then (connection_organizations), which it acts
+ * for alone. The person sees and revokes their own; those who may manage every connection of an
+ * organization (roles.ts: connections.manage_all) see and revoke all of that organization's.
  * Revoking deletes the grant and every code and token of it; access tokens already issued are
  * refused on their next call because /mcp checks that their grant still exists.
  */
-import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Database } from "../../db/client";
-import { oauthRecords, users } from "../../db/schema";
+import type { Database, Transaction } from "../../db/client";
+import { connectionOrganizations, oauthRecords, organizations, users } from "../../db/schema";
 import type { AuditActor } from "../domain/audit";
 import { recordAuditEvent } from "./audit";
+import { activeOrganizationOf } from "./organizations";
 
 /** The oauth_records model of a metadata-document client's name at consent, keyed by grant id. */
 export const METADATA_DOCUMENT_CLIENT_MODEL = "MetadataDocumentClient";
@@ -26,6 +30,12 @@ export interface Connection {
   /** When the connection lapses unless used (its refresh tokens cannot outlive the grant). */
   expiresAt: Date | null;
   scopes: string[];
+  /** The organization it acts for; null for one made before the person had any (it acts for their active one). */
+  organizationId: string | null;
+  organizationName: string | null;
+  /** The person it acts as. */
+  userId: string;
+  userEmail: string | null;
 }
 
 const clients = alias(oauthRecords, "clients");
@@ -47,7 +57,10 @@ type GrantPayload = {
 
 const live = (table: typeof oauthRecords) => or(isNull(table.expiresAt), gt(table.expiresAt, sql`now()`));
 
-export async function connectionsOf(db: Database, userId: string): Promise<Connection[]> {
+const grantOwner = sql<string>`${oauthRecords.payload}->>'accountId'`;
+
+/** Live connections matching `where`, newest first. */
+async function connectionRows(db: Database, where: SQL | undefined): Promise<Connection[]> {
   const rows = await db
     .select({
       id: oauthRecords.id,
@@ -55,6 +68,9 @@ export async function connectionsOf(db: Database, userId: string): Promise<Conne
       expiresAt: oauthRecords.expiresAt,
       client: clients.payload,
       documentClient: documentClients.payload,
+      organizationId: connectionOrganizations.organizationId,
+      organizationName: organizations.name,
+      userEmail: users.email,
     })
     .from(oauthRecords)
     .leftJoin(clients, and(eq(clients.model, "Client"), eq(clients.id, sql`${oauthRecords.payload}->>'clientId'`)))
@@ -62,9 +78,10 @@ export async function connectionsOf(db: Database, userId: string): Promise<Conne
       documentClients,
       and(eq(documentClients.model, METADATA_DOCUMENT_CLIENT_MODEL), eq(documentClients.id, oauthRecords.id)),
     )
-    .where(
-      and(eq(oauthRecords.model, "Grant"), sql`${oauthRecords.payload}->>'accountId' = ${userId}`, live(oauthRecords)),
-    )
+    .leftJoin(connectionOrganizations, eq(connectionOrganizations.grantId, oauthRecords.id))
+    .leftJoin(organizations, eq(organizations.id, connectionOrganizations.organizationId))
+    .leftJoin(users, eq(users.id, grantOwner))
+    .where(and(eq(oauthRecords.model, "Grant"), live(oauthRecords), where))
     .orderBy(desc(sql`(${oauthRecords.payload}->>'iat')::bigint`));
   return rows.map((row) => {
     const grant = row.payload as GrantPayload;
@@ -82,55 +99,104 @@ export async function connectionsOf(db: Database, userId: string): Promise<Conne
       connectedAt: new Date((grant.iat ?? 0) * 1000),
       expiresAt: row.expiresAt,
       scopes: [...new Set(scopes.filter(Boolean))],
+      organizationId: row.organizationId,
+      organizationName: row.organizationName,
+      userId: String(grant.accountId),
+      userEmail: row.userEmail,
     };
   });
 }
 
-/** Revokes the person's own connection; false when there is no such live connection of theirs. */
-export async function revokeConnection(db: Database, userId: string, grantId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const deleted = await tx
-      .delete(oauthRecords)
-      .where(
-        and(
-          eq(oauthRecords.model, "Grant"),
-          eq(oauthRecords.id, grantId),
-          sql`${oauthRecords.payload}->>'accountId' = ${userId}`,
-        ),
-      )
-      .returning({ id: oauthRecords.id });
-    if (deleted.length === 0) return false;
-    await tx.delete(oauthRecords).where(eq(oauthRecords.grantId, grantId));
-    return true;
-  });
+/** The person's own connections, whichever organization each acts for. */
+export const connectionsOf = (db: Database, userId: string) => connectionRows(db, sql`${grantOwner} = ${userId}`);
+
+/** Every connection that acts for the organization, whoever made it. */
+export const organizationConnections = (db: Database, organizationId: string) =>
+  connectionRows(db, eq(connectionOrganizations.organizationId, organizationId));
+
+/** Deletes grants with every code and token issued under them, and their bindings. */
+export async function deleteGrants(tx: Database | Transaction, grantIds: string[]): Promise<void> {
+  if (grantIds.length === 0) return;
+  await tx.delete(oauthRecords).where(and(eq(oauthRecords.model, "Grant"), inArray(oauthRecords.id, grantIds)));
+  await tx.delete(oauthRecords).where(inArray(oauthRecords.grantId, grantIds));
+  await tx.delete(connectionOrganizations).where(inArray(connectionOrganizations.grantId, grantIds));
 }
 
 /**
- * Records a new connection (an OAuth grant the person just consented to) in the audit trail of
- * their active organization, the one it acts for; nothing when they have none yet. The grant is
- * saved by oidc-provider's adapter before this runs, so unlike the dashboard's changes the two
- * are not one transaction (docs/accounts.md, "Audit trail").
+ * Revokes one of the person's own connections: the organization it acted for (null: none), or
+ * undefined when there is no such live connection of theirs.
  */
-export async function recordConnectionCreated(
+export function revokeConnection(db: Database, userId: string, grantId: string) {
+  return revokeWhere(db, grantId, sql`${grantOwner} = ${userId}`);
+}
+
+/** Revokes a connection that acts for the organization; undefined when it has no such live connection. */
+export function revokeOrganizationConnection(db: Database, organizationId: string, grantId: string) {
+  return revokeWhere(db, grantId, eq(connectionOrganizations.organizationId, organizationId));
+}
+
+async function revokeWhere(
+  db: Database,
+  grantId: string,
+  whose: SQL | undefined,
+): Promise<{ organizationId: string | null } | undefined> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ organizationId: connectionOrganizations.organizationId })
+      .from(oauthRecords)
+      .leftJoin(connectionOrganizations, eq(connectionOrganizations.grantId, oauthRecords.id))
+      .where(and(eq(oauthRecords.model, "Grant"), eq(oauthRecords.id, grantId), whose));
+    if (!found) return undefined;
+    await deleteGrants(tx, [grantId]);
+    return { organizationId: found.organizationId };
+  });
+}
+
+/** The grants of a person that act for an organization (what removing them from it revokes). */
+export async function grantsOfMember(tx: Database | Transaction, organizationId: string, userId: string) {
+  const rows = await tx
+    .select({ id: connectionOrganizations.grantId })
+    .from(connectionOrganizations)
+    .where(and(eq(connectionOrganizations.organizationId, organizationId), eq(connectionOrganizations.userId, userId)));
+  return rows.map((row) => row.id);
+}
+
+/** The organization a grant acts for, or null for a grant bound to none (made before the person had one). */
+export async function connectionOrganizationOf(db: Database, grantId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ organizationId: connectionOrganizations.organizationId })
+    .from(connectionOrganizations)
+    .where(eq(connectionOrganizations.grantId, grantId));
+  return row?.organizationId ?? null;
+}
+
+/**
+ * Binds a new connection (an OAuth grant the person just consented to) to their active
+ * organization, the one it will act for, and records it in that organization's audit trail, in
+ * one transaction; nothing when they have no organization yet (the grant then acts for their
+ * active one, whichever it is at each call). The grant is saved by oidc-provider's adapter before
+ * this runs, so the grant and its binding are not one transaction (docs/accounts.md).
+ */
+export async function bindConnection(
   db: Database,
   userId: string,
   connection: { grantId: string; clientId: string; scopes: string[] },
   where: Pick<AuditActor, "clientAddress" | "userAgent">,
 ): Promise<void> {
-  const [user] = await db
-    .select({ organizationId: users.activeOrganizationId })
-    .from(users)
-    .where(eq(users.id, userId));
-  if (!user?.organizationId) return;
-  await recordAuditEvent(
-    db,
-    user.organizationId,
-    { kind: "user", userId, ...where },
-    {
-      action: "connection.create",
-      targetType: "connection",
-      targetId: connection.grantId,
-      details: { clientId: connection.clientId, scopes: connection.scopes },
-    },
-  );
+  const organizationId = (await activeOrganizationOf(db, userId))?.id;
+  if (!organizationId) return;
+  await db.transaction(async (tx) => {
+    await tx.insert(connectionOrganizations).values({ grantId: connection.grantId, organizationId, userId });
+    await recordAuditEvent(
+      tx,
+      organizationId,
+      { kind: "user", userId, ...where },
+      {
+        action: "connection.create",
+        targetType: "connection",
+        targetId: connection.grantId,
+        details: { clientId: connection.clientId, scopes: connection.scopes },
+      },
+    );
+  });
 }

@@ -6,11 +6,13 @@
  * the same transaction, the API tokens they created for the organization and their MCP
  * connections.
  */
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
-import { apiTokens, memberships, oauthRecords, users } from "../../db/schema";
+import { apiTokens, memberships, users } from "../../db/schema";
 import type { Role } from "../domain/roles";
+import { deleteGrants, grantsOfMember } from "./connections";
 
 export class MemberError extends Error {}
 /** The person does not belong to the organization. */
@@ -107,9 +109,8 @@ export async function changeRole(
 
 /**
  * Takes a person out of the organization (removed, or leaving), with what acted for them in it:
- * the API tokens they created for it are revoked and their MCP connections deleted. Connections
- * (OAuth grants) belong to a person, not an organization (they act in the person's active one),
- * so all of theirs go: one made while acting here cannot be told apart from the others.
+ * the API tokens they created for it are revoked and the MCP connections that act for it (bound to
+ * it at consent: connections.ts) deleted; their connections to other organizations stay.
  */
 export async function removeMember(
   db: Database,
@@ -132,17 +133,8 @@ export async function removeMember(
         ),
       )
       .returning({ id: apiTokens.id });
-    const grants = await tx
-      .delete(oauthRecords)
-      .where(and(eq(oauthRecords.model, "Grant"), sql`${oauthRecords.payload}->>'accountId' = ${input.userId}`))
-      .returning({ id: oauthRecords.id });
-    if (grants.length > 0)
-      await tx.delete(oauthRecords).where(
-        inArray(
-          oauthRecords.grantId,
-          grants.map((g) => g.id),
-        ),
-      );
+    const grants = await grantsOfMember(tx, input.organizationId, input.userId);
+    await deleteGrants(tx, grants);
     await tx
       .update(users)
       .set({ activeOrganizationId: null })

@@ -2,14 +2,16 @@
  * Accepting our own OAuth access tokens on /mcp: a JWT signed with one of our keys, issued by
  * this origin for exactly the /mcp resource, unexpired, whose grant still exists (revoking a
  * connection takes effect on the next call, not when the token expires). The caller is the user
- * the grant belongs to, acting in their active organization at the time of the call, so a
- * connection made before any organization existed starts working once one does.
+ * the grant belongs to, acting for the organization the grant was bound to at consent
+ * (connection_organizations) while they belong to it; a connection made before any organization
+ * existed acts in their active organization at the time of the call.
  */
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { createLocalJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from "jose";
 import type { Database } from "../../db/client";
 import { oauthRecords } from "../../db/schema";
-import { activeOrganizationOf } from "../accounts/organizations";
+import { connectionOrganizationOf } from "../accounts/connections";
+import { activeOrganizationOf, organizationsOf } from "../accounts/organizations";
 import { mcpResource } from "../http/protected-resource";
 import type { Caller } from "./caller";
 import { callerOrganizationOf } from "./session-caller";
@@ -74,15 +76,22 @@ export async function authenticateAccessToken(db: Database, token: string, origi
   }
   const grantId = String(claims.gid);
   const userId = String(claims.sub);
-  if (!(await grantIsLive(db, grantId)))
-    return { ok: false, reason: "This connection was revoked; connect the MCP client again." };
+  const [live, boundTo] = await Promise.all([grantIsLive(db, grantId), connectionOrganizationOf(db, grantId)]);
+  if (!live) return { ok: false, reason: "This connection was revoked; connect the MCP client again." };
+  // A connection acts for the organization it was bound to at consent, while its person belongs
+  // to it; one made before they had any organization acts for their active one.
+  const membership = boundTo
+    ? ((await organizationsOf(db, userId)).find((m) => m.id === boundTo) ?? null)
+    : await activeOrganizationOf(db, userId);
+  if (boundTo && !membership)
+    return { ok: false, reason: "This connection's organization no longer counts you as a member." };
   return {
     ok: true,
     caller: {
       via: "oauth",
       credentialId: grantId,
       userId,
-      organization: callerOrganizationOf(await activeOrganizationOf(db, userId)),
+      organization: callerOrganizationOf(membership),
       scopes: typeof claims.scope === "string" ? claims.scope.split(" ").filter(Boolean) : [],
       metered: true,
     },

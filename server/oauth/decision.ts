@@ -9,7 +9,7 @@ import type { IncomingMessage } from "node:http";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
 import type { Database } from "../../db/client";
-import { METADATA_DOCUMENT_CLIENT_MODEL, recordConnectionCreated } from "../accounts/connections";
+import { bindConnection, deleteGrants, METADATA_DOCUMENT_CLIENT_MODEL } from "../accounts/connections";
 import { DatabaseAdapter } from "../accounts/oauth-records";
 import { clientAddress } from "../http/client-address";
 import { OAUTH_PREFIX, OIDC_SCOPES, RESOURCE_SCOPES } from "../http/protected-resource";
@@ -100,15 +100,27 @@ export function handleDecision(
       await rememberDocumentClient(db, provider, grantId, String(interaction.params.client_id), grantTtlSeconds);
       // The app forwarded the person's request with its headers: the address its door stamped, the user agent.
       const headers = { get: (name: string) => ctx.get(name) || null };
-      await recordConnectionCreated(
+      // Bound to the organization it will act for, and recorded in its audit trail; a grant that
+      // cannot be bound is withdrawn rather than left acting for whichever organization is active.
+      const bound = await bindConnection(
         db,
         decision.accountId,
         { grantId, clientId: String(interaction.params.client_id), scopes: [...scopes.oidc, ...scopes.resource] },
         { clientAddress: clientAddress(headers), userAgent: headers.get("user-agent") },
-      ).catch((error: unknown) =>
-        // The grant stands (it is saved); a lost event is logged for the operator.
-        log().error({ grantId, error: errorMessage(error) }, "audit event of a new connection not written"),
+      ).then(
+        () => true,
+        async (error: unknown) => {
+          log().error({ grantId, error: errorMessage(error) }, "a new connection could not be bound; withdrawn");
+          await deleteGrants(db, [grantId]);
+          return false;
+        },
       );
+      if (!bound) {
+        result = { error: "server_error", error_description: "The connection could not be saved; try again." };
+        ctx.status = 303;
+        ctx.redirect(await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false }));
+        return;
+      }
       result = { login: { accountId: decision.accountId, remember: false }, consent: { grantId } };
     }
     ctx.status = 303;

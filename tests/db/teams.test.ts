@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
+import { bindConnection, connectionOrganizationOf } from "@/server/accounts/connections";
 import { changeRole, LastOwnerError, listMembers, removeMember } from "@/server/accounts/members";
 import { createOrganization } from "@/server/accounts/organizations";
 import { authenticateSecret } from "@/server/accounts/tokens";
@@ -307,6 +308,74 @@ describe("invitations", () => {
   });
 });
 
+/**
+ * An MCP connection as consent leaves it: a Grant row (and an access token under it) bound to the
+ * organization the person has active (bindConnection, as the consent page calls it).
+ */
+async function grant(id: string, userId: string, organizationId: string, accessTokenId?: string) {
+  await queryRows(database.db, sql`update users set active_organization_id = ${organizationId} where id = ${userId}`);
+  await queryRows(
+    database.db,
+    sql`insert into oauth_records (model, id, payload, grant_id) values
+      ('Grant', ${id}, ${JSON.stringify({ accountId: userId, clientId: "c", iat: 1_800_000_000 })}::jsonb, null)`,
+  );
+  if (accessTokenId)
+    await queryRows(
+      database.db,
+      sql`insert into oauth_records (model, id, payload, grant_id) values ('AccessToken', ${accessTokenId}, '{}'::jsonb, ${id})`,
+    );
+  await bindConnection(
+    database.db,
+    userId,
+    { grantId: id, clientId: "c", scopes: [] },
+    { clientAddress: null, userAgent: null },
+  );
+}
+
+describe("MCP connections belong to the organization", () => {
+  it("each acts for the organization active at consent; admins see and revoke anyone's, members only their own", async () => {
+    const t = await team("Connections");
+    const other = await team("Other connections");
+    await grant("g_conn_member", t.member.id, t.id);
+    await grant("g_conn_owner", t.owner.id, t.id);
+    await grant("g_conn_other", other.member.id, other.id);
+    // Switching the active organization later does not move a connection.
+    await queryRows(database.db, sql`update users set active_organization_id = null where id = ${t.member.id}`);
+    expect(await connectionOrganizationOf(database.db, "g_conn_member")).toBe(t.id);
+
+    const listed = await (await as(t.admin.id)).connections.organizationList();
+    expect(listed.map((c) => [c.grantId, c.userEmail, c.organizationId]).sort()).toEqual(
+      [
+        ["g_conn_member", t.member.email, t.id],
+        ["g_conn_owner", t.owner.email, t.id],
+      ].sort(),
+    );
+    const mine = await (await as(t.member.id)).connections.list();
+    expect(mine.map((c) => [c.grantId, c.organizationName])).toEqual([["g_conn_member", "Connections"]]);
+
+    // A member manages only their own; another organization's connection is not found.
+    expect((await failure((await as(t.member.id)).connections.organizationList())).code).toBe("forbidden");
+    expect(
+      (await failure((await as(t.member.id)).connections.revokeInOrganization({ grantId: "g_conn_owner" }))).code,
+    ).toBe("forbidden");
+    expect(
+      (await failure((await as(t.admin.id)).connections.revokeInOrganization({ grantId: "g_conn_other" }))).code,
+    ).toBe("not_found");
+    expect((await failure((await as(t.member.id)).connections.revoke({ grantId: "g_conn_owner" }))).code).toBe(
+      "not_found",
+    );
+
+    await (await as(t.admin.id)).connections.revokeInOrganization({ grantId: "g_conn_member" });
+    expect(await connectionOrganizationOf(database.db, "g_conn_member")).toBeNull();
+    expect((await (await as(t.admin.id)).connections.organizationList()).map((c) => c.grantId)).toEqual([
+      "g_conn_owner",
+    ]);
+    expect((await (await as(other.admin.id)).connections.organizationList()).map((c) => c.grantId)).toEqual([
+      "g_conn_other",
+    ]);
+  });
+});
+
 describe("removal", () => {
   it("revokes the person's tokens and MCP connections in the organization, at once", async () => {
     const t = await team("Removal");
@@ -314,21 +383,32 @@ describe("removal", () => {
     const token = await member.tokens.create({ name: "member's", scopes: ["Market.Read.All"] });
     const ownerToken = await (await as(t.owner.id)).tokens.create({ name: "owner's", scopes: [] });
     expect((await authenticateSecret(database.db, token.secret)).ok).toBe(true);
-    await queryRows(
-      database.db,
-      sql`insert into oauth_records (model, id, payload, grant_id) values
-        ('Grant', ${`grant_${t.member.id}`}, ${JSON.stringify({ accountId: t.member.id, clientId: "c" })}::jsonb, null),
-        ('AccessToken', ${`at_${t.member.id}`}, '{}'::jsonb, ${`grant_${t.member.id}`}),
-        ('Grant', ${`grant_${t.owner.id}`}, ${JSON.stringify({ accountId: t.owner.id, clientId: "c" })}::jsonb, null)`,
-    );
+    // The member's connection made here, one they made for an organization of their own, and the owner's.
+    const elsewhere = await createOrganization(database.db, {
+      name: "Member's own",
+      homeCountry: "DE",
+      credits: 0,
+      ownerUserId: t.member.id,
+    });
+    await grant(`grant_${t.member.id}`, t.member.id, t.id, `at_${t.member.id}`);
+    await grant(`grant_${t.member.id}_own`, t.member.id, elsewhere.id);
+    await grant(`grant_${t.owner.id}`, t.owner.id, t.id);
     const removed = await (await as(t.admin.id)).members.remove({ userId: t.member.id });
     expect(removed).toMatchObject({ action: "member.remove", revokedTokens: 1, revokedConnections: 1 });
     expect(await authenticateSecret(database.db, token.secret)).toMatchObject({ ok: false });
     expect((await authenticateSecret(database.db, ownerToken.secret)).ok).toBe(true);
-    const records = await queryRows<{ id: string }>(database.db, sql`select id from oauth_records order by id`);
-    expect(records.map((r) => r.id)).toEqual([`grant_${t.owner.id}`]);
-    // Their session no longer acts for the organization: the caller is rebuilt from the membership.
-    expect((await failure((await as(t.member.id)).tokens.list())).code).toBe("organization_required");
+    const records = await queryRows<{ id: string }>(
+      database.db,
+      sql`select id from oauth_records where id like ${"%" + t.member.id + "%"} or id like ${"%" + t.owner.id + "%"} order by id`,
+    );
+    expect(records.map((r) => r.id).sort()).toEqual([`grant_${t.member.id}_own`, `grant_${t.owner.id}`].sort());
+    expect(await connectionOrganizationOf(database.db, `grant_${t.member.id}_own`)).toBe(elsewhere.id);
+    expect(await connectionOrganizationOf(database.db, `grant_${t.member.id}`)).toBeNull();
+    // Their session no longer acts for the organization (the caller is rebuilt from the
+    // membership): it falls back to the one they still belong to.
+    const after = await (await as(t.member.id)).organizations.list();
+    expect(after.activeId).toBe(elsewhere.id);
+    expect(after.organizations.map((o) => o.id)).toEqual([elsewhere.id]);
   });
 });
 

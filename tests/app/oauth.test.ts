@@ -269,7 +269,7 @@ describe("the full flow", () => {
       { grantId },
       { mutation: true },
     );
-    expect(own.data).toEqual({ revoked: grantId });
+    expect(own.data).toEqual({ revoked: grantId, organizationId: accounts.oauth.id });
     expect((await mcpStatus(tokens.access_token)).status).toBe(401);
     const list = (await dashboardCall(base, accounts.oauth.session, "connections.list")).data as { grantId: string }[];
     expect(list.map((c) => c.grantId)).not.toContain(grantId);

@@ -112,6 +112,18 @@ describe("the e-mail a crossing debit owes", () => {
     expect(await owed(id)).toHaveLength(2);
   });
 
+  it("goes to billing members as to owners, and to no admin or member", async () => {
+    const { id, owner } = await organization(120, 100, "Billed");
+    const roles = { billing: await newUser(), admin: await newUser(), member: await newUser() };
+    for (const [role, person] of Object.entries(roles))
+      await queryRows(
+        database.db,
+        sql`insert into memberships (organization_id, user_id, role) values (${id}, ${person.id}, ${role}::membership_role)`,
+      );
+    await debit(id, 20);
+    expect((await owed(id)).map((m) => m.recipient).sort()).toEqual([owner.email, roles.billing.email].sort());
+  });
+
   it("is owed again only after the balance went back above the threshold (re-armed by a top-up)", async () => {
     const { id } = await organization(105, 100, "Rearmed");
     await debit(id, 10); // 95: crossed

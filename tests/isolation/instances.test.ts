@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
+import { memberships, users } from "@/db/schema";
+import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
 import { OPERATIONS } from "@/server/procedures/operations";
 import {
   creditBooks,
@@ -95,6 +97,7 @@ describe("two instances, one service", () => {
   let spender: FixtureOrganization;
   let limited: FixtureOrganization;
   let revoking: FixtureOrganization;
+  let removing: FixtureOrganization;
 
   beforeAll(async () => {
     cluster = await createPgCluster();
@@ -102,6 +105,7 @@ describe("two instances, one service", () => {
     spender = await demoCatalogueWithOrganization(handle, "Spender", AFFORDABLE * PRICE);
     limited = await organization(handle.db, "Limited", { credits: 1_000_000, rateLimit: RATE_LIMIT });
     revoking = await organization(handle.db, "Revoking", { credits: 1_000_000 });
+    removing = await organization(handle.db, "Removing", { credits: 1_000_000 });
     apps = await startInstances(2, {
       DATABASE_URL: cluster.url,
       REDIS_URL: redisUrl,
@@ -169,6 +173,35 @@ describe("two instances, one service", () => {
     const ms = await within(1000, async () => (await restCall(instance(1), revoking.token)).code === "unauthorized");
     console.log(`[instances] a token revoked on one instance was refused by the other after ${ms.toFixed(0)} ms`);
     expect((await mcpCall(instance(1), revoking.token)).paid).toBe(false);
+  });
+
+  it("refuses a removed member's token on the other instance within a second, and keeps the owner's", async () => {
+    // A member with a token of their own, known (and cached) by both instances.
+    const [member] = await handle.db
+      .insert(users)
+      .values({ email: `removed-${randomUUID()}@example.com`, emailVerified: new Date() })
+      .returning({ id: users.id });
+    const memberId = member?.id as string;
+    await handle.db.insert(memberships).values({ organizationId: removing.id, userId: memberId, role: "member" });
+    const { secret } = await createApiToken(handle.db, {
+      organizationId: removing.id,
+      name: "member's own",
+      scopes: TOKEN_SCOPES,
+      createdByUserId: memberId,
+    });
+    for (const i of [0, 1]) expect((await restCall(instance(i), secret)).paid).toBe(true);
+    const removed = await dashboardCall(
+      instance(0),
+      removing.session,
+      "members.remove",
+      { userId: memberId },
+      { mutation: true },
+    );
+    expect(removed.status).toBe(200);
+    const ms = await within(1000, async () => (await restCall(instance(1), secret)).code === "unauthorized");
+    console.log(`[instances] a removed member's token was refused by the other instance after ${ms.toFixed(0)} ms`);
+    expect((await mcpCall(instance(1), secret)).paid).toBe(false);
+    for (const i of [0, 1]) expect((await restCall(instance(i), removing.token)).paid).toBe(true);
   });
 
   it("serves a release the CLI published from both instances within a second", async () => {

@@ -57,7 +57,7 @@ export default async function ConnectPage() {
       <h1>Connect an MCP client</h1>
       <p>
         The MCP server offers the same data as the REST API — markets, geographies, snapshots, the Capability Index, Max
-        and Delta readings — as six tools, at the same prices
+        and Delta readings and the rest — as MCP tools, at the same prices
         {organization ? (
           <>
             , billed to your active organization (now <strong>{organization.name}</strong>)

@@ -53,7 +53,8 @@ describe("connecting an MCP client, in Chromium", () => {
       authorizeUrl(metadata, { clientId: client.body.client_id, redirectUri: REDIRECT, scope, resource, challenge }),
     );
     await page.waitForURL(/\/signin\?callbackUrl=%2Foauth%2Finteraction%2F/);
-    await signInHere(page, `connect-${Date.now()}@example.com`);
+    const email = `connect-${Date.now()}@example.com`;
+    await signInHere(page, email);
     await page.waitForURL(/\/oauth\/interaction\/[\w-]+$/);
     const consentUrl = page.url();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Connect Browser MCP client?");
@@ -86,14 +87,21 @@ describe("connecting an MCP client, in Chromium", () => {
     expect(await toolsList(tokens.body.access_token)).toBe(200);
 
     await page.goto(`${base}/connect`);
-    const row = page.getByTestId("connection-row");
+    // The person's own list, and (an owner manages them all) the organization's, naming who it acts as.
+    const row = page.getByRole("region", { name: "Your connected clients" }).getByTestId("connection-row");
+    const everyone = page
+      .getByRole("region", { name: "Everyone's connections in this organization" })
+      .getByTestId("connection-row");
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.textContent()).toContain("Browser MCP client");
     expect(await row.textContent()).toContain("Market data");
+    expect(await everyone.count()).toBe(1);
+    expect(await everyone.textContent()).toContain(email);
     await page.screenshot({ path: path.join(SCREENSHOTS, "connect-connections.png"), fullPage: true });
     page.once("dialog", (dialog) => dialog.accept());
     await row.getByRole("button", { name: /^Revoke/ }).click();
     await expect.poll(() => row.count()).toBe(0);
+    await expect.poll(() => everyone.count()).toBe(0);
     expect(await toolsList(tokens.body.access_token)).toBe(401);
 
     // The audit trail of the organization it acted for: connected, then revoked, by this person.

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { MembersManager } from "@/components/account/members-manager";
+import { OrganizationSettings } from "@/components/account/organization-settings";
 import { requireOrganization } from "@/server/dashboard/guards";
+import { can } from "@/server/domain/roles";
 import { MEMBERS_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Members" };
@@ -16,6 +18,13 @@ export default async function MembersPage() {
         tokens, webhooks and settings, members the markets and their own tokens, billing the credits.
       </p>
       <MembersManager />
+      <OrganizationSettings
+        name={organization.name}
+        homeCountry={organization.homeCountry}
+        balance={organization.creditBalance}
+        canChange={can(organization.role, "organization.settings")}
+        canDelete={can(organization.role, "organization.delete")}
+      />
     </main>
   );
 }

@@ -161,6 +161,15 @@ export async function grantsOfMember(tx: Database | Transaction, organizationId:
   return rows.map((row) => row.id);
 }
 
+/** Every grant that acts for an organization. */
+export async function grantsOfOrganization(tx: Database | Transaction, organizationId: string) {
+  const rows = await tx
+    .select({ id: connectionOrganizations.grantId })
+    .from(connectionOrganizations)
+    .where(eq(connectionOrganizations.organizationId, organizationId));
+  return rows.map((row) => row.id);
+}
+
 /** The organization a grant acts for, or null for a grant bound to none (made before the person had one). */
 export async function connectionOrganizationOf(db: Database, grantId: string): Promise<string | null> {
   const [row] = await db

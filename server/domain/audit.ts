@@ -8,6 +8,7 @@ import { rolesThatMay } from "./roles";
 export const AUDIT_ACTIONS = [
   "organization.create",
   "organization.settings_change",
+  "organization.delete",
   "token.create",
   "token.revoke",
   "webhook.create",

@@ -376,6 +376,70 @@ describe("MCP connections belong to the organization", () => {
   });
 });
 
+describe("the organization's settings and deletion", () => {
+  it("lets owners and admins rename it and change its home country, recorded as they were and are", async () => {
+    const t = await team("Settings Co");
+    const changed = await (await as(t.admin.id)).organizations.updateSettings({
+      name: "Renamed Co",
+      homeCountry: "fr",
+    });
+    expect(changed).toMatchObject({
+      before: { name: "Settings Co", homeCountry: "DE" },
+      after: { name: "Renamed Co", homeCountry: "FR" },
+    });
+    for (const who of [t.member, t.billing])
+      expect((await failure((await as(who.id)).organizations.updateSettings({ name: "Mine now" }))).code).toBe(
+        "forbidden",
+      );
+    expect((await failure((await as(t.owner.id)).organizations.updateSettings({ homeCountry: "QQ" }))).code).toBe(
+      "invalid_request",
+    );
+    const [row] = await queryRows<{ name: string; home_country: string }>(
+      database.db,
+      sql`select name, home_country from organizations where id = ${t.id}`,
+    );
+    expect(row).toEqual({ name: "Renamed Co", home_country: "FR" });
+    const events = await queryRows<{ action: string; details: unknown }>(
+      database.db,
+      sql`select action, details from audit_events where organization_id = ${t.id} and action = 'organization.settings_change'`,
+    );
+    expect(events).toEqual([
+      {
+        action: "organization.settings_change",
+        details: { name: { from: "Settings Co", to: "Renamed Co" }, homeCountry: { from: "DE", to: "FR" } },
+      },
+    ]);
+  });
+
+  it("lets only an owner delete it, once its name is typed again, taking its tokens and connections with it", async () => {
+    const t = await team("Doomed Co");
+    const token = await (await as(t.member.id)).tokens.create({ name: "member's", scopes: ["Market.Read.All"] });
+    await grant("g_doomed", t.member.id, t.id);
+    expect((await failure((await as(t.admin.id)).organizations.delete({ confirmName: "Doomed Co" }))).code).toBe(
+      "forbidden",
+    );
+    expect((await failure((await as(t.owner.id)).organizations.delete({ confirmName: "doomed co" }))).code).toBe(
+      "invalid_request",
+    );
+    expect((await authenticateSecret(database.db, token.secret)).ok).toBe(true);
+
+    const deleted = await (await as(t.owner.id)).organizations.delete({ confirmName: "Doomed Co" });
+    expect(deleted).toMatchObject({ id: t.id, name: "Doomed Co", balance: 100, connections: 1 });
+    expect(await queryRows(database.db, sql`select id from organizations where id = ${t.id}`)).toEqual([]);
+    expect((await authenticateSecret(database.db, token.secret)).ok).toBe(false);
+    expect(await queryRows(database.db, sql`select id from oauth_records where id = 'g_doomed'`)).toEqual([]);
+    // The trail outlives it, naming who deleted it and what was lost.
+    const [event] = await queryRows<{ actor_user_id: string; details: unknown }>(
+      database.db,
+      sql`select actor_user_id, details from audit_events where organization_id = ${t.id} and action = 'organization.delete'`,
+    );
+    expect(event).toEqual({
+      actor_user_id: t.owner.id,
+      details: { name: "Doomed Co", creditsLost: 100, connectionsDeleted: 1 },
+    });
+  });
+});
+
 describe("removal", () => {
   it("revokes the person's tokens and MCP connections in the organization, at once", async () => {
     const t = await team("Removal");

@@ -1,5 +1,9 @@
-/** The signed-in person's organizations: list, create (onboarding), switch the active one. */
+/**
+ * The signed-in person's organizations: list, create (onboarding), switch the active one; and the
+ * active organization's settings and deletion, for the roles the roles table lets.
+ */
 import { z } from "zod";
+import { changeOrganizationSettings, deleteOrganization } from "../../accounts/organization-settings";
 import {
   createOrganization,
   newOrganizationTerms,
@@ -11,7 +15,7 @@ import {
 import { readGeographies } from "../../catalog/store";
 import { invalidRequest, notFound, quotaExceeded } from "../../errors/api-error";
 import { countryCode } from "../schemas";
-import { createRouter, userProcedure } from "../trpc";
+import { createRouter, permittedProcedure, userProcedure } from "../trpc";
 
 export const organizationsRouter = createRouter({
   list: userProcedure.query(async ({ ctx }) => ({
@@ -66,4 +70,68 @@ export const organizationsRouter = createRouter({
       throw notFound("You do not belong to that organization.");
     return { activeId: input.organizationId };
   }),
+
+  /** Renames the active organization or changes its home country; both recorded as they were and are. */
+  updateSettings: permittedProcedure("organization.settings")
+    .meta({
+      audit: {
+        action: "organization.settings_change",
+        target: (_: unknown, out: { id: string }) => ({ type: "organization", id: out.id }),
+        details: (_: unknown, out: { before: Record<string, string>; after: Record<string, string> }) =>
+          Object.fromEntries(
+            Object.keys(out.after)
+              .filter((key) => out.before[key] !== out.after[key])
+              .map((key) => [key, { from: out.before[key], to: out.after[key] }]),
+          ),
+      },
+    })
+    .input(
+      z
+        .object({
+          name: z.string().trim().min(1, "Name the organization").max(100, "At most 100 characters").optional(),
+          homeCountry: countryCode.optional(),
+        })
+        .refine(
+          (change) => change.name !== undefined || change.homeCountry !== undefined,
+          "Change the name or the home country",
+        ),
+    )
+    .mutation(async ({ ctx, input }) => {
+      try {
+        return { id: ctx.organization.id, ...(await changeOrganizationSettings(ctx.db, ctx.organization.id, input)) };
+      } catch (error) {
+        if (error instanceof OrganizationError)
+          throw invalidRequest(error.message, [
+            { path: input.homeCountry ? "homeCountry" : "name", message: error.message },
+          ]);
+        throw error;
+      }
+    }),
+
+  /** Deletes the active organization once its name is typed again; owners only (organization.delete). */
+  delete: permittedProcedure("organization.delete")
+    .meta({
+      audit: {
+        action: "organization.delete",
+        target: (_: unknown, out: { id: string }) => ({ type: "organization", id: out.id }),
+        details: (_: unknown, out: { name: string; balance: number; connections: number }) => ({
+          name: out.name,
+          creditsLost: out.balance,
+          connectionsDeleted: out.connections,
+        }),
+      },
+    })
+    .input(z.object({ confirmName: z.string().max(200) }))
+    .mutation(async ({ ctx, input }) => {
+      try {
+        return {
+          id: ctx.organization.id,
+          ...(await deleteOrganization(ctx.db, ctx.organization.id, input.confirmName)),
+        };
+      } catch (error) {
+        if (error instanceof OrganizationError)
+          throw invalidRequest(error.message, [{ path: "confirmName", message: error.message }]);
+        throw error;
+      }
+    }),
 });

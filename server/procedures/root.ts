@@ -1,6 +1,7 @@
 import { accountRouter } from "./routers/account";
 import { connectionsRouter } from "./routers/connections";
 import { creditsRouter } from "./routers/credits";
+import { embedsRouter } from "./routers/embeds";
 import { exportsRouter } from "./routers/exports";
 import { followingRouter } from "./routers/following";
 import { geographiesRouter } from "./routers/geographies";
@@ -27,6 +28,7 @@ export const appRouter = createRouter({
   following: followingRouter,
   notifications: notificationsRouter,
   webhooks: webhooksRouter,
+  embeds: embedsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,6 +11,7 @@ import {
   API_DOCS_PATH,
   CONNECT_PATH,
   CREDITS_PATH,
+  EMBEDS_PATH,
   GEOGRAPHIES_PATH,
   NOTIFICATIONS_PATH,
   ONBOARDING_PATH,
@@ -88,6 +89,7 @@ function MainLinks({ signedIn }: { signedIn: boolean }) {
       {signedIn ? <Link href={TOKENS_PATH}>API tokens</Link> : null}
       {signedIn ? <Link href={CREDITS_PATH}>Credits</Link> : null}
       {signedIn ? <Link href={WEBHOOKS_PATH}>Webhooks</Link> : null}
+      {signedIn ? <Link href={EMBEDS_PATH}>Embeds</Link> : null}
       {signedIn ? <Link href={CONNECT_PATH}>Connect MCP</Link> : null}
       <Link href={API_DOCS_PATH}>Docs</Link>
     </>

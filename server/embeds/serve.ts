@@ -1,7 +1,7 @@
 /**
  * The public embed routes, answered straight from Node through the routing table
  * (server/routing/api-routes.ts), never through Next: no session is read, no cookie set, no
- * script served. `/embed/{id}` (the page), `/embed/{id}.svg` (the chart alone), `/oembed`.
+ * script served. `/embed/{id}` (the page), `/embed/{id}.svg` and `.png` (the chart alone), `/oembed`.
  *
  * Each view is counted against two throttles (per embed, per viewer network: the client address
  * the door stamped, X-Forwarded-For only behind TRUST_PROXY) before anything is read. The embed's
@@ -22,6 +22,7 @@ import { type ThrottleRule, throttle } from "../limits/throttles";
 import { embedToShow } from "../procedures/embeds";
 import { type EmbedPayload, embedChart, embedSvg, fitWithin, svgSize } from "./chart";
 import { embedPage, placeholderPage } from "./page";
+import { svgToPng } from "./png";
 
 export const EMBED_PREFIX = "/embed/";
 export const OEMBED_PATH = "/oembed";
@@ -52,13 +53,13 @@ export function embedThrottles(): { perEmbed: ThrottleRule; perNetwork: Throttle
   };
 }
 
-type Format = "html" | "svg";
+type Format = "html" | "svg" | "png";
 
-/** `/embed/{id}` or `/embed/{id}.svg`: the id and the format; undefined for anything else. */
+/** `/embed/{id}`, `/embed/{id}.svg` or `.png`: the id and the format; undefined for anything else. */
 export function embedPath(path: string): { id: string; format: Format } | undefined {
-  const match = /^\/embed\/(emb_[0-9a-f]{24})(\.svg)?$/.exec(path);
+  const match = /^\/embed\/(emb_[0-9a-f]{24})(?:\.(svg|png))?$/.exec(path);
   if (!match) return undefined;
-  return { id: match[1] as string, format: match[2] ? "svg" : "html" };
+  return { id: match[1] as string, format: (match[2] as Format | undefined) ?? "html" };
 }
 
 export const isEmbedRoute = (path: string) => path === OEMBED_PATH || path.startsWith(EMBED_PREFIX);
@@ -153,7 +154,7 @@ async function render(db: Database, embed: EmbedRow, origin: string): Promise<Re
   return {
     embed,
     svg: embedSvg(chart),
-    page: embedPage(chart, { page, svg: `${page}.svg`, oembed: oembedUrl(origin, page) }),
+    page: embedPage(chart, { page, svg: `${page}.svg`, png: `${page}.png`, oembed: oembedUrl(origin, page) }),
     title: chart.title,
     pinned: embed.release !== null,
   };
@@ -161,6 +162,12 @@ async function render(db: Database, embed: EmbedRow, origin: string): Promise<Re
 
 export const oembedUrl = (origin: string, page: string) =>
   `${origin}${OEMBED_PATH}?url=${encodeURIComponent(page)}&format=json`;
+
+const CONTENT_TYPES: Record<Format, string> = {
+  html: "text/html; charset=utf-8",
+  svg: "image/svg+xml; charset=utf-8",
+  png: "image/png",
+};
 
 type Verdict = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -215,8 +222,11 @@ export async function answerEmbed(
     return failed(error, target.format, origin);
   }
   counted(db, embed.id);
-  const body = target.format === "html" ? rendered.page : rendered.svg;
-  const etag = strongEtag(body);
+  // The PNG is named by the SVG it renders: a current one is answered 304 without rendering.
+  const etag =
+    target.format === "png"
+      ? strongEtag(`png:${rendered.svg}`)
+      : strongEtag(target.format === "html" ? rendered.page : rendered.svg);
   const policy =
     target.format === "html" ? embedPolicy(embed.allowedOrigins) : `${NEUTRAL_POLICY}; frame-ancestors 'none'`;
   const common = {
@@ -226,12 +236,14 @@ export async function answerEmbed(
     ETag: etag,
   };
   if (matches(headers.get("if-none-match"), etag)) return { status: 304, headers: common, body: "" };
+  const body =
+    target.format === "html" ? rendered.page : target.format === "svg" ? rendered.svg : svgToPng(rendered.svg);
   return {
     status: 200,
     headers: {
       ...common,
-      "Content-Type": target.format === "html" ? "text/html; charset=utf-8" : "image/svg+xml; charset=utf-8",
-      ...(target.format === "svg" ? { "Content-Disposition": `inline; filename="${embed.id}.svg"` } : {}),
+      "Content-Type": CONTENT_TYPES[target.format],
+      ...(target.format === "html" ? {} : { "Content-Disposition": `inline; filename="${embed.id}.${target.format}"` }),
     },
     body,
   };

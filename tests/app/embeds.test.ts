@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
 import { revokeEmbed } from "@/server/accounts/embeds";
 import { publishMarket } from "@/server/catalog/store";
+import { svgToPng } from "@/server/embeds/png";
 import { createEmbed } from "@/server/procedures/embeds";
 import { organization } from "../helpers/accounts";
 import { generatedMarket } from "../helpers/generated-catalogue";
@@ -167,6 +168,26 @@ describe("the embed SVG", () => {
       Object.fromEntries(max.products.map((p) => [p.productId, p.available ? p.on.innovation.toFixed(1) : ""])),
     );
     expect(latestSvg).toContain(`release ${max.release} of`);
+  });
+});
+
+describe("the embed PNG", () => {
+  it("is the SVG rendered at twice its size, text included, cached as the SVG is", async () => {
+    const svg = await (await fetch(`${base}/embed/${app.prepared.pinned}.svg`)).text();
+    const response = await fetch(`${base}/embed/${app.prepared.pinned}.png`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/png");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const png = Buffer.from(await response.arrayBuffer());
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const [, width, height] = /viewBox="0 0 (\d+) (\d+)"/.exec(svg) ?? [];
+    expect(png.readUInt32BE(16)).toBe(Number(width) * 2);
+    expect(png.readUInt32BE(20)).toBe(Number(height) * 2);
+    // The words are drawn: without its text the same chart renders to other pixels.
+    expect(png.equals(svgToPng(svg.replace(/<text[^>]*>[^<]*<\/text>/g, "")))).toBe(false);
+    const etag = response.headers.get("etag") ?? "";
+    const again = await fetch(`${base}/embed/${app.prepared.pinned}.png`, { headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
   });
 });
 

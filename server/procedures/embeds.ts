@@ -6,6 +6,7 @@
  * credits), debited once per release it shows, as `embeds.<reading>`; views are free.
  */
 
+import { onChange } from "../../db/change-feed";
 import type { Database } from "../../db/client";
 import { chargedReleases, chargeRelease, deleteUnpaidEmbed, type EmbedRow, insertEmbed } from "../accounts/embeds";
 import { loadRelease } from "../catalog/releases";
@@ -127,6 +128,42 @@ export async function createEmbed(db: Database, request: EmbedRequest): Promise<
   return embed;
 }
 
+/**
+ * What this process knows of charges: a release an embed was charged for stays charged (no write
+ * per view once known); a charge the balance could not cover is not tried again for a while, or
+ * until credits change (announced on the change feed, here and by other processes).
+ */
+const charged = new Set<string>();
+const unpaidUntil = new Map<string, number>();
+const UNPAID_RETRY_MS = 30_000;
+const KNOWN_LIMIT = 10_000;
+onChange((topic) => {
+  if (topic === "credentials") unpaidUntil.clear();
+});
+
+async function chargeOnce(db: Database, embed: EmbedRow, release: number): Promise<boolean> {
+  const key = `${embed.id}:${release}`;
+  if (charged.has(key)) return true;
+  if ((unpaidUntil.get(key) ?? 0) > Date.now()) return false;
+  const reading = embed.reading as EmbedReading;
+  const paid = await chargeRelease(db, {
+    embedId: embed.id,
+    organizationId: embed.organizationId,
+    release,
+    credits: embedPrice(reading),
+    operation: embedOperation(reading),
+  });
+  if (paid.charged) {
+    if (charged.size >= KNOWN_LIMIT) charged.clear();
+    charged.add(key);
+    unpaidUntil.delete(key);
+  } else {
+    if (unpaidUntil.size >= KNOWN_LIMIT) unpaidUntil.clear();
+    unpaidUntil.set(key, Date.now() + UNPAID_RETRY_MS);
+  }
+  return paid.charged;
+}
+
 export interface ShownEmbed {
   /** The reading's payload, as the REST reading of the same release and country answers it. */
   data: { reading: EmbedReading; payload: unknown };
@@ -144,14 +181,8 @@ export async function embedToShow(db: Database, embed: EmbedRow, origin: string)
   let note: string | undefined;
   let loaded = await releaseFor(db, embed.marketId, embed.release);
   if (embed.release === null) {
-    const paid = await chargeRelease(db, {
-      embedId: embed.id,
-      organizationId: embed.organizationId,
-      release: loaded.data.release,
-      credits: embedPrice(reading),
-      operation: embedOperation(reading),
-    });
-    if (!paid.charged) {
+    const paid = await chargeOnce(db, embed, loaded.data.release);
+    if (!paid) {
       const last = (await chargedReleases(db, embed.id)).at(-1);
       if (last === undefined) throw notFound("This embed has no release paid for.");
       note = `Release ${loaded.data.release} is published; this chart shows release ${last}, the last one paid for.`;
@@ -166,7 +197,10 @@ export async function embedToShow(db: Database, embed: EmbedRow, origin: string)
     release: release.release,
     ...(country ? { country } : {}),
   });
-  const payload = await declaration.compute({ release, country, cached: loaded.reading, origin }, input as never);
+  // Computed once per release, reading, country and origin, kept with the release's readings.
+  const payload = await loaded.reading(`embed:${reading}:${country ?? ""}:${origin}`, () =>
+    declaration.compute({ release, country, cached: loaded.reading, origin }, input as never),
+  );
   const geography = country ? release.geographies.find((g) => g.country === country) : undefined;
   const controls = country && "controls" in payload ? (payload.controls as { name: string }[]).map((c) => c.name) : [];
   return {

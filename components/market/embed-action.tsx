@@ -7,7 +7,7 @@
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { ProblemAlert } from "@/components/account/account-list";
 import { type EmbedReading, type EmbedView, READING_TITLES, READING_VIEWS } from "@/server/domain/embeds";
 import { useTRPC } from "../trpc";
@@ -27,7 +27,6 @@ export function EmbedAction({
   view?: EmbedView;
 }) {
   const trpc = useTRPC();
-  const id = useId();
   const [open, setOpen] = useState(false);
   const [pinned, setPinned] = useState(true);
   const [chosenView, setChosenView] = useState<EmbedView>(view ?? (READING_VIEWS[reading][0] as EmbedView));
@@ -57,17 +56,13 @@ export function EmbedAction({
     <details className="embed-action" data-testid={`embed-${reading}`} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Embed</summary>
       <form onSubmit={submit} className="inline-form" aria-label={`Embed the ${READING_TITLES[reading]}`}>
-        <fieldset>
-          <legend>Release</legend>
-          <label className="check">
-            <input type="radio" name={`${id}-release`} checked={pinned} onChange={() => setPinned(true)} />
-            Release {release} (pinned)
-          </label>
-          <label className="check">
-            <input type="radio" name={`${id}-release`} checked={!pinned} onChange={() => setPinned(false)} />
-            Latest (follows new releases)
-          </label>
-        </fieldset>
+        <label>
+          Release
+          <select value={pinned ? "pinned" : "latest"} onChange={(e) => setPinned(e.target.value === "pinned")}>
+            <option value="pinned">Release {release} (pinned)</option>
+            <option value="latest">Latest (follows new releases)</option>
+          </select>
+        </label>
         {READING_VIEWS[reading].length > 1 ? (
           <label>
             View

@@ -22,6 +22,8 @@ const MARKET = "foundation-model-apis";
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
 const ALLOWED = ["https://reports.example.com", "http://127.0.0.1:5555"];
 const PER_EMBED = 25;
+/** Views from one network: above what the tests before the last make (about 65), below their sum with it. */
+const PER_NETWORK = 100;
 
 interface Prepared {
   token: string;
@@ -31,6 +33,8 @@ interface Prepared {
   revoked: string;
   busy: string;
   capaindex: string;
+  /** Embeds the per-network test spreads its views over, each kept below the per-embed limit. */
+  spread: string[];
 }
 
 let app: OwnApp<Prepared>;
@@ -72,11 +76,15 @@ async function prepare(db: Database): Promise<Prepared> {
     revoked,
     busy: await make({ view: "bars" }),
     capaindex: await make({ reading: "capaindex", country: null, view: "bars", allowedOrigins: [] }),
+    spread: await Promise.all(Array.from({ length: 8 }, () => make({ view: "bars" }))),
   };
 }
 
 beforeAll(async () => {
-  app = await startOwnApp({ EMBED_VIEWS_PER_EMBED: String(PER_EMBED), EMBED_VIEWS_PER_NETWORK: "100000" }, prepare);
+  app = await startOwnApp(
+    { EMBED_VIEWS_PER_EMBED: String(PER_EMBED), EMBED_VIEWS_PER_NETWORK: String(PER_NETWORK) },
+    prepare,
+  );
   base = app.url;
 }, 300_000);
 afterAll(() => app?.close());
@@ -314,5 +322,21 @@ describe("revoked, throttled, hostile", () => {
     expect(doc.getElementsByTagName("script").length).toBe(0);
     expect(doc.getElementsByTagName("img").length).toBe(0);
     expect(doc.getElementsByTagName("title")[0]?.textContent).toContain(`Market ${HOSTILE}`);
+  });
+
+  // Last: it spends this network's views for the minute.
+  it("counts views per viewer network, whatever X-Forwarded-For a client forges", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 120 && !statuses.includes(429); i++) {
+      const embed = app.prepared.spread[i % app.prepared.spread.length] as string;
+      const answer = await hostileRequest(base, `/embed/${embed}.svg`, {
+        headers: { "X-Forwarded-For": `203.0.113.${i % 250}`, Forwarded: `for=198.51.100.${i % 250}` },
+      });
+      statuses.push(answer.status);
+    }
+    // Each embed saw at most 15 views (below its own limit of 25): the network's count refused.
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(10);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.length).toBeLessThanOrEqual(PER_NETWORK);
   });
 });

@@ -262,6 +262,16 @@ function textLines(lines: string[], y: number, attributes: string): Part {
   return { height: lines.length * LINE, body };
 }
 
+/**
+ * A mark's opening: reachable by Tab, named for screen readers, and its numbers as the tooltip a
+ * pointer shows (a <title> child: no script needed).
+ */
+function openMark(drawing: EmbedDrawing, index: number, productId: string, value?: string): string {
+  const label = escapeText(markLabel(drawing, index));
+  const data = value === undefined ? "" : ` data-value="${value}"`;
+  return `<g class="mark" tabindex="0" role="img" aria-label="${label}" data-product="${escapeText(productId)}"${data}><title>${label}</title>`;
+}
+
 /** One accessible name per mark: what a screen reader says on reaching it. */
 function markLabel(drawing: EmbedDrawing, index: number): string {
   const table = tableOf(drawing);
@@ -285,7 +295,7 @@ function barsPart(drawing: Extract<EmbedDrawing, { kind: "bars" }>, top: number,
         : "";
       const value = bar.available ? shown(bar.value) : "unavailable";
       return (
-        `<g class="mark" tabindex="0" role="img" aria-label="${escapeText(markLabel(drawing, i))}" data-product="${escapeText(bar.productId)}" data-value="${bar.available ? shown(bar.value) : ""}">` +
+        openMark(drawing, i, bar.productId, bar.available ? shown(bar.value) : "") +
         `<text x="${PAD}" y="${y + ROW - 7}" fill="${colours.ink}" font-size="12">${escapeText(label)}</text>${ghost}${kept}` +
         `<text x="${x0 + plot + 6}" y="${y + ROW - 7}" fill="${bar.available ? colours.ink : colours.muted}" font-size="12">${value}</text></g>`
       );
@@ -325,7 +335,7 @@ function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, c
         ? `<circle cx="${px(at.x)}" cy="${py(at.y)}" r="5" fill="${colours.bar}"/>`
         : `<circle cx="${px(at.x)}" cy="${py(at.y)}" r="5" fill="none" stroke="${colours.muted}" stroke-dasharray="2 2"/>`;
       return (
-        `<g class="mark" tabindex="0" role="img" aria-label="${escapeText(markLabel(drawing, i))}" data-product="${escapeText(s.productId)}" data-value="${s.available ? shown(s.to.y) : ""}">` +
+        openMark(drawing, i, s.productId, s.available ? shown(s.to.y) : "") +
         `${line}${dot}<text x="${Number(px(at.x)) + 7}" y="${Number(py(at.y)) + 4}" fill="${s.available ? colours.ink : colours.muted}" font-size="11">${escapeText(clip(s.name, 24))}${s.available ? "" : " (unavailable)"}</text></g>`
       );
     })
@@ -360,7 +370,7 @@ function gridPart(drawing: Extract<EmbedDrawing, { kind: "grid" }>, top: number,
         })
         .join("");
       return (
-        `<g class="mark" tabindex="0" role="img" aria-label="${escapeText(markLabel(drawing, i))}" data-product="${escapeText(r.productId)}">` +
+        openMark(drawing, i, r.productId) +
         `<text x="${PAD}" y="${y + ROW - 7}" fill="${colours.ink}" font-size="12">${escapeText(`${clip(r.name, 28)} (${clip(r.vendor, 14)})`)}</text>${cells}</g>`
       );
     })

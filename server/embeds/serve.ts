@@ -237,7 +237,8 @@ export async function answerEmbed(
   };
   if (matches(headers.get("if-none-match"), etag)) return { status: 304, headers: common, body: "" };
   const body =
-    target.format === "html" ? rendered.page : target.format === "svg" ? rendered.svg : svgToPng(rendered.svg);
+    target.format === "html" ? rendered.page : target.format === "svg" ? rendered.svg : await svgToPng(rendered.svg);
+  if (body === null) return problem(404, "not_found", "PNG rendering is not available on this server.", origin);
   return {
     status: 200,
     headers: {

@@ -157,6 +157,23 @@ describe("the embed page", () => {
   });
 });
 
+describe("the ledger", () => {
+  it("names each embed charge by its operation, on /v1/ledger and /v1/usage", async () => {
+    const ledger = await rest<{ entries: { kind: string; operation: string | null; amount: number }[] }>(
+      "/ledger?limit=100",
+    );
+    const operations = ledger.entries.filter((e) => e.kind === "debit").map((e) => e.operation);
+    expect(operations).toContain("embeds.delta");
+    expect(operations).toContain("embeds.servicemax");
+    expect(operations).toContain("embeds.capaindex");
+    const usage = await rest<{ buckets: { groups?: { key: string | null; credits: number }[] }[] }>(
+      "/usage?groupBy=operation",
+    );
+    const keys = usage.buckets.flatMap((b) => (b.groups ?? []).map((g) => g.key));
+    expect(keys).toContain("embeds.delta");
+  });
+});
+
 describe("the embed SVG", () => {
   it("draws the numbers the REST reading of the same release and country answers", async () => {
     const reading = await rest<{ products: DeltaProduct[] }>(`/markets/${MARKET}/delta?country=FR&release=1`);

@@ -38,6 +38,7 @@ const LAYERS = [
       "^server/dashboard/",
       "^server/cli/",
       "^server/jobs/",
+      "^server/embeds/",
       "^components/",
     ],
   },
@@ -57,7 +58,7 @@ const upward = LAYERS.flatMap((layer, index) =>
   })),
 );
 
-const SURFACES = "^server/(rest|mcp|oauth|dashboard|cli|jobs)/";
+const SURFACES = "^server/(rest|mcp|oauth|dashboard|cli|jobs|embeds)/";
 
 module.exports = {
   forbidden: [
@@ -73,7 +74,7 @@ module.exports = {
       name: "components import a surface other than the dashboard",
       severity: "error",
       from: { path: "^components/" },
-      to: { path: "^server/(rest|mcp|oauth|cli)/" },
+      to: { path: "^server/(rest|mcp|oauth|cli|embeds)/" },
     },
     {
       name: "pure layer does I/O",
@@ -89,6 +90,8 @@ module.exports = {
           "^server/notifications/",
           "^server/formats/",
           "^server/http/",
+          // The embed's chart and page: data in, text out (server/embeds/serve.ts serves them).
+          "^server/embeds/(chart|page)\\.ts$",
         ],
       },
       to: {

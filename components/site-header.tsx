@@ -13,6 +13,7 @@ import {
   AUDIT_PATH,
   CONNECT_PATH,
   CREDITS_PATH,
+  EMBEDS_PATH,
   GEOGRAPHIES_PATH,
   MEMBERS_PATH,
   NOTIFICATIONS_PATH,
@@ -85,8 +86,9 @@ function Balance({
 
 /**
  * The header's links. Account pages the active role cannot use (server/domain/roles.ts) are not
- * offered; without an organization yet every page is, and sends to onboarding. Members is in the
- * Account menu: the row has no room left at 1280 px beside a long name and a low balance.
+ * offered; without an organization yet every page is, and sends to onboarding. Members, Embeds
+ * and the audit trail are in the Account menu: the row has no room left at 1280 px beside a long
+ * name and a low balance.
  */
 function MainLinks({ signedIn, role }: { signedIn: boolean; role: Role | null }) {
   const offers = (permission: Permission) => signedIn && (role === null || can(role, permission));
@@ -178,7 +180,12 @@ export async function SiteHeader() {
                   )}
                 </span>
               ) : null}
-              {/* The organization's audit trail: an account matter, not a page of the main navigation. */}
+              {/* The organization's embedded charts and audit trail: account matters, not pages of the main navigation. */}
+              {state.active ? (
+                <Link href={EMBEDS_PATH} data-testid="embeds-link">
+                  Embeds
+                </Link>
+              ) : null}
               {state.active ? (
                 <Link href={AUDIT_PATH} data-testid="audit-link">
                   Audit trail

@@ -647,3 +647,57 @@ export const auditEvents = pgTable(
   },
   (t) => [index("audit_events_organization").on(t.organizationId, t.id.desc())],
 );
+
+/**
+ * Embeds (docs/embeds.md): one reading's chart, owned by an organization, shown publicly at
+ * /embed/{id} inside the pages of the origins it allows. `release` null: the latest release, which
+ * the embed follows as new ones are published (each paid for once, see embedCharges).
+ */
+export const embeds = pgTable(
+  "embeds",
+  {
+    id: text("id")
+      .primaryKey()
+      .$defaultFn(() => `emb_${randomId()}`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    marketId: text("market_id").notNull(),
+    /** delta, servicemax, capaindex or availability. */
+    reading: text("reading").notNull(),
+    /** The country engaged (null for availability, which shows every country). */
+    country: text("country"),
+    /** The release pinned; null: the latest. */
+    release: integer("release"),
+    /** map or bars (delta); bars for the rankings; grid for availability. */
+    view: text("view").notNull(),
+    /** light or dark. */
+    theme: text("theme").notNull().default("light"),
+    /** Origins (scheme://host[:port]) allowed to frame it; empty: none may. */
+    allowedOrigins: text("allowed_origins").array().notNull().default(sql`'{}'::text[]`),
+    views: bigint("views", { mode: "number" }).notNull().default(0),
+    createdByUserId: text("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("embeds_organization").on(t.organizationId, t.createdAt),
+    check("embeds_reading", sql`${t.reading} in ('delta', 'servicemax', 'capaindex', 'availability')`),
+    check("embeds_view", sql`${t.view} in ('map', 'bars', 'grid')`),
+    check("embeds_theme", sql`${t.theme} in ('light', 'dark')`),
+  ],
+);
+
+/** Each release an embed has shown, paid for once (the ledger row names `embeds.<reading>`). */
+export const embedCharges = pgTable(
+  "embed_charges",
+  {
+    embedId: text("embed_id")
+      .notNull()
+      .references(() => embeds.id, { onDelete: "cascade" }),
+    release: integer("release").notNull(),
+    credits: integer("credits").notNull(),
+    chargedAt: timestamp("charged_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.embedId, t.release] })],
+);

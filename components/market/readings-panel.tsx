@@ -14,6 +14,7 @@ import { fullGeographies } from "@/server/domain/geographies";
 import { CapaindexFigure } from "./capaindex-figure";
 import { useCountryInUrl } from "./country-in-url";
 import { DeltaFigure } from "./delta-figure";
+import { EmbedAction } from "./embed-action";
 import { GatesForm, type GatesState, gatesInput } from "./gates-form";
 import type { DeltaView, Geography, ServicemaxReading } from "./reading-types";
 import { ServicemaxFigure } from "./servicemax-figure";
@@ -179,18 +180,21 @@ export function ReadingsPanel({
       </p>
       <ReadingSlot query={capaindex} what="the Capability Index">
         {(reading) => (
-          <CapaindexFigure
-            reading={reading}
-            cutoffs={innovationCutoffs}
-            {...(max.data
-              ? {
-                  under: {
-                    country: max.data.country,
-                    unavailable: new Set(max.data.products.filter((p) => !p.available).map((p) => p.productId)),
-                  },
-                }
-              : {})}
-          />
+          <>
+            <CapaindexFigure
+              reading={reading}
+              cutoffs={innovationCutoffs}
+              {...(max.data
+                ? {
+                    under: {
+                      country: max.data.country,
+                      unavailable: new Set(max.data.products.filter((p) => !p.available).map((p) => p.productId)),
+                    },
+                  }
+                : {})}
+            />
+            <EmbedAction marketId={marketId} reading="capaindex" release={reading.release} />
+          </>
         )}
       </ReadingSlot>
 
@@ -200,13 +204,29 @@ export function ReadingsPanel({
         <em>off</em> is published, <em>on</em> is under the controls.
       </p>
       <ReadingSlot query={max} what="the Max reading">
-        {(reading) => <ServicemaxFigure reading={reading} controlNames={controlNames} />}
+        {(reading) => (
+          <>
+            <ServicemaxFigure reading={reading} controlNames={controlNames} />
+            <EmbedAction marketId={marketId} reading="servicemax" country={reading.country} release={reading.release} />
+          </>
+        )}
       </ReadingSlot>
 
       <h3>Delta</h3>
       <p className="hint">What each product keeps and loses: published against under the controls.</p>
       <ReadingSlot query={delta} what="the Delta">
-        {(reading) => <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />}
+        {(reading) => (
+          <>
+            <DeltaFigure reading={reading} view={view} onViewChange={chooseView} />
+            <EmbedAction
+              marketId={marketId}
+              reading="delta"
+              country={reading.country}
+              release={reading.release}
+              view={view}
+            />
+          </>
+        )}
       </ReadingSlot>
     </section>
   );

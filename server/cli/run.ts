@@ -12,6 +12,7 @@ import {
   tokenCommand,
 } from "./accounts";
 import { CATALOG_USAGE, catalogCommand } from "./catalog";
+import { EMBED_USAGE, embedCommand } from "./embeds";
 import { type CliContext, UsageError } from "./io";
 import { NOTIFICATIONS_USAGE, notificationsCommand } from "./notifications";
 
@@ -21,6 +22,7 @@ const GROUPS: Record<string, { usage: string; run: (args: string[], ctx: CliCont
   token: { usage: TOKEN_USAGE, run: tokenCommand },
   credits: { usage: CREDITS_USAGE, run: creditsCommand },
   notifications: { usage: NOTIFICATIONS_USAGE, run: notificationsCommand },
+  embed: { usage: EMBED_USAGE, run: embedCommand },
 };
 
 const USAGE = `usage: npm run ops -- <group> <command> [options]\n\n${Object.values(GROUPS)

@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   "webhook.rotate_secret",
   "connection.create",
   "connection.revoke",
+  "embed.create",
+  "embed.revoke",
   "credits.grant",
   "credits.adjust",
   // Membership and roles (the teams work wires these; declared here so the vocabulary is one list).

@@ -36,6 +36,8 @@ export const PERMISSIONS = [
   "ownership.transfer",
   /** Read the audit trail in the dashboard (over the API any token of the organization reads it). */
   "audit.read",
+  /** Make embeds of readings (each paid for per release it shows), list and revoke them. */
+  "embeds.manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -56,8 +58,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     "credits.read",
     "organization.settings",
     "audit.read",
+    "embeds.manage",
   ],
-  member: ["markets.read", "members.read", "tokens.own", "connections.own"],
+  member: ["markets.read", "members.read", "tokens.own", "connections.own", "embeds.manage"],
   billing: ["markets.read", "members.read", "credits.read", "credits.manage"],
 };
 

@@ -5,6 +5,7 @@ export const ONBOARDING_PATH = "/onboarding";
 export const TOKENS_PATH = "/tokens";
 export const CREDITS_PATH = "/credits";
 export const WEBHOOKS_PATH = "/webhooks";
+export const EMBEDS_PATH = "/embeds";
 export const CONNECT_PATH = "/connect";
 export const MEMBERS_PATH = "/members";
 export const INVITATIONS_PATH = "/invitations";

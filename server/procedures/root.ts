@@ -2,6 +2,7 @@ import { accountRouter } from "./routers/account";
 import { auditRouter } from "./routers/audit";
 import { connectionsRouter } from "./routers/connections";
 import { creditsRouter } from "./routers/credits";
+import { embedsRouter } from "./routers/embeds";
 import { exportsRouter } from "./routers/exports";
 import { followingRouter } from "./routers/following";
 import { geographiesRouter } from "./routers/geographies";
@@ -31,6 +32,7 @@ export const appRouter = createRouter({
   notifications: notificationsRouter,
   webhooks: webhooksRouter,
   audit: auditRouter,
+  embeds: embedsRouter,
 });
 
 export type AppRouter = typeof appRouter;

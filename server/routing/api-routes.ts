@@ -1,13 +1,14 @@
 /**
  * The routing table of the API: which path is whose, answered straight from Node by our HTTP
  * server (server/http-server/http-server.ts) under `npm run dev` and `npm start` alike. There are
- * no app/ route files for /v1 or /mcp: this is the only door to them. Each surface has one Node
+ * no app/ route files for /v1, /mcp or the embeds: this is the only door to them. Each surface has one Node
  * entry (`serve…Request`) around one core (`answer…Request`); docs/life-of-a-request.md follows a
  * call through them.
  */
 
 import type { Database } from "../../db/client";
 import { getDatabase } from "../database/app-database";
+import { isEmbedRoute, serveEmbedRequest } from "../embeds/serve";
 import { MCP_PATH } from "../http/paths";
 import type { ApiRoute } from "../http-server/http-server";
 import { serveMcpRequest } from "../mcp/edge";
@@ -31,6 +32,11 @@ export function apiRoutes(): ApiRoute[] {
     {
       matches: (path) => path === MCP_PATH,
       serve: (request, response, origin) => serveMcpRequest(request, response, origin, database),
+    },
+    {
+      // Public charts (docs/embeds.md): no session, no cookie, no Next.
+      matches: isEmbedRoute,
+      serve: (request, response) => serveEmbedRequest(request, response, database),
     },
   ];
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AvailabilityHeatmap } from "@/components/market/availability-heatmap";
+import { EmbedAction } from "@/components/market/embed-action";
 import { MarketFrame } from "@/components/market/market-frame";
 import { loadMarketView, type MarketViewPageProps } from "@/server/dashboard/market-page";
 
@@ -14,6 +15,7 @@ export default async function MarketAvailability({ params, searchParams }: Marke
   return (
     <MarketFrame market={market} view="availability">
       <AvailabilityHeatmap matrix={availability} country={market.country} />
+      <EmbedAction marketId={marketId} reading="availability" release={availability.release} />
     </MarketFrame>
   );
 }

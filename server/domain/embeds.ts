@@ -1,0 +1,60 @@
+/**
+ * What an embed may be (docs/embeds.md): the readings it shows, their views and themes, and the
+ * facts its caption says. Shared by the storage, the procedures that decide what an embed shows
+ * and what it costs, and the pure chart that draws it.
+ */
+
+export const EMBED_READINGS = ["delta", "servicemax", "capaindex", "availability"] as const;
+export type EmbedReading = (typeof EMBED_READINGS)[number];
+export const EMBED_VIEWS = ["map", "bars", "grid"] as const;
+export type EmbedView = (typeof EMBED_VIEWS)[number];
+export const EMBED_THEMES = ["light", "dark"] as const;
+export type EmbedTheme = (typeof EMBED_THEMES)[number];
+
+/** What each reading is called on a chart. */
+export const READING_TITLES: Record<EmbedReading, string> = {
+  delta: "Delta",
+  servicemax: "Max",
+  capaindex: "Capability Index",
+  availability: "Availability",
+};
+
+/** The views a reading may be shown as; the first is its default. */
+export const READING_VIEWS: Record<EmbedReading, readonly EmbedView[]> = {
+  delta: ["map", "bars"],
+  servicemax: ["bars"],
+  capaindex: ["bars"],
+  availability: ["grid"],
+};
+
+/** Which readings take a country: those read under one country's controls. */
+export const READING_TAKES_COUNTRY: Record<EmbedReading, boolean> = {
+  delta: true,
+  servicemax: true,
+  capaindex: false,
+  availability: false,
+};
+
+/** The view an embed shows: the one asked when the reading has it, else the reading's default. */
+export function viewFor(reading: EmbedReading, asked: string | null | undefined): EmbedView {
+  const views = READING_VIEWS[reading];
+  return views.includes(asked as EmbedView) ? (asked as EmbedView) : (views[0] as EmbedView);
+}
+
+/** What the caption and citation say about what an embed shows. */
+export interface EmbedFacts {
+  marketName: string;
+  release: number;
+  /** ISO timestamp of the release. */
+  releasedAt: string;
+  /** The country engaged (null: a reading of published scores, or availability, every country). */
+  country: { code: string; name: string; controls: string[] } | null;
+  /** The embed follows the latest release. */
+  latest: boolean;
+  /** Said under the caption, e.g. that a newer release is published but not paid for. */
+  note?: string;
+  /** The methodology page of the market. */
+  methodologyUrl: string;
+  /** Who publishes the numbers (the citation's author). */
+  publisher: string;
+}

@@ -1,0 +1,349 @@
+/**
+ * The public embed routes, answered straight from Node through the routing table
+ * (server/routing/api-routes.ts), never through Next: no session is read, no cookie set, no
+ * script served. `/embed/{id}` (the page), `/embed/{id}.svg` and `.png` (the chart alone), `/oembed`.
+ *
+ * Each view is counted against two throttles (per embed, per viewer network: the client address
+ * the door stamped, X-Forwarded-For only behind TRUST_PROXY) before anything is read. The embed's
+ * row is read on every view (one primary-key read), so a revocation answers 410 on every instance
+ * at once: nothing is cached per instance. Numbers and caching: docs/embeds.md.
+ */
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Database } from "../../db/client";
+import { countEmbedViews, type EmbedRow, findEmbed } from "../accounts/embeds";
+import { type EmbedReading, type EmbedTheme, viewFor } from "../domain/embeds";
+import { ApiError } from "../errors/api-error";
+import { clientNetworkOf } from "../http/client-address";
+import { nodeHeaders } from "../http/node-headers";
+import { publicOriginFrom } from "../http/origin";
+import { PROBLEM_CONTENT_TYPE, problemOf } from "../http/problem";
+import { type ThrottleRule, throttle } from "../limits/throttles";
+import { embedToShow } from "../procedures/embeds";
+import { type EmbedPayload, embedChart, embedSvg, fitWithin, svgSize } from "./chart";
+import { embedPage, placeholderPage } from "./page";
+import { svgToPng } from "./png";
+
+export const EMBED_PREFIX = "/embed/";
+export const OEMBED_PATH = "/oembed";
+export const PROVIDER_NAME = "Market Positioning Service";
+
+/** A pinned embed never changes: a year, immutable. A latest one follows releases: a minute. */
+export const PINNED_CACHE = "public, max-age=31536000, immutable";
+export const LATEST_MAX_AGE_SECONDS = 60;
+const LATEST_CACHE = `public, max-age=${LATEST_MAX_AGE_SECONDS}`;
+const PINNED_CACHE_AGE = 31_536_000;
+
+/** Space the page adds around the chart (its table's summary, the citation), for the frame's height. */
+export const PAGE_EXTRA_HEIGHT = 110;
+export const PAGE_EXTRA_WIDTH = 16;
+
+const perMinute = (name: string, fallback: number): number => {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+};
+
+/** Views of one embed, and from one viewer network, per minute (EMBED_VIEWS_PER_EMBED, _PER_NETWORK override). */
+export function embedThrottles(): { perEmbed: ThrottleRule; perNetwork: ThrottleRule } {
+  const perEmbed = perMinute("EMBED_VIEWS_PER_EMBED", 600);
+  const perNetwork = perMinute("EMBED_VIEWS_PER_NETWORK", 300);
+  return {
+    perEmbed: { name: `embed-views-${perEmbed}`, points: perEmbed, durationSeconds: 60 },
+    perNetwork: { name: `embed-network-${perNetwork}`, points: perNetwork, durationSeconds: 60 },
+  };
+}
+
+type Format = "html" | "svg" | "png";
+
+/** `/embed/{id}`, `/embed/{id}.svg` or `.png`: the id and the format; undefined for anything else. */
+export function embedPath(path: string): { id: string; format: Format } | undefined {
+  const match = /^\/embed\/(emb_[0-9a-f]{24})(?:\.(svg|png))?$/.exec(path);
+  if (!match) return undefined;
+  return { id: match[1] as string, format: (match[2] as Format | undefined) ?? "html" };
+}
+
+export const isEmbedRoute = (path: string) => path === OEMBED_PATH || path.startsWith(EMBED_PREFIX);
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+const BASE_HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  // An image or page others show: any origin may load it (frame-ancestors decides framing).
+  "Cross-Origin-Resource-Policy": "cross-origin",
+};
+
+/** The page's policy: nothing loads, nothing runs, only the allowed origins may frame it. */
+export function embedPolicy(allowedOrigins: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    "img-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${allowedOrigins.length > 0 ? allowedOrigins.join(" ") : "'none'"}`,
+  ].join("; ");
+}
+
+const NEUTRAL_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+function placeholder(status: number, heading: string, text: string, extra: Record<string, string> = {}): Answer {
+  return {
+    status,
+    headers: {
+      ...BASE_HEADERS,
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": NEUTRAL_POLICY,
+      "Cache-Control": "no-store",
+      ...extra,
+    },
+    body: placeholderPage(heading, text),
+  };
+}
+
+function problem(status: number, code: Parameters<typeof problemOf>[0], detail: string, origin: string, extra = {}) {
+  // 410 (revoked) and 501 (format=xml) have no code of their own: the nearest code, the true status.
+  const body = { ...problemOf(code, detail, { origin, requestId: crypto.randomUUID() }), status, ...TITLES[status] };
+  return {
+    status,
+    headers: {
+      ...BASE_HEADERS,
+      "Content-Type": PROBLEM_CONTENT_TYPE,
+      "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+      "Cache-Control": "no-store",
+      "X-Request-Id": body.requestId,
+      ...extra,
+    },
+    body: JSON.stringify(body),
+  } satisfies Answer;
+}
+
+const TITLES: Record<number, { title: string }> = { 410: { title: "Gone" }, 501: { title: "Not implemented" } };
+
+const strongEtag = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+
+function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(",")
+    .map((tag) => tag.trim())
+    .some((tag) => tag === etag || tag === "*");
+}
+
+interface Rendered {
+  embed: EmbedRow;
+  svg: string;
+  page: string;
+  title: string;
+  pinned: boolean;
+}
+
+async function render(db: Database, embed: EmbedRow, origin: string): Promise<Rendered> {
+  const shown = await embedToShow(db, embed, origin);
+  const reading = embed.reading as EmbedReading;
+  const chart = embedChart(shown.data as EmbedPayload, viewFor(reading, embed.view), embed.theme as EmbedTheme, {
+    ...shown.facts,
+    methodologyUrl: `${origin}/markets/${encodeURIComponent(embed.marketId)}/methodology`,
+    publisher: PROVIDER_NAME,
+  });
+  const page = `${origin}${EMBED_PREFIX}${embed.id}`;
+  return {
+    embed,
+    svg: embedSvg(chart),
+    page: embedPage(chart, { page, svg: `${page}.svg`, png: `${page}.png`, oembed: oembedUrl(origin, page) }),
+    title: chart.title,
+    pinned: embed.release !== null,
+  };
+}
+
+export const oembedUrl = (origin: string, page: string) =>
+  `${origin}${OEMBED_PATH}?url=${encodeURIComponent(page)}&format=json`;
+
+const CONTENT_TYPES: Record<Format, string> = {
+  html: "text/html; charset=utf-8",
+  svg: "image/svg+xml; charset=utf-8",
+  png: "image/png",
+};
+
+type Verdict = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+async function admitted(db: Database, id: string, headers: Headers): Promise<Verdict> {
+  const rules = embedThrottles();
+  const verdict = await throttle(db, [
+    [rules.perEmbed, id],
+    [rules.perNetwork, clientNetworkOf(headers)],
+  ]);
+  return verdict.allowed ? { ok: true } : { ok: false, retryAfterSeconds: verdict.retryAfterSeconds };
+}
+
+function counted(db: Database, embedId: string) {
+  countEmbedViews(db, embedId).catch((error: unknown) => console.error("[embeds] a view was not counted:", error));
+}
+
+/** A failure the embed's procedures raise (no release any more, …) as a neutral answer. */
+function failed(error: unknown, format: Format | "oembed", origin: string): Answer {
+  if (!(error instanceof ApiError)) throw error;
+  return format === "html"
+    ? placeholder(404, "Chart unavailable", "This chart cannot be shown.")
+    : problem(404, "not_found", "This chart cannot be shown.", origin);
+}
+
+/** The page or the SVG of one embed. */
+export async function answerEmbed(
+  db: Database,
+  target: { id: string; format: Format },
+  headers: Headers,
+  origin: string,
+): Promise<Answer> {
+  const verdict = await admitted(db, target.id, headers);
+  if (!verdict.ok) {
+    const retry = { "Retry-After": String(verdict.retryAfterSeconds) };
+    return target.format === "html"
+      ? placeholder(429, "Too many views", "This chart is being viewed too often. Try again shortly.", retry)
+      : problem(429, "rate_limited", "This chart is being viewed too often. Try again shortly.", origin, retry);
+  }
+  const embed = await findEmbed(db, target.id);
+  if (!embed)
+    return target.format === "html"
+      ? placeholder(404, "Chart not found", "There is no chart at this address.")
+      : problem(404, "not_found", "There is no chart at this address.", origin);
+  if (embed.revokedAt)
+    return target.format === "html"
+      ? placeholder(410, "Chart removed", "This chart is no longer available.")
+      : problem(410, "not_found", "This chart is no longer available.", origin);
+  let rendered: Rendered;
+  try {
+    rendered = await render(db, embed, origin);
+  } catch (error) {
+    return failed(error, target.format, origin);
+  }
+  counted(db, embed.id);
+  // The PNG is named by the SVG it renders: a current one is answered 304 without rendering.
+  const etag =
+    target.format === "png"
+      ? strongEtag(`png:${rendered.svg}`)
+      : strongEtag(target.format === "html" ? rendered.page : rendered.svg);
+  const policy =
+    target.format === "html" ? embedPolicy(embed.allowedOrigins) : `${NEUTRAL_POLICY}; frame-ancestors 'none'`;
+  const common = {
+    ...BASE_HEADERS,
+    "Content-Security-Policy": policy,
+    "Cache-Control": rendered.pinned ? PINNED_CACHE : LATEST_CACHE,
+    ETag: etag,
+  };
+  if (matches(headers.get("if-none-match"), etag)) return { status: 304, headers: common, body: "" };
+  const body =
+    target.format === "html" ? rendered.page : target.format === "svg" ? rendered.svg : await svgToPng(rendered.svg);
+  if (body === null) return problem(404, "not_found", "PNG rendering is not available on this server.", origin);
+  return {
+    status: 200,
+    headers: {
+      ...common,
+      "Content-Type": CONTENT_TYPES[target.format],
+      ...(target.format === "html" ? {} : { "Content-Disposition": `inline; filename="${embed.id}.${target.format}"` }),
+    },
+    body,
+  };
+}
+
+const positiveInt = (value: string | null) => {
+  if (value === null || value === "") return undefined;
+  return /^\d{1,6}$/.test(value) && Number(value) > 0 ? Number(value) : Number.NaN;
+};
+
+/** `/oembed?url=…&maxwidth=…&maxheight=…&format=json` (oEmbed 1.0, `rich`). */
+export async function answerOembed(db: Database, search: URLSearchParams, headers: Headers, origin: string) {
+  const format = search.get("format");
+  if (format !== null && format !== "json")
+    return problem(501, "invalid_request", "Only format=json is served.", origin);
+  const maxwidth = positiveInt(search.get("maxwidth"));
+  const maxheight = positiveInt(search.get("maxheight"));
+  if (Number.isNaN(maxwidth) || Number.isNaN(maxheight))
+    return problem(400, "invalid_request", "maxwidth and maxheight must be positive whole numbers.", origin);
+  const raw = search.get("url");
+  let url: URL | undefined;
+  try {
+    url = raw ? new URL(raw) : undefined;
+  } catch {
+    url = undefined;
+  }
+  // Only our own embeds, at our own origin (the operator's, never the Host header's).
+  const target = url && url.origin === origin && !url.search && !url.hash ? embedPath(url.pathname) : undefined;
+  if (!target) return problem(404, "not_found", "The url is not an embed of this service.", origin);
+  const verdict = await admitted(db, target.id, headers);
+  if (!verdict.ok)
+    return problem(429, "rate_limited", "This chart is being viewed too often. Try again shortly.", origin, {
+      "Retry-After": String(verdict.retryAfterSeconds),
+    });
+  const embed = await findEmbed(db, target.id);
+  if (!embed) return problem(404, "not_found", "The url is not an embed of this service.", origin);
+  if (embed.revokedAt) return problem(410, "not_found", "This chart is no longer available.", origin);
+  let rendered: Rendered;
+  try {
+    rendered = await render(db, embed, origin);
+  } catch (error) {
+    return failed(error, "oembed", origin);
+  }
+  const chart = svgSize(rendered.svg);
+  const frame = fitWithin(
+    { width: chart.width + PAGE_EXTRA_WIDTH, height: chart.height + PAGE_EXTRA_HEIGHT },
+    { width: maxwidth, height: maxheight },
+  );
+  const thumbnail = fitWithin(chart, { width: maxwidth, height: maxheight });
+  const page = `${origin}${EMBED_PREFIX}${embed.id}`;
+  const escapedTitle = rendered.title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const body = {
+    version: "1.0",
+    type: "rich",
+    title: rendered.title,
+    provider_name: PROVIDER_NAME,
+    provider_url: `${origin}/`,
+    cache_age: rendered.pinned ? PINNED_CACHE_AGE : LATEST_MAX_AGE_SECONDS,
+    html: `<iframe src="${page}" width="${frame.width}" height="${frame.height}" title="${escapedTitle}" style="border:0" loading="lazy" referrerpolicy="no-referrer"></iframe>`,
+    width: frame.width,
+    height: frame.height,
+    thumbnail_url: `${page}.svg`,
+    thumbnail_width: thumbnail.width,
+    thumbnail_height: thumbnail.height,
+  };
+  return {
+    status: 200,
+    headers: {
+      ...BASE_HEADERS,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+      "Cache-Control": rendered.pinned ? PINNED_CACHE : LATEST_CACHE,
+      "Access-Control-Allow-Origin": "*",
+    },
+    body: JSON.stringify(body),
+  } satisfies Answer;
+}
+
+/** The Node entry of every embed route. */
+export async function serveEmbedRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  database: () => Promise<Database>,
+): Promise<void> {
+  const headers = nodeHeaders(request) as unknown as Headers;
+  const origin = publicOriginFrom((name) => headers.get(name) ?? undefined);
+  const url = new URL(request.url ?? "/", "http://localhost");
+  let answer: Answer;
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    answer = problem(405, "method_not_allowed", "Embeds are read with GET.", origin, { Allow: "GET, HEAD" });
+  } else if (url.pathname === OEMBED_PATH) {
+    answer = await answerOembed(await database(), url.searchParams, headers, origin);
+  } else {
+    const target = embedPath(url.pathname);
+    answer = target
+      ? await answerEmbed(await database(), target, headers, origin)
+      : placeholder(404, "Chart not found", "There is no chart at this address.");
+  }
+  const body = typeof answer.body === "string" ? Buffer.from(answer.body) : answer.body;
+  response.writeHead(answer.status, { ...answer.headers, "Content-Length": String(body.length) });
+  response.end(request.method === "HEAD" ? undefined : body);
+}

@@ -1,0 +1,96 @@
+/**
+ * The active organization's embeds (docs/embeds.md): create one (paid for at once: the release it
+ * shows), list them with their view counts, revoke one. Another organization's embed is "not
+ * found". Owners, admins and members may (roles.ts: embeds.manage); each change is audited.
+ */
+import { z } from "zod";
+import { listEmbeds, revokeEmbed } from "../../accounts/embeds";
+import { EMBED_READINGS, EMBED_THEMES, EMBED_VIEWS, viewFor } from "../../domain/embeds";
+import { notFound } from "../../errors/api-error";
+import { createEmbed, EMBED_ACTIONS, embedPrice } from "../embeds";
+import { createRouter, permittedProcedure } from "../trpc";
+
+const embedProcedure = permittedProcedure("embeds.manage");
+
+const embedId = z.string().regex(/^emb_[0-9a-f]{24}$/, "Not an embed id");
+
+export const embedsRouter = createRouter({
+  list: embedProcedure.query(async ({ ctx }) =>
+    (await listEmbeds(ctx.db, ctx.organization.id)).map((embed) => ({
+      id: embed.id,
+      marketId: embed.marketId,
+      reading: embed.reading,
+      country: embed.country,
+      release: embed.release,
+      view: embed.view,
+      theme: embed.theme,
+      allowedOrigins: embed.allowedOrigins,
+      views: embed.views,
+      chargedReleases: embed.chargedReleases,
+      createdAt: embed.createdAt.toISOString(),
+      revokedAt: embed.revokedAt?.toISOString() ?? null,
+    })),
+  ),
+
+  /** What an embed of each reading costs per release it shows. */
+  prices: embedProcedure.query(() =>
+    Object.fromEntries(EMBED_READINGS.map((reading) => [reading, embedPrice(reading)])),
+  ),
+
+  create: embedProcedure
+    .meta({
+      audit: {
+        action: EMBED_ACTIONS.create,
+        target: (_: unknown, out: { id: string }) => ({ type: "embed", id: out.id }),
+        details: (input: { marketId: string; reading: string; country?: string; release?: number | null }) => ({
+          marketId: input.marketId,
+          reading: input.reading,
+          country: input.country ?? null,
+          release: input.release ?? null,
+        }),
+      },
+    })
+    .input(
+      z.object({
+        marketId: z.string().min(1).max(100),
+        reading: z.enum(EMBED_READINGS),
+        country: z
+          .string()
+          .regex(/^[A-Za-z]{2}$/, "A two-letter country code")
+          .optional(),
+        release: z.number().int().positive().nullable().optional(),
+        view: z.enum(EMBED_VIEWS).optional(),
+        theme: z.enum(EMBED_THEMES).default("light"),
+        allowedOrigins: z.array(z.string().max(300)).max(20).default([]),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const embed = await createEmbed(ctx.db, {
+        organizationId: ctx.organization.id,
+        marketId: input.marketId,
+        reading: input.reading,
+        country: input.country ?? null,
+        release: input.release ?? null,
+        view: viewFor(input.reading, input.view),
+        theme: input.theme,
+        allowedOrigins: input.allowedOrigins,
+        createdByUserId: ctx.userId,
+      });
+      return { id: embed.id, path: `/embed/${embed.id}` };
+    }),
+
+  revoke: embedProcedure
+    .meta({
+      audit: {
+        action: EMBED_ACTIONS.revoke,
+        target: (input: { embedId: string }) => ({ type: "embed", id: input.embedId }),
+      },
+    })
+    .input(z.object({ embedId }))
+    .mutation(async ({ ctx, input }) => {
+      // Another organization's embed is "not found" too: its existence is not for us to confirm.
+      if (!(await revokeEmbed(ctx.db, ctx.organization.id, input.embedId)))
+        throw notFound("No such embed in this organization.");
+      return { revoked: input.embedId };
+    }),
+});

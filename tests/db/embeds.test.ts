@@ -7,10 +7,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { creditLedger, embedCharges } from "@/db/schema";
+import { auditPage } from "@/server/accounts/audit";
 import { changeCredits, creditBalance } from "@/server/accounts/credits";
 import { chargedReleases, findEmbed } from "@/server/accounts/embeds";
 import { describeError } from "@/server/errors/describe";
@@ -186,6 +187,29 @@ describe("embeds", () => {
     expect(await me.embeds.revoke({ embedId: created.id }).catch((e: unknown) => describeError(e).code)).toBe(
       "not_found",
     );
+  });
+
+  it("is made by owners, admins and members, never billing, and each change is in the audit trail", async () => {
+    const org = await organization(database.db, "Audited embeds", { homeCountry: "XA", credits: 100 });
+    const billing = `usr_embed_billing_${Date.now()}`;
+    await database.db.execute(sql`insert into users (id, email) values (${billing}, ${`${billing}@example.com`})`);
+    await database.db.execute(
+      sql`insert into memberships (organization_id, user_id, role) values (${org.id}, ${billing}, 'billing')`,
+    );
+    const asBilling = await dashboardCallerAs(database.db, billing);
+    const refused = await asBilling.embeds
+      .create({ marketId: MARKET, reading: "capaindex" })
+      .catch((e: unknown) => describeError(e).code);
+    expect(refused).toBe("forbidden");
+    const owner = await dashboardCallerAs(database.db, org.userId, { "user-agent": "EmbedAudit/1.0" });
+    const created = await owner.embeds.create({ marketId: MARKET, reading: "capaindex", release: 1 });
+    await owner.embeds.revoke({ embedId: created.id });
+    const trail = (await auditPage(database.db, org.id, { limit: 10 })).events.reverse();
+    expect(trail.map((e) => [e.action, e.targetId, e.actorUserId, e.userAgent])).toEqual([
+      ["embed.create", created.id, org.userId, "EmbedAudit/1.0"],
+      ["embed.revoke", created.id, org.userId, "EmbedAudit/1.0"],
+    ]);
+    expect(trail[0]?.details).toEqual({ marketId: MARKET, reading: "capaindex", country: null, release: 1 });
   });
 
   it("is created, listed and revoked by the operator CLI, which prints the URL last", async () => {

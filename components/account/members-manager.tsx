@@ -130,8 +130,8 @@ export function MembersManager() {
       <section aria-labelledby="leave">
         <h2 id="leave">Leave</h2>
         <p className="hint">
-          Leaving revokes the API tokens you created here and your MCP connections. The last owner cannot leave: make
-          someone else an owner first.
+          Leaving revokes the API tokens you created here and the MCP connections that act for it. The last owner cannot
+          leave: make someone else an owner first.
         </p>
         <button
           type="button"

@@ -5,12 +5,14 @@
  * create a token of their own and are refused an invitation (403 forbidden). axe-core's WCAG 2.2
  * AA check of /members, as the owner and as the member, at 1280 px and at a phone's width.
  */
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SESSION_COOKIE } from "../helpers/accounts";
 import { launchChromium, signInHere, signUpOnTheWay } from "../helpers/browser";
 import { dashboardCall } from "../helpers/dashboard";
+import { SCREENSHOTS } from "../helpers/views";
 
 const base = inject("appUrl");
 const run = Date.now().toString(36);
@@ -138,5 +140,28 @@ describe("a team in the dashboard", () => {
     await expect.poll(() => page.getByTestId("member-row").count(), { timeout: 20_000 }).toBe(2);
     expect(await page.getByTestId("invitation-row").count()).toBe(0);
     expect(await page.getByRole("button", { name: /^Transfer ownership/ }).count()).toBe(1);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "members-owner.png"), fullPage: true });
+  });
+
+  it("the owner renames the organization, then deletes it by typing its name; the member is left without it", async () => {
+    const page = await owner.newPage();
+    await page.goto(`${base}/members`);
+    const renamed = `${ORGANIZATION} (renamed)`;
+    const name = page.locator('section[aria-labelledby="organization-settings"]').getByLabel("Name");
+    await expect.poll(() => name.inputValue(), { timeout: 20_000 }).toBe(ORGANIZATION);
+    await name.fill(renamed);
+    await page.getByRole("button", { name: "Save settings" }).click();
+    // The page reloads with the new name, shown as text (the hostile name is never markup).
+    await expect.poll(() => page.locator("main p strong").first().textContent(), { timeout: 20_000 }).toBe(renamed);
+    const confirm = page.getByLabel("Organization name");
+    const remove = page.getByRole("button", { name: "Delete organization" });
+    await confirm.fill(ORGANIZATION);
+    expect(await remove.isDisabled()).toBe(true); // the old name is not the name
+    await confirm.fill(renamed);
+    await remove.click();
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 20_000 });
+    const member = await invitee.newPage();
+    await member.goto(`${base}/members`);
+    await member.waitForURL(/\/onboarding/, { timeout: 20_000 });
   });
 });

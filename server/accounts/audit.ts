@@ -3,9 +3,11 @@
  * change it records, and reading an organization's events newest first, page by page, filtered,
  * or as CSV. The table is append-only (a trigger refuses UPDATE, DELETE and TRUNCATE).
  */
+
 import { and, desc, eq, gte, lt, lte, or, type SQL } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/client";
 import { apiTokens, auditEvents, users } from "../../db/schema";
+import { sharedRead } from "../../db/shared-read";
 import {
   AUDIT_ADDRESS_MAX,
   AUDIT_LABEL_MAX,
@@ -84,7 +86,17 @@ export interface AuditFilter {
 }
 
 /** Newest first; `before` is the id of the last event of the previous page (keyset paging). */
-export async function auditPage(
+export function auditPage(
+  db: Database | Transaction,
+  organizationId: string,
+  page: AuditFilter & { before?: number; limit: number },
+): Promise<{ events: AuditEvent[]; nextBefore: number | null }> {
+  // Identical page reads in one turn share a statement (db/shared-read.ts); the answer is not mutated.
+  const key = `audit ${organizationId} ${JSON.stringify([page.before, page.limit, page.action, page.actor, page.from?.getTime(), page.to?.getTime()])}`;
+  return sharedRead(db as Database, key, () => readAuditPage(db, organizationId, page));
+}
+
+async function readAuditPage(
   db: Database | Transaction,
   organizationId: string,
   { before, limit, ...filter }: AuditFilter & { before?: number; limit: number },

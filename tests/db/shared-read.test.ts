@@ -5,9 +5,11 @@
  * TEST_DATABASE_URL); statements are counted by wrapping the load, so a change that stops sharing
  * fails the first test and one that joins a load already running fails the second.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedRead } from "@/db/shared-read";
 import { debitCredits, ledgerPage } from "@/server/accounts/credits";
+import { listMembers } from "@/server/accounts/members";
 import { createOrganization } from "@/server/accounts/organizations";
 import { organizationAccount } from "@/server/accounts/usage";
 import { seedDemoCatalogue } from "@/server/startup/seed";
@@ -69,5 +71,32 @@ describe("sharedRead", () => {
     const rows = await Promise.all(Array.from({ length: 50 }, () => organizationAccount(database.db, id)));
     expect(new Set(rows).size).toBe(1);
     expect(rows[0]?.name).toBe("Many");
+  });
+
+  it("reads the organization's members in the same statement, as the members list orders them", async () => {
+    const users = ["usr_shared_b", "usr_shared_a"];
+    for (const id of users)
+      await database.db.execute(
+        sql`insert into users (id, email, name) values (${id}, ${`${id}@example.com`}, ${`<b>${id}</b>`})`,
+      );
+    const { id } = await createOrganization(database.db, {
+      name: "Members",
+      homeCountry: "DE",
+      credits: 0,
+      ownerUserId: "usr_shared_b",
+    });
+    await database.db.execute(
+      sql`insert into memberships (organization_id, user_id, role) values (${id}, 'usr_shared_a', 'member')`,
+    );
+    const account = await organizationAccount(database.db, id);
+    expect(account?.members).toEqual(
+      (await listMembers(database.db, id)).map((m) => ({ ...m, joinedAt: expect.any(Date) })),
+    );
+    expect(account?.members.map((m) => [m.userId, m.role, m.name])).toEqual([
+      ["usr_shared_b", "owner", "<b>usr_shared_b</b>"],
+      ["usr_shared_a", "member", "<b>usr_shared_a</b>"],
+    ]);
+    const listed = await listMembers(database.db, id);
+    expect(account?.members.map((m) => m.joinedAt.getTime())).toEqual(listed.map((m) => m.joinedAt.getTime()));
   });
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { listMembers } from "../../accounts/members";
 import { organizationAccount } from "../../accounts/usage";
 import { ROLES } from "../../domain/roles";
 import { notFound } from "../../errors/api-error";
@@ -65,9 +64,7 @@ export const accountOrganization = declareLive({
   caching: "live",
   answer: async (ctx) => {
     const organization = ctx.caller?.organization;
-    const [account, members] = organization
-      ? await Promise.all([organizationAccount(ctx.db, organization.id), listMembers(ctx.db, organization.id)])
-      : [undefined, []];
+    const account = organization ? await organizationAccount(ctx.db, organization.id) : undefined;
     if (!organization || !account) throw notFound("The token's organization no longer exists.");
     const limit = account.rateLimit ?? defaultRateLimit();
     const decision = ctx.facts.rateLimit;
@@ -84,7 +81,7 @@ export const accountOrganization = declareLive({
         resetSeconds: decision?.resetSeconds ?? 0,
       },
       concurrency: { maxInFlight: limits.orgMaxInFlight, maxQueued: limits.orgMaxQueued },
-      members: members.map((member) => ({ ...member, joinedAt: member.joinedAt.toISOString() })),
+      members: account.members.map((member) => ({ ...member, joinedAt: member.joinedAt.toISOString() })),
     };
   },
   tool: {

@@ -136,6 +136,8 @@ type TokenRow = TokenState & {
   scopes: string[];
   createdAt: string | Date;
   lastUsedAt: string | Date | null;
+  /** Who made it; null: the operator CLI (or someone no longer here). */
+  createdBy?: string | null;
 };
 
 function TokenTable({
@@ -177,7 +179,11 @@ function TokenTable({
                 <code>{token.displayPrefix}…</code>
               </td>
               <td data-label="Scopes">{token.scopes.join(", ") || "none"}</td>
-              <td data-label="Created">{utcMinute(token.createdAt)}</td>
+              <td data-label="Created">
+                {utcMinute(token.createdAt)}
+                <br />
+                <small data-testid="token-creator">by {token.createdBy ?? "the operator"}</small>
+              </td>
               <td data-label="Expires">{utcMinute(token.expiresAt) ?? "never"}</td>
               <td data-label="Last used">{utcMinute(token.lastUsedAt) ?? "never"}</td>
               <td data-label="Status">{status(token)}</td>

@@ -174,6 +174,9 @@ export function WebhookManager({
                       <td data-label="Endpoint">
                         <Link href={`${WEBHOOKS_PATH}/${endpoint.id}`}>{endpoint.url}</Link>
                         {endpoint.description ? <div className="hint">{endpoint.description}</div> : null}
+                        <div className="hint" data-testid="webhook-creator">
+                          Added by {endpoint.createdBy ?? "someone no longer here"}
+                        </div>
                       </td>
                       <td data-label="Events">{endpoint.events.join(", ")}</td>
                       <td data-label="Markets">{endpoint.marketIds.join(", ") || "every market"}</td>

@@ -8,7 +8,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { announceChange, ChangeAwareCache } from "../../db/change-feed";
 import type { Database } from "../../db/client";
 import { recentDatabaseFault } from "../../db/faults";
-import { apiTokens, organizations } from "../../db/schema";
+import { apiTokens, organizations, users } from "../../db/schema";
 import { MARKET_READ_SCOPE } from "../domain/operations";
 import { log } from "../observability/logger";
 
@@ -37,6 +37,8 @@ export interface ApiTokenSummary {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** Who made it (their e-mail); null for the operator CLI's or one whose maker is gone. Lists only. */
+  createdBy?: string | null;
 }
 
 const summaryColumns = {
@@ -87,8 +89,9 @@ export function listApiTokens(
   createdByUserId?: string,
 ): Promise<ApiTokenSummary[]> {
   return db
-    .select(summaryColumns)
+    .select({ ...summaryColumns, createdBy: users.email })
     .from(apiTokens)
+    .leftJoin(users, eq(users.id, apiTokens.createdByUserId))
     .where(
       and(
         eq(apiTokens.organizationId, organizationId),

@@ -38,6 +38,8 @@ export interface EndpointView {
   /** Until when the secret before the last rotation still signs; null: none does. */
   previousSecretUntil: Date | null;
   createdAt: Date;
+  /** Who added it (their e-mail); null for one whose maker is gone. Lists only. */
+  createdBy?: string | null;
 }
 
 export const endpointView = (row: WebhookEndpointRow): EndpointView => ({
@@ -106,11 +108,12 @@ export async function createEndpoint(
 
 export async function listEndpoints(db: Database, organizationId: string): Promise<EndpointView[]> {
   const rows = await db
-    .select()
+    .select({ endpoint: webhookEndpoints, createdBy: users.email })
     .from(webhookEndpoints)
+    .leftJoin(users, eq(users.id, webhookEndpoints.createdByUserId))
     .where(eq(webhookEndpoints.organizationId, organizationId))
     .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
-  return rows.map(endpointView);
+  return rows.map((row) => ({ ...endpointView(row.endpoint), createdBy: row.createdBy }));
 }
 
 /** One endpoint of the organization (another organization's is "none"). */

@@ -109,6 +109,9 @@ describe("WCAG 2.2 AA (axe-core), in Chromium", () => {
     ["/connect"],
     ["/notifications"],
     ["/notifications/settings"],
+    ["/members", "member-row"],
+    ["/embeds"],
+    ["/audit"],
   ];
   for (const [path, ready] of memberPages)
     it(`a member: ${path}`, async () => {

@@ -84,6 +84,12 @@ describe("a team in the dashboard", () => {
     // The organization's name is shown as text, never as markup.
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Join ${ORGANIZATION}`);
     expect(await page.getByTestId("invitation-summary").textContent()).toContain("as member");
+    // The acceptance page at both widths, as the members page.
+    for (const viewport of WIDTHS) {
+      await page.setViewportSize(viewport);
+      expect(await seriousViolations(page), `the invitation at ${viewport.width} px`).toEqual([]);
+    }
+    await page.setViewportSize(WIDTHS[0]);
     await page.getByRole("button", { name: `Join ${ORGANIZATION}` }).click();
     await page.waitForURL(/\/members$/);
     await expect.poll(() => page.getByTestId("member-row").count(), { timeout: 20_000 }).toBe(2);

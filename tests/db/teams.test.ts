@@ -332,6 +332,30 @@ async function grant(id: string, userId: string, organizationId: string, accessT
   );
 }
 
+describe("tokens and webhooks belong to the organization", () => {
+  it("name the person who made them; admins see everyone's tokens, members their own", async () => {
+    const t = await team("Owned Co");
+    const mine = await (await as(t.member.id)).tokens.create({ name: "member's", scopes: [] });
+    const admins = await (await as(t.admin.id)).tokens.create({ name: "admin's", scopes: [] });
+    const seenByAdmin = await (await as(t.admin.id)).tokens.list();
+    expect(seenByAdmin.map((token) => [token.id, token.createdBy]).sort()).toEqual(
+      [
+        [mine.token.id, t.member.email],
+        [admins.token.id, t.admin.email],
+      ].sort(),
+    );
+    expect((await (await as(t.member.id)).tokens.list()).map((token) => token.id)).toEqual([mine.token.id]);
+    const { endpoint } = await (await as(t.admin.id)).webhooks.create({
+      url: "https://hooks.example.com/owned",
+      events: ["release.published"],
+      marketIds: [],
+      countries: [],
+    });
+    const listed = (await (await as(t.owner.id)).webhooks.list()).endpoints;
+    expect(listed.map((e) => [e.id, e.createdBy])).toEqual([[endpoint.id, t.admin.email]]);
+  });
+});
+
 describe("MCP connections belong to the organization", () => {
   it("each acts for the organization active at consent; admins see and revoke anyone's, members only their own", async () => {
     const t = await team("Connections");

@@ -59,7 +59,9 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
       </ul>
       {organization ? (
         <p>
-          Calls are billed to <strong>{organization.name}</strong>, your active organization at the time of each call.
+          Calls are billed to <strong>{organization.name}</strong>, your active organization now: the connection acts
+          for it alone, within your role there, for as long as you belong to it. Its owners and admins can see and
+          revoke it.
         </p>
       ) : (
         <div className="notice" role="note">

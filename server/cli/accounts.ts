@@ -1,15 +1,11 @@
-/**
- * `ops org|token|credits …`: scripted account set-up for operators. Each command's last line of
- * output is the thing a script wants (an id, a secret, a balance), so `| tail -n 1` picks it.
- */
-import type { Database } from "../../db/client";
-import { auditCsv, auditPage, recordAuditEvent } from "../accounts/audit";
+import { auditCsv, auditPage } from "../accounts/audit";
 import { CreditsError, changeCredits, creditBalance } from "../accounts/credits";
 import { createOrganization, OrganizationError, requireOrganization } from "../accounts/organizations";
 import { createApiToken, TOKEN_SCOPES, type TokenScope } from "../accounts/tokens";
-import { type AuditActor, type AuditChange, oneLine } from "../domain/audit";
+import { oneLine } from "../domain/audit";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 import { isMemberRefusal, MEMBER_USAGE, memberCommand } from "./members";
+import { audited } from "./operator-audit";
 
 export const ORG_USAGE = `ops org <command>
   create --name NAME --country CC [--credits N] [--rate-limit N]
@@ -45,29 +41,6 @@ function required(name: string, value: string | undefined): string {
 
 const subcommand = (group: string, command: string | undefined) =>
   new UsageError(command ? `unknown command "${group} ${command}"` : "missing command");
-
-/**
- * Who the CLI's changes are recorded as in the audit trail: the operator, named by the account
- * that ran the command (the CLI has no client address or user agent).
- */
-export function operatorActor(env: NodeJS.ProcessEnv = process.env): AuditActor {
-  const user = env.SUDO_USER || env.USER || env.LOGNAME;
-  return { kind: "operator", label: user ? `operator:${user}` : "operator CLI" };
-}
-
-/** Runs `change` and records it in one transaction: the event exists exactly when the change does. */
-function audited<T>(
-  db: Database,
-  change: (tx: Database) => Promise<T>,
-  event: (result: T) => { organizationId: string } & AuditChange,
-): Promise<T> {
-  return db.transaction(async (tx) => {
-    const result = await change(tx as unknown as Database);
-    const { organizationId, ...what } = event(result);
-    await recordAuditEvent(tx, organizationId, operatorActor(), what);
-    return result;
-  });
-}
 
 async function auditCommand(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parse(args, { org: { type: "string" }, limit: { type: "string" }, csv: { type: "boolean" } }, 0);

@@ -1,12 +1,14 @@
 /**
  * `ops org member add|role|remove`: the operator's hand on who belongs to an organization. The
  * same rules as the dashboard's (server/accounts/members.ts): an organization keeps its last
- * owner, and removing someone revokes their tokens and MCP connections with it.
+ * owner, and removing someone revokes their tokens and MCP connections with it. Each change is
+ * recorded in the audit trail as the operator, in its own transaction.
  */
 import { addMember, changeRole, MemberError, personByEmail, removeMember } from "../accounts/members";
 import { OrganizationError, requireOrganization } from "../accounts/organizations";
 import { isRole, ROLES, type Role } from "../domain/roles";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
+import { audited } from "./operator-audit";
 
 export const MEMBER_USAGE = `  member add --org ORG_ID --email E --role ${ROLES.join("|")}
                                           add a person (created if they never signed in)
@@ -35,14 +37,27 @@ export async function memberCommand(args: string[], ctx: CliContext): Promise<nu
   return withDatabase(ctx, async ({ db }) => {
     await requireOrganization(db, organizationId);
     const person = await personByEmail(db, email, { create: command === "add" });
+    const target = { targetType: "user", targetId: person.id };
     if (command === "add") {
-      await addMember(db, { organizationId, userId: person.id, role: role as Role });
+      await audited(
+        db,
+        (tx) => addMember(tx, { organizationId, userId: person.id, role: role as Role }),
+        () => ({ organizationId, action: "member.add", ...target, details: { email: person.email, role } }),
+      );
       ctx.io.out(`${person.created ? "created and added" : "added"} ${person.email} to ${organizationId} as ${role}`);
     } else if (command === "role") {
-      const from = await changeRole(db, { organizationId, userId: person.id, role: role as Role });
+      const from = await audited(
+        db,
+        (tx) => changeRole(tx, { organizationId, userId: person.id, role: role as Role }),
+        (was) => ({ organizationId, action: "member.role_change", ...target, details: { from: was, to: role } }),
+      );
       ctx.io.out(`${person.email} in ${organizationId}: ${from} → ${role}`);
     } else {
-      const removed = await removeMember(db, { organizationId, userId: person.id });
+      const removed = await audited(
+        db,
+        (tx) => removeMember(tx, { organizationId, userId: person.id }),
+        (out) => ({ organizationId, action: "member.remove", ...target, details: { ...out } }),
+      );
       ctx.io.out(
         `removed ${person.email} from ${organizationId}; revoked ${removed.revokedTokens} token(s) and ${removed.revokedConnections} MCP connection(s)`,
       );

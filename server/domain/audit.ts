@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   "credits.adjust",
   // Membership and roles (the teams work wires these; declared here so the vocabulary is one list).
   "member.invite",
+  "member.add",
   "member.role_change",
   "member.remove",
   "member.leave",

@@ -341,6 +341,32 @@ describe("the operator CLI", () => {
     expect(csv.stdout.split("\r\n")).toHaveLength(3);
     expect((await runOps(database, ["org", "audit", "--org", "org_none"])).code).toBe(1);
   });
+
+  it("records the operator's member add, role change and removal; a refused one records nothing", async () => {
+    const created = await runOps(database, ["org", "create", "--name", "Ops Team", "--country", "DE"]);
+    const org = created.out.at(-1) as string;
+    const member = ["--org", org, "--email", "Ops.Member@Example.com"];
+    const added = await runOps(database, ["org", "member", "add", ...member, "--role", "admin"]);
+    expect(added.code).toBe(0);
+    const userId = added.out.at(-1) as string;
+    expect((await runOps(database, ["org", "member", "role", ...member, "--role", "owner"])).code).toBe(0);
+    expect((await runOps(database, ["org", "member", "role", ...member, "--role", "member"])).code).toBe(1); // the last owner
+    expect((await runOps(database, ["org", "member", "remove", ...member])).code).toBe(1); // the last owner still
+    expect(
+      (await runOps(database, ["org", "member", "add", "--org", org, "--email", "b@example.com", "--role", "owner"]))
+        .code,
+    ).toBe(0);
+    expect((await runOps(database, ["org", "member", "remove", ...member])).code).toBe(0);
+    const recorded = (await events(org)).filter((e) => e.targetId === userId);
+    expect(recorded.map((e) => [e.action, e.actorKind, e.targetType])).toEqual([
+      ["member.add", "operator", "user"],
+      ["member.role_change", "operator", "user"],
+      ["member.remove", "operator", "user"],
+    ]);
+    expect(recorded[0]?.details).toEqual({ email: "ops.member@example.com", role: "admin" });
+    expect(recorded[1]?.details).toEqual({ from: "admin", to: "owner" });
+    expect(recorded[2]?.details).toMatchObject({ role: "owner", revokedTokens: 0, revokedConnections: 0 });
+  });
 });
 
 describe("paging and filters", () => {

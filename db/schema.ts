@@ -24,6 +24,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { AdapterAccountType } from "next-auth/adapters";
 import type { Control, Geography, MarketFile } from "../server/domain/market-definition";
@@ -700,4 +701,57 @@ export const embedCharges = pgTable(
     chargedAt: timestamp("charged_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.embedId, t.release] })],
+);
+
+/**
+ * An organization's own identity provider (docs/enterprise.md): the OpenID Connect issuer its
+ * people sign in with (client id and sealed secret, server/auth/sealed.ts) and whose ID-JAGs its
+ * MCP clients exchange for access tokens (keys from `jwks` when given inline, else the issuer's
+ * published `jwks_uri`). One per organization; an issuer belongs to one organization.
+ */
+export const identityProviders = pgTable(
+  "identity_providers",
+  {
+    organizationId: text("organization_id")
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    issuer: text("issuer").notNull().unique("identity_providers_issuer_unique"),
+    clientId: text("client_id"),
+    clientSecretSealed: text("client_secret_sealed"),
+    /** A JSON Web Key Set given inline (`ops org idp set --jwks FILE`); null: the issuer's jwks_uri. */
+    jwks: jsonb("jwks").$type<{ keys: Record<string, unknown>[] }>(),
+    /** The role a person joins with on first sign-in (never owner). */
+    defaultRole: membershipRole("default_role").notNull().default("member"),
+    /** People of the verified domains must sign in through the IdP: no e-mail link for them. */
+    requireSso: boolean("require_sso").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("identity_providers_client_pair", sql`(${t.clientId} is null) = (${t.clientSecretSealed} is null)`),
+    check("identity_providers_default_role", sql`${t.defaultRole} <> 'owner'`),
+  ],
+);
+
+/**
+ * An e-mail domain an organization claims for its identity provider. It counts once verified: a
+ * TXT record `_market-positioning.<domain>` holding `market-positioning-verification=<token>`.
+ * A verified domain belongs to one organization (the partial unique index).
+ */
+export const organizationDomains = pgTable(
+  "organization_domains",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    domain: text("domain").notNull(),
+    verificationToken: text("verification_token").notNull(),
+    verifiedAt: timestamp("verified_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.domain] }),
+    uniqueIndex("organization_domains_verified").on(t.domain).where(sql`${t.verifiedAt} is not null`),
+    check("organization_domains_domain_lower", sql`${t.domain} = lower(${t.domain})`),
+  ],
 );

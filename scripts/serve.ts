@@ -9,7 +9,7 @@
  * the API's code take a restart of `npm run dev` (pages still reload).
  */
 import { appUrlOrExit } from "../server/startup/app-url";
-import { decidePrivateHosts } from "../server/startup/client-metadata-hosts";
+import { decidePrivateHosts, PRIVATE_HOSTS_SETTINGS } from "../server/startup/client-metadata-hosts";
 import { isProduction, outboxOrExit } from "../server/startup/dev-outbox";
 
 const dev = process.argv.includes("--dev");
@@ -21,7 +21,7 @@ if (outbox.warning) {
   const rule = "!".repeat(100);
   console.warn(`${rule}\n${outbox.warning}\n${rule}`);
 }
-for (const name of ["CIMD_ALLOW_PRIVATE_HOSTS", "WEBHOOK_ALLOW_PRIVATE_HOSTS"] as const) {
+for (const name of PRIVATE_HOSTS_SETTINGS) {
   const privateHosts = decidePrivateHosts(process.env, name);
   if (privateHosts.refusal) {
     console.error(privateHosts.refusal);

@@ -3,7 +3,7 @@
  * are managed from the dashboard; the fan-out writes one message per endpoint and event
  * (`webhook_messages_once`), the delivery job claims a message for one attempt at a time (a lease,
  * as mail deliveries have), records each attempt, and marks it delivered, or failed once its
- * retries are spent. Secrets arrive and leave sealed (server/auth/sealed.ts): this module never
+ * retries are spent. Secrets arrive and leave sealed (server/keys/sealed.ts): this module never
  * sees one in the clear.
  */
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";

@@ -3,6 +3,7 @@ import { CreditsError, changeCredits, creditBalance } from "../accounts/credits"
 import { createOrganization, OrganizationError, requireOrganization } from "../accounts/organizations";
 import { createApiToken, TOKEN_SCOPES, type TokenScope } from "../accounts/tokens";
 import { oneLine } from "../domain/audit";
+import { IDP_USAGE, idpCommand } from "./identity-providers";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 import { isMemberRefusal, MEMBER_USAGE, memberCommand } from "./members";
 import { audited } from "./operator-audit";
@@ -13,7 +14,8 @@ export const ORG_USAGE = `ops org <command>
                                           (--credits: starting grant, default STARTING_CREDITS or 1000)
   audit --org ORG_ID [--limit N] [--csv]  the organization's audit trail, newest first (default 50,
                                           at most 10000); --csv: as CSV, with every column
-${MEMBER_USAGE}`;
+${MEMBER_USAGE}
+${IDP_USAGE}`;
 
 export const TOKEN_USAGE = `ops token <command>
   create --org ORG_ID --name NAME [--scope ${TOKEN_SCOPES.join("|")}] [--expires-in-days N]
@@ -73,6 +75,7 @@ async function auditCommand(args: string[], ctx: CliContext): Promise<number> {
 export async function orgCommand(args: string[], ctx: CliContext): Promise<number> {
   const [command, ...rest] = args;
   if (command === "member") return memberCommand(rest, ctx);
+  if (command === "idp") return idpCommand(rest, ctx);
   if (command === "audit") return auditCommand(rest, ctx);
   if (command !== "create") throw subcommand("org", command);
   const { values } = parse(

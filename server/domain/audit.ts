@@ -31,6 +31,12 @@ export const AUDIT_ACTIONS = [
   "invitation.revoke",
   "invitation.resend",
   "invitation.accept",
+  // Enterprise sign-in (docs/enterprise.md).
+  "identity_provider.set",
+  "identity_provider.remove",
+  "domain.claim",
+  "domain.verify",
+  "domain.release",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -16,9 +16,9 @@ import {
   recordAttempt,
   unsentMessages,
 } from "../accounts/webhook-endpoints";
-import { unseal } from "../auth/sealed";
 import { WEBHOOK_JOB } from "../domain/webhook-events";
 import { signedHeaders } from "../http/standard-webhooks";
+import { unseal } from "../keys/sealed";
 import { errorMessage, log } from "../observability/logger";
 import { OutboundRefused, postOutbound } from "../outbound/guard";
 import type { JobContext, JobDefinition } from "./job";

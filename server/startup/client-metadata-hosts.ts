@@ -2,7 +2,7 @@
  * Settings that let the service make requests to loopback and private addresses, for tests that
  * serve their side from this machine: CIMD_ALLOW_PRIVATE_HOSTS (the authorization server fetching
  * client metadata documents) and WEBHOOK_ALLOW_PRIVATE_HOSTS (webhook deliveries, and plain http
- * endpoints). Anywhere else either would let anyone make the server reach into its own network,
+ * endpoints) and IDP_ALLOW_PRIVATE_HOSTS (an organization's identity provider). Anywhere else either would let anyone make the server reach into its own network,
  * so production refuses to start with one. Decided once at start, like the dev outbox, before
  * NODE_ENV is defaulted.
  */
@@ -18,7 +18,11 @@ export interface PrivateHostsDecision {
 const REACHES = {
   CIMD_ALLOW_PRIVATE_HOSTS: "client metadata documents would be fetched from",
   WEBHOOK_ALLOW_PRIVATE_HOSTS: "webhooks would be delivered to",
+  IDP_ALLOW_PRIVATE_HOSTS: "identity providers (their discovery, keys and token endpoints) would be reached at",
 } as const;
+
+/** Every such setting, as scripts/serve.ts checks them at start. */
+export const PRIVATE_HOSTS_SETTINGS = Object.keys(REACHES) as PrivateHostsSetting[];
 
 export type PrivateHostsSetting = keyof typeof REACHES;
 

@@ -21,11 +21,11 @@ import {
   TooManyEndpointsError,
   updateEndpoint,
 } from "../../accounts/webhook-endpoints";
-import { seal } from "../../auth/sealed";
 import { listMarkets, readGeographies } from "../../catalog/store";
 import { ROTATION_OVERLAP_HOURS, SUBSCRIBABLE_EVENTS, WEBHOOK_EVENTS, WEBHOOK_JOB } from "../../domain/webhook-events";
 import { ApiError, invalidRequest, notFound } from "../../errors/api-error";
 import { newWebhookSecret } from "../../http/standard-webhooks";
+import { seal } from "../../keys/sealed";
 import { testEvent } from "../../notifications/webhook-bodies";
 import { outboundUrlProblem } from "../../outbound/guard";
 import type { ApiContext } from "../context";

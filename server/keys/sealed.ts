@@ -5,7 +5,7 @@
  * one that was tampered with, or sealed under another AUTH_SECRET, does not open.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { appSecret } from "../keys/app-secret";
+import { appSecret } from "./app-secret";
 
 const INFO = "market-positioning sealed secrets v1";
 

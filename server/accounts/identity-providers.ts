@@ -1,0 +1,244 @@
+/**
+ * An organization's identity provider and its domains, in storage (docs/enterprise.md). The client
+ * secret is sealed (server/keys/sealed.ts) and opened only for the token request; `show` never
+ * returns it. A domain is claimed with a fresh token and counts once its TXT record proves it.
+ */
+import { randomBytes } from "node:crypto";
+import { and, eq, isNotNull } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { identityProviders, organizationDomains } from "../../db/schema";
+import { domainVerificationName, domainVerificationValue, emailDomain, txtProves } from "../domain/identity-providers";
+import type { Role } from "../domain/roles";
+import { seal, unseal } from "../keys/sealed";
+import { outboundUrlProblem } from "../outbound/guard";
+import { resolveTxt } from "../outbound/resolver";
+
+export class IdentityProviderError extends Error {}
+
+/** Tests serve their IdP on loopback; anywhere else an issuer must be a public https URL. */
+export const idpPrivateHostsAllowed = (env: NodeJS.ProcessEnv = process.env) => env.IDP_ALLOW_PRIVATE_HOSTS === "1";
+
+/**
+ * An issuer as stored, or why it may not be one: an https URL (http and private hosts only when
+ * tests allow them, IDP_ALLOW_PRIVATE_HOSTS), no query or fragment, no trailing slash (issuers are
+ * compared exactly, RFC 8414 §3.3, so one spelling is kept).
+ */
+export function normaliseIssuer(raw: string, allowPrivate: boolean): { issuer: string } | { problem: string } {
+  const problem = outboundUrlProblem(raw.trim(), allowPrivate);
+  if (problem) return { problem: `the issuer ${problem}` };
+  const url = new URL(raw.trim());
+  if (url.search) return { problem: "the issuer must not have a query" };
+  return { issuer: url.href.replace(/\/$/, "") };
+}
+
+export interface IdentityProviderSettings {
+  organizationId: string;
+  issuer: string;
+  /** OpenID Connect client of the dashboard at the IdP; both or neither. */
+  clientId: string | null;
+  clientSecret: string | null;
+  /** A JSON Web Key Set given inline; null: the issuer's jwks_uri. */
+  jwks: { keys: Record<string, unknown>[] } | null;
+  defaultRole: Exclude<Role, "owner">;
+  requireSso: boolean;
+}
+
+export interface DomainClaim {
+  domain: string;
+  /** The TXT record to publish: its name and value. */
+  recordName: string;
+  recordValue: string;
+  verifiedAt: Date | null;
+}
+
+export interface IdentityProvider {
+  organizationId: string;
+  issuer: string;
+  clientId: string | null;
+  /** Whether a client secret is stored (it is never shown). */
+  hasClientSecret: boolean;
+  jwks: { keys: Record<string, unknown>[] } | null;
+  defaultRole: Role;
+  requireSso: boolean;
+  domains: DomainClaim[];
+  updatedAt: Date;
+}
+
+const claimOf = (row: { domain: string; verificationToken: string; verifiedAt: Date | null }): DomainClaim => ({
+  domain: row.domain,
+  recordName: domainVerificationName(row.domain),
+  recordValue: domainVerificationValue(row.verificationToken),
+  verifiedAt: row.verifiedAt,
+});
+
+/** Sets (or replaces) the organization's IdP; an issuer another organization uses is refused. */
+export async function setIdentityProvider(db: Database, settings: IdentityProviderSettings): Promise<void> {
+  if ((settings.clientId === null) !== (settings.clientSecret === null))
+    throw new IdentityProviderError("give both the client id and the client secret, or neither");
+  const [taken] = await db
+    .select({ organizationId: identityProviders.organizationId })
+    .from(identityProviders)
+    .where(eq(identityProviders.issuer, settings.issuer));
+  if (taken && taken.organizationId !== settings.organizationId)
+    throw new IdentityProviderError("that issuer is the identity provider of another organization");
+  const values = {
+    issuer: settings.issuer,
+    clientId: settings.clientId,
+    clientSecretSealed: settings.clientSecret === null ? null : seal(settings.clientSecret),
+    jwks: settings.jwks,
+    defaultRole: settings.defaultRole,
+    requireSso: settings.requireSso,
+    updatedAt: new Date(),
+  };
+  await db
+    .insert(identityProviders)
+    .values({ organizationId: settings.organizationId, ...values })
+    .onConflictDoUpdate({ target: identityProviders.organizationId, set: values });
+}
+
+/** The organization's IdP and domain claims, or null; never the client secret. */
+export async function identityProviderOf(db: Database, organizationId: string): Promise<IdentityProvider | null> {
+  const [row] = await db.select().from(identityProviders).where(eq(identityProviders.organizationId, organizationId));
+  if (!row) return null;
+  const domains = await db
+    .select()
+    .from(organizationDomains)
+    .where(eq(organizationDomains.organizationId, organizationId))
+    .orderBy(organizationDomains.domain);
+  return {
+    organizationId,
+    issuer: row.issuer,
+    clientId: row.clientId,
+    hasClientSecret: row.clientSecretSealed !== null,
+    jwks: row.jwks,
+    defaultRole: row.defaultRole,
+    requireSso: row.requireSso,
+    domains: domains.map(claimOf),
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The client secret, opened, for the token request at the IdP; null when none is stored. */
+export async function identityProviderClientSecret(db: Database, organizationId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ sealed: identityProviders.clientSecretSealed })
+    .from(identityProviders)
+    .where(eq(identityProviders.organizationId, organizationId));
+  return row?.sealed ? unseal(row.sealed) : null;
+}
+
+/** Removes the IdP and every domain claim; true when there was one. */
+export async function removeIdentityProvider(db: Database, organizationId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.delete(organizationDomains).where(eq(organizationDomains.organizationId, organizationId));
+    const removed = await tx
+      .delete(identityProviders)
+      .where(eq(identityProviders.organizationId, organizationId))
+      .returning({ id: identityProviders.organizationId });
+    return removed.length > 0;
+  });
+}
+
+/** The IdP whose issuer is exactly this (the ID-JAG grant trusts only these), or null. */
+export async function identityProviderByIssuer(db: Database, issuer: string): Promise<IdentityProvider | null> {
+  const [row] = await db
+    .select({ organizationId: identityProviders.organizationId })
+    .from(identityProviders)
+    .where(eq(identityProviders.issuer, issuer));
+  return row ? identityProviderOf(db, row.organizationId) : null;
+}
+
+/** The IdP that speaks for an e-mail address: its domain verified by an organization with one. */
+export async function identityProviderForEmail(db: Database, email: string): Promise<IdentityProvider | null> {
+  const domain = emailDomain(email);
+  if (!domain) return null;
+  const [row] = await db
+    .select({ organizationId: organizationDomains.organizationId })
+    .from(organizationDomains)
+    .innerJoin(identityProviders, eq(identityProviders.organizationId, organizationDomains.organizationId))
+    .where(and(eq(organizationDomains.domain, domain), isNotNull(organizationDomains.verifiedAt)));
+  return row ? identityProviderOf(db, row.organizationId) : null;
+}
+
+/** Claims a domain for the organization (a fresh token each claim); the TXT record to publish. */
+export async function claimDomain(db: Database, organizationId: string, domain: string): Promise<DomainClaim> {
+  const [verified] = await db
+    .select({ organizationId: organizationDomains.organizationId })
+    .from(organizationDomains)
+    .where(and(eq(organizationDomains.domain, domain), isNotNull(organizationDomains.verifiedAt)));
+  if (verified && verified.organizationId !== organizationId)
+    throw new IdentityProviderError(`${domain} is verified by another organization`);
+  if (verified) {
+    const [mine] = await db
+      .select()
+      .from(organizationDomains)
+      .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.domain, domain)));
+    return claimOf(mine as typeof organizationDomains.$inferSelect);
+  }
+  const verificationToken = randomBytes(18).toString("base64url");
+  const [row] = await db
+    .insert(organizationDomains)
+    .values({ organizationId, domain, verificationToken })
+    .onConflictDoUpdate({
+      target: [organizationDomains.organizationId, organizationDomains.domain],
+      set: { verificationToken },
+    })
+    .returning();
+  return claimOf(row as typeof organizationDomains.$inferSelect);
+}
+
+export type Verification = { verified: true; claim: DomainClaim } | { verified: false; reason: string };
+
+/**
+ * Looks up the domain's TXT record through the service's resolver (DNS_SERVERS when set) and marks
+ * the claim verified when it proves the token. Another organization's verified claim wins the race
+ * (the unique index): then this one stays unverified.
+ */
+export async function verifyDomain(
+  db: Database,
+  organizationId: string,
+  domain: string,
+  lookup: (name: string) => Promise<string[]> = resolveTxt,
+): Promise<Verification> {
+  const [claim] = await db
+    .select()
+    .from(organizationDomains)
+    .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.domain, domain)));
+  if (!claim) return { verified: false, reason: `${domain} is not claimed by this organization` };
+  if (claim.verifiedAt) return { verified: true, claim: claimOf(claim) };
+  let records: string[];
+  try {
+    records = await lookup(domainVerificationName(domain));
+  } catch {
+    return { verified: false, reason: `no TXT record found at ${domainVerificationName(domain)}` };
+  }
+  if (!txtProves(records, claim.verificationToken))
+    return { verified: false, reason: `the TXT record at ${domainVerificationName(domain)} does not hold the token` };
+  try {
+    const [row] = await db
+      .update(organizationDomains)
+      .set({ verifiedAt: new Date() })
+      .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.domain, domain)))
+      .returning();
+    return { verified: true, claim: claimOf(row as typeof organizationDomains.$inferSelect) };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return { verified: false, reason: `${domain} is verified by another organization` };
+  }
+}
+
+/** PostgreSQL's unique_violation (23505), through postgres.js or PGlite, wrapped by drizzle or not. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === "23505") return true;
+  return false;
+}
+
+/** Drops a domain claim; true when there was one. */
+export async function releaseDomain(db: Database, organizationId: string, domain: string): Promise<boolean> {
+  const removed = await db
+    .delete(organizationDomains)
+    .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.domain, domain)))
+    .returning({ domain: organizationDomains.domain });
+  return removed.length > 0;
+}

@@ -1,0 +1,206 @@
+/**
+ * An organization's identity provider in storage and through `ops org idp`: the issuer and the
+ * inline key set are checked (https, public keys only), the secret is sealed and never shown, a
+ * domain counts only once its TXT record (served by the tests' own DNS server, through
+ * DNS_SERVERS) proves the token, and neither a verified domain nor an issuer can be claimed by a
+ * second organization. Every change is in the audit trail.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { identityProviders } from "@/db/schema";
+import { auditPage } from "@/server/accounts/audit";
+import {
+  identityProviderByIssuer,
+  identityProviderClientSecret,
+  identityProviderForEmail,
+  identityProviderOf,
+} from "@/server/accounts/identity-providers";
+import { organization } from "../helpers/accounts";
+import { runOps } from "../helpers/cli";
+import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { startDnsServer, type TestDnsServer } from "../helpers/dns-server";
+
+let database: TestDatabase;
+let dns: TestDnsServer;
+let dir: string;
+const savedDnsServers = process.env.DNS_SERVERS;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dns = await startDnsServer({ TXT: {} });
+  process.env.DNS_SERVERS = dns.address;
+  dir = mkdtempSync(path.join(tmpdir(), "mps-idp-"));
+  const geographies = path.resolve(import.meta.dirname, "../fixtures/geographies.yaml");
+  expect((await runOps(database, ["catalog", "publish", geographies])).code).toBe(0);
+});
+afterAll(async () => {
+  if (savedDnsServers === undefined) delete process.env.DNS_SERVERS;
+  else process.env.DNS_SERVERS = savedDnsServers;
+  await dns.close();
+  await database.drop();
+});
+
+const keyFile = (name: string, value: unknown) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify(value));
+  return file;
+};
+const PUBLIC_KEY = {
+  kty: "EC",
+  crv: "P-256",
+  x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+  y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+};
+
+describe("ops org idp", () => {
+  it("sets the provider, claims the domain, verifies it through DNS, and shows no secret", async () => {
+    const acme = await organization(database.db, "Acme", { homeCountry: "XC", credits: 0 });
+    const set = await runOps(database, [
+      "org",
+      "idp",
+      "set",
+      "--org",
+      acme.id,
+      "--issuer",
+      "https://login.acme.example/",
+      "--domain",
+      "Acme.Example",
+      "--client-id",
+      "dashboard",
+      "--client-secret",
+      "s3cret-value",
+      "--jwks",
+      keyFile("k.json", { keys: [PUBLIC_KEY] }),
+      "--default-role",
+      "admin",
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    const record = set.stdout.match(/TXT (\S+) "([^"]+)"/);
+    expect(record?.[1]).toBe("_market-positioning.acme.example");
+    // Unverified, the domain speaks for nobody.
+    expect(await identityProviderForEmail(database.db, "ann@acme.example")).toBeNull();
+    const early = await runOps(database, ["org", "idp", "verify", "--org", acme.id, "--domain", "acme.example"]);
+    expect(early.code).toBe(1);
+    expect(early.stderr).toMatch(/TXT record/);
+
+    dns.records.TXT = { "_market-positioning.acme.example": ["v=spf1 -all", record?.[2] as string] };
+    const verified = await runOps(database, ["org", "idp", "verify", "--org", acme.id, "--domain", "acme.example"]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(dns.asked.some((q) => q.includes("_market-positioning.acme.example"))).toBe(true);
+
+    const idp = await identityProviderForEmail(database.db, "Ann@ACME.example");
+    expect(idp).toMatchObject({ organizationId: acme.id, issuer: "https://login.acme.example", defaultRole: "admin" });
+    expect(await identityProviderByIssuer(database.db, "https://login.acme.example")).toMatchObject({
+      organizationId: acme.id,
+    });
+    expect(await identityProviderClientSecret(database.db, acme.id)).toBe("s3cret-value");
+    const [row] = await database.db
+      .select()
+      .from(identityProviders)
+      .where(eq(identityProviders.organizationId, acme.id));
+    expect(row?.clientSecretSealed).not.toContain("s3cret-value");
+
+    const shown = await runOps(database, ["org", "idp", "show", "--org", acme.id]);
+    expect(shown.stdout).toMatch(/acme\.example\s+verified/);
+    expect(shown.stdout).not.toContain("s3cret-value");
+    const actions = (await auditPage(database.db, acme.id, { limit: 10 })).events.map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["identity_provider.set", "domain.verify"]));
+  });
+
+  it("refuses a second organization the same issuer or a domain another has verified", async () => {
+    const rival = await organization(database.db, "Rival", { homeCountry: "XC", credits: 0 });
+    const sameIssuer = await runOps(database, [
+      "org",
+      "idp",
+      "set",
+      "--org",
+      rival.id,
+      "--issuer",
+      "https://login.acme.example",
+      "--domain",
+      "rival.example",
+    ]);
+    expect(sameIssuer.code).toBe(1);
+    expect(sameIssuer.stderr).toMatch(/another organization/);
+    const sameDomain = await runOps(database, [
+      "org",
+      "idp",
+      "set",
+      "--org",
+      rival.id,
+      "--issuer",
+      "https://rival.example",
+      "--domain",
+      "acme.example",
+    ]);
+    expect(sameDomain.code).toBe(1);
+    expect(sameDomain.stderr).toMatch(/verified by another organization/);
+    expect(await identityProviderOf(database.db, rival.id)).toBeNull();
+  });
+
+  it("refuses what an issuer, a domain, a role or a key set may not be", async () => {
+    const org = await organization(database.db, "Strict", { homeCountry: "XC", credits: 0 });
+    const base = ["org", "idp", "set", "--org", org.id, "--domain", "strict.example"];
+    for (const [extra, problem] of [
+      [["--issuer", "http://login.strict.example"], /https/],
+      [["--issuer", "https://127.0.0.1/"], /private|loopback/],
+      [["--issuer", "https://u:p@login.strict.example"], /user name/],
+      [["--issuer", "https://login.strict.example/?tenant=1"], /query/],
+      [["--issuer", "https://login.strict.example", "--default-role", "owner"], /default-role/],
+      [["--issuer", "https://login.strict.example", "--client-id", "only-id"], /go together/],
+      [
+        [
+          "--issuer",
+          "https://login.strict.example",
+          "--jwks",
+          keyFile("private.json", { keys: [{ ...PUBLIC_KEY, d: "secret" }] }),
+        ],
+        /private key/,
+      ],
+      [["--issuer", "https://login.strict.example", "--jwks", keyFile("empty.json", { keys: [] })], /at least one key/],
+    ] as const) {
+      const result = await runOps(database, [...base, ...extra]);
+      expect(result.code, extra.join(" ")).toBe(2);
+      expect(result.stderr).toMatch(problem);
+    }
+    const badDomain = await runOps(database, [
+      "org",
+      "idp",
+      "set",
+      "--org",
+      org.id,
+      "--issuer",
+      "https://a.example",
+      "--domain",
+      "<script>.example",
+    ]);
+    expect(badDomain.code).toBe(2);
+    expect(await identityProviderOf(database.db, org.id)).toBeNull();
+  });
+
+  it("removes the provider and its domains", async () => {
+    const org = await organization(database.db, "Leaving", { homeCountry: "XC", credits: 0 });
+    expect(
+      (
+        await runOps(database, [
+          "org",
+          "idp",
+          "set",
+          "--org",
+          org.id,
+          "--issuer",
+          "https://leaving.example",
+          "--domain",
+          "leaving.example",
+        ])
+      ).code,
+    ).toBe(0);
+    const removed = await runOps(database, ["org", "idp", "remove", "--org", org.id]);
+    expect(removed.code).toBe(0);
+    expect(await identityProviderOf(database.db, org.id)).toBeNull();
+    expect((await runOps(database, ["org", "idp", "show", "--org", org.id])).stdout).toMatch(/no identity provider/);
+  });
+});

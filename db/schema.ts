@@ -755,3 +755,40 @@ export const organizationDomains = pgTable(
     check("organization_domains_domain_lower", sql`${t.domain} = lower(${t.domain})`),
   ],
 );
+
+/**
+ * Which person an IdP subject (`sub`) is in the organization: made at the first SSO sign-in, read
+ * by the ID-JAG grant. The IdP's refresh token (sealed) is what a later check refreshes to learn
+ * whether the person is still there (docs/enterprise.md, "De-provisioning").
+ */
+export const identityLinks = pgTable(
+  "identity_links",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    refreshTokenSealed: text("refresh_token_sealed"),
+    /** When the IdP last confirmed the person (sign-in or refresh). */
+    checkedAt: timestamp("checked_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.subject] }),
+    unique("identity_links_organization_user").on(t.organizationId, t.userId),
+  ],
+);
+
+/** Every ID-JAG exchanged, by issuer and `jti`, until it expires: an assertion is used once. */
+export const assertionReplays = pgTable(
+  "assertion_replays",
+  {
+    issuer: text("issuer").notNull(),
+    jti: text("jti").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.jti] }), index("assertion_replays_expires").on(t.expiresAt)],
+);

@@ -4,9 +4,16 @@
  * returns it. A domain is claimed with a fresh token and counts once its TXT record proves it.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull, lt } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { identityProviders, organizationDomains } from "../../db/schema";
+import {
+  assertionReplays,
+  identityLinks,
+  identityProviders,
+  memberships,
+  organizationDomains,
+  users,
+} from "../../db/schema";
 import { domainVerificationName, domainVerificationValue, emailDomain, txtProves } from "../domain/identity-providers";
 import type { Role } from "../domain/roles";
 import { seal, unseal } from "../keys/sealed";
@@ -241,4 +248,70 @@ export async function releaseDomain(db: Database, organizationId: string, domain
     .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.domain, domain)))
     .returning({ domain: organizationDomains.domain });
   return removed.length > 0;
+}
+
+export interface LinkedMember {
+  userId: string;
+  email: string | null;
+  role: Role;
+}
+
+/**
+ * Records that an IdP subject is this person in the organization (at SSO sign-in), with the IdP's
+ * refresh token when it gave one (sealed), and when the IdP last confirmed them.
+ */
+export async function linkIdentity(
+  db: Database,
+  link: { organizationId: string; subject: string; userId: string; refreshToken: string | null },
+): Promise<void> {
+  const values = {
+    userId: link.userId,
+    refreshTokenSealed: link.refreshToken === null ? null : seal(link.refreshToken),
+    checkedAt: new Date(),
+  };
+  await db.transaction(async (tx) => {
+    // One subject per person per organization: a new subject for the same person replaces the old.
+    await tx
+      .delete(identityLinks)
+      .where(and(eq(identityLinks.organizationId, link.organizationId), eq(identityLinks.userId, link.userId)));
+    await tx
+      .insert(identityLinks)
+      .values({ organizationId: link.organizationId, subject: link.subject, ...values })
+      .onConflictDoUpdate({ target: [identityLinks.organizationId, identityLinks.subject], set: values });
+  });
+}
+
+/**
+ * The member an IdP subject is in the organization, with their role now; null when the subject
+ * was never linked or the person is no longer a member (removed, or de-provisioned).
+ */
+export async function memberBySubject(
+  db: Database,
+  organizationId: string,
+  subject: string,
+): Promise<LinkedMember | null> {
+  const [row] = await db
+    .select({ userId: identityLinks.userId, email: users.email, role: memberships.role })
+    .from(identityLinks)
+    .innerJoin(
+      memberships,
+      and(eq(memberships.organizationId, identityLinks.organizationId), eq(memberships.userId, identityLinks.userId)),
+    )
+    .innerJoin(users, eq(users.id, identityLinks.userId))
+    .where(and(eq(identityLinks.organizationId, organizationId), eq(identityLinks.subject, subject)));
+  return row ?? null;
+}
+
+/**
+ * Spends an assertion's `jti` (ID-JAG single use): true the first time, false for a replay, on
+ * every instance at once (the primary key decides). Expired entries are swept as it goes.
+ */
+export async function spendAssertion(db: Database, issuer: string, jti: string, expiresAt: Date): Promise<boolean> {
+  await db.delete(assertionReplays).where(lt(assertionReplays.expiresAt, new Date()));
+  const inserted = await db
+    .insert(assertionReplays)
+    .values({ issuer, jti, expiresAt })
+    .onConflictDoNothing()
+    .returning({ jti: assertionReplays.jti });
+  return inserted.length === 1;
 }

@@ -10,13 +10,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { identityProviders } from "@/db/schema";
+import { identityLinks, identityProviders, memberships } from "@/db/schema";
 import { auditPage } from "@/server/accounts/audit";
 import {
   identityProviderByIssuer,
   identityProviderClientSecret,
   identityProviderForEmail,
   identityProviderOf,
+  linkIdentity,
+  memberBySubject,
+  spendAssertion,
 } from "@/server/accounts/identity-providers";
 import { organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
@@ -202,5 +205,33 @@ describe("ops org idp", () => {
     expect(removed.code).toBe(0);
     expect(await identityProviderOf(database.db, org.id)).toBeNull();
     expect((await runOps(database, ["org", "idp", "show", "--org", org.id])).stdout).toMatch(/no identity provider/);
+  });
+});
+
+describe("identity links and assertion replays", () => {
+  it("maps a subject to a member only while they belong", async () => {
+    const org = await organization(database.db, "Linked", { homeCountry: "XC", credits: 0 });
+    await linkIdentity(database.db, {
+      organizationId: org.id,
+      subject: "idp|ann",
+      userId: org.userId,
+      refreshToken: "rt-1",
+    });
+    expect(await memberBySubject(database.db, org.id, "idp|ann")).toMatchObject({ userId: org.userId, role: "owner" });
+    const other = await organization(database.db, "Other", { homeCountry: "XC", credits: 0 });
+    expect(await memberBySubject(database.db, other.id, "idp|ann")).toBeNull();
+    const [link] = await database.db.select().from(identityLinks).where(eq(identityLinks.organizationId, org.id));
+    expect(link?.refreshTokenSealed).not.toContain("rt-1");
+    await database.db.delete(memberships).where(eq(memberships.organizationId, org.id));
+    expect(await memberBySubject(database.db, org.id, "idp|ann")).toBeNull();
+  });
+
+  it("spends a jti once, however many ask at once", async () => {
+    const later = new Date(Date.now() + 60_000);
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () => spendAssertion(database.db, "https://login.acme.example", "jti-1", later)),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    expect(await spendAssertion(database.db, "https://other.example", "jti-1", later)).toBe(true);
   });
 });

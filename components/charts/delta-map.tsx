@@ -21,7 +21,7 @@ import { score } from "@/components/format";
 import { round1 } from "../../server/scoring/round";
 import type { Point, Streak } from "./chart-data";
 import { arrowHead, signed } from "./geometry";
-import { type Box, type LabelPoint, placeLabels, type Segment, shortLabel } from "./label-placement";
+import { type Box, type LabelPoint, placeLabels, type Segment, streakLabelPlacement } from "./label-placement";
 
 const AXIS_TICKS = [0, 20, 40, 60, 80, 100];
 /** The labels' font size in pixels: drawn with it, and placed by it. */
@@ -73,19 +73,6 @@ function StreakMark({ cx = 0, cy = 0, payload }: ShapeProps) {
 }
 
 /**
- * A product's label and its shorter forms, tried in turn where the plot is crowded (a phone): the
- * name, the name cut at 16 characters, its first word. Whether it is unavailable is said by its
- * mark (a crossed-out point, in the legend) and colour on every label alike, not by a suffix that
- * a crowded label would have to drop.
- */
-function labelTexts(streak: Streak): string[] {
-  const name = shortLabel(streak.name, 28);
-  const firstWord = Array.from(name.split(/\s+/)[0] ?? name).length >= 3 ? `${name.split(/\s+/)[0]}…` : name;
-  const texts = [name, shortLabel(name, 16), firstWord];
-  return texts.filter((text, index) => texts.indexOf(text) === index);
-}
-
-/**
  * Every product's name, drawn after the marks and placed all at once (components/charts/
  * label-placement.ts) so that no two overlap and none covers a point: beside its point when there
  * is room, else further out with a leader line. A name with no room anywhere is left out; the
@@ -96,20 +83,7 @@ function StreakLabels({ streaks }: { streaks: readonly Streak[] }) {
   const yScale = useYAxisScale();
   const plot = usePlotArea();
   const pixel = (point: Point) => ({ x: xScale?.(point.x) ?? 0, y: yScale?.(point.y) ?? 0 });
-  const points: LabelPoint[] = [];
-  const obstacles: Box[] = [];
-  const segments: Segment[] = [];
-  for (const streak of streaks) {
-    const from = pixel(streak.from);
-    const to = pixel(streak.to);
-    const at = streak.available ? to : from;
-    const [text = streak.name, ...fallbacks] = labelTexts(streak);
-    points.push({ id: streak.productId, x: at.x, y: at.y, text, fallbacks, radius: POINT_RADIUS });
-    if (streak.available && streak.moves) {
-      obstacles.push({ left: from.x - 5, top: from.y - 5, width: 10, height: 10 });
-      segments.push({ x1: from.x, y1: from.y, x2: to.x, y2: to.y });
-    }
-  }
+  const { points, obstacles, segments } = streakLabelPlacement(streaks, pixel, POINT_RADIUS);
   const bounds = plot ? { left: plot.x, top: plot.y, width: plot.width, height: plot.height } : null;
   // Placed again only when a point, a name or the plot moves (not on every hover).
   const input = JSON.stringify({ points, obstacles, segments, bounds });

@@ -11,6 +11,7 @@
  * on the generous side (the widths of DejaVu Sans, the widest common sans-serif), so drawn text
  * stays inside the box it was placed with.
  */
+import type { Point, Streak } from "./chart-data";
 
 export interface Box {
   left: number;
@@ -421,4 +422,45 @@ export function placeLabels(points: readonly LabelPoint[], options: PlacementOpt
     };
   }
   return result;
+}
+
+/**
+ * A product's label on the delta map and its shorter forms, tried in turn where the plot is
+ * crowded (a phone, an embed): the name, the name cut at 16 characters, its first word. Whether
+ * it is unavailable is said by its mark (in the legend) and its colour on every label alike, not by
+ * a suffix that a crowded label would have to drop.
+ */
+export function streakLabelTexts(streak: Streak): string[] {
+  const name = shortLabel(streak.name, 28);
+  const firstWord = Array.from(name.split(/\s+/)[0] ?? name).length >= 3 ? `${name.split(/\s+/)[0]}…` : name;
+  const texts = [name, shortLabel(name, 16), firstWord];
+  return texts.filter((text, index) => texts.indexOf(text) === index);
+}
+
+/**
+ * What the placement needs of the delta map, wherever it is drawn (the dashboard's recharts
+ * figure, the embed's SVG): each product's name at its point under controls (where it was
+ * published, when unavailable), the published points it must not cover, the streaks it should
+ * not cross. `pixel` says where a point of the chart is drawn.
+ */
+export function streakLabelPlacement(
+  streaks: readonly Streak[],
+  pixel: (point: Point) => { x: number; y: number },
+  radius = 5,
+): { points: LabelPoint[]; obstacles: Box[]; segments: Segment[] } {
+  const points: LabelPoint[] = [];
+  const obstacles: Box[] = [];
+  const segments: Segment[] = [];
+  for (const streak of streaks) {
+    const from = pixel(streak.from);
+    const to = pixel(streak.to);
+    const at = streak.available ? to : from;
+    const [text = streak.name, ...fallbacks] = streakLabelTexts(streak);
+    points.push({ id: streak.productId, x: at.x, y: at.y, text, fallbacks, radius });
+    if (streak.available && streak.moves) {
+      obstacles.push({ left: from.x - radius, top: from.y - radius, width: radius * 2, height: radius * 2 });
+      segments.push({ x1: from.x, y1: from.y, x2: to.x, y2: to.y });
+    }
+  }
+  return { points, obstacles, segments };
 }

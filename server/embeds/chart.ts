@@ -17,6 +17,7 @@ import {
   type Streak,
 } from "../../components/charts/chart-data";
 import { inkOn, retainedColour } from "../../components/charts/heat-scale";
+import { placeLabels, streakLabelPlacement } from "../../components/charts/label-placement";
 import { type EmbedFacts, type EmbedReading, type EmbedTheme, type EmbedView, READING_TITLES } from "../domain/embeds";
 
 export type { EmbedFacts, EmbedReading, EmbedTheme, EmbedView } from "../domain/embeds";
@@ -324,6 +325,18 @@ function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, c
           `<text x="${x0 - 6}" y="${py(t)}" fill="${colours.muted}" font-size="10" text-anchor="end">${t}</text>`,
       )
       .join("");
+  // Names placed all at once, as on the dashboard's map: none overlaps another or covers a point.
+  const pixel = (point: { x: number; y: number }) => ({ x: Number(px(point.x)), y: Number(py(point.y)) });
+  const legendBox = { left: x0 + size + 12, top: y0, width: WIDTH - PAD - (x0 + size + 12), height: 34 };
+  const { points, obstacles, segments } = streakLabelPlacement(drawing.streaks, pixel);
+  const placed = new Map(
+    placeLabels(points, {
+      bounds: { left: x0, top: y0, width: WIDTH - PAD - x0, height: size },
+      fontSize: 11,
+      obstacles: [...obstacles, legendBox],
+      segments,
+    }).map((label) => [label.id, label]),
+  );
   const marks = drawing.streaks
     .map((s, i) => {
       const line =
@@ -334,13 +347,19 @@ function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, c
       const dot = s.available
         ? `<circle cx="${px(at.x)}" cy="${py(at.y)}" r="5" fill="${colours.bar}"/>`
         : `<circle cx="${px(at.x)}" cy="${py(at.y)}" r="5" fill="none" stroke="${colours.muted}" stroke-dasharray="2 2"/>`;
-      return (
-        openMark(drawing, i, s.productId, s.available ? shown(s.to.y) : "") +
-        `${line}${dot}<text x="${Number(px(at.x)) + 7}" y="${Number(py(at.y)) + 4}" fill="${s.available ? colours.ink : colours.muted}" font-size="11">${escapeText(clip(s.name, 24))}${s.available ? "" : " (unavailable)"}</text></g>`
-      );
+      const label = placed.get(s.productId);
+      const ink = s.available ? colours.ink : colours.muted;
+      const name =
+        !label || label.hidden
+          ? ""
+          : (label.leader
+              ? `<line x1="${label.leader.x1.toFixed(1)}" y1="${label.leader.y1.toFixed(1)}" x2="${label.leader.x2.toFixed(1)}" y2="${label.leader.y2.toFixed(1)}" stroke="${colours.muted}" stroke-width="0.75"/>`
+              : "") +
+            `<text x="${label.x.toFixed(1)}" y="${label.y.toFixed(1)}" text-anchor="${label.anchor}" fill="${ink}" font-size="11">${escapeText(label.text)}</text>`;
+      return `${openMark(drawing, i, s.productId, s.available ? shown(s.to.y) : "")}${line}${dot}${name}</g>`;
     })
     .join("");
-  const legend = `<text x="${x0 + size + 16}" y="${y0 + 12}" fill="${colours.muted}" font-size="11">Line: published → under controls.</text><text x="${x0 + size + 16}" y="${y0 + 28}" fill="${colours.muted}" font-size="11">Dashed ring: unavailable.</text>`;
+  const legend = `<text x="${x0 + size + 16}" y="${y0 + 12}" fill="${colours.muted}" font-size="11">Line: published → under controls.</text><text x="${x0 + size + 16}" y="${y0 + 28}" fill="${colours.muted}" font-size="11">Dashed ring, grey name: unavailable.</text>`;
   return { height: size + 40, body: axes + marks + legend };
 }
 
@@ -386,8 +405,15 @@ export function descriptionOf(chart: EmbedChart): string {
   return [chart.caption, chart.note ?? "", ...rows.map((r) => `${r}.`)].filter(Boolean).join(" ");
 }
 
-/** The chart as a standalone SVG document (`standalone`) or as the element inlined in a page. */
-export function embedSvg(chart: EmbedChart, { standalone = true }: { standalone?: boolean } = {}): string {
+/**
+ * The chart as a standalone SVG document (`standalone`: one image, named and described for screen
+ * readers) or as the element inlined in a page: there a group, so each mark inside stays reachable
+ * and named, and its ids prefixed (`idPrefix`) so a page may hold the map and the bars at once.
+ */
+export function embedSvg(
+  chart: EmbedChart,
+  { standalone = true, idPrefix = "embed" }: { standalone?: boolean; idPrefix?: string } = {},
+): string {
   const colours = THEMES[chart.theme];
   let y = PAD;
   const parts: string[] = [];
@@ -412,8 +438,8 @@ export function embedSvg(chart: EmbedChart, { standalone = true }: { standalone?
   const height = Math.ceil(y + PAD);
   const head = standalone ? '<?xml version="1.0" encoding="UTF-8"?>\n' : "";
   return (
-    `${head}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="embed-title embed-desc" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif">` +
-    `<title id="embed-title">${escapeText(chart.title)}</title><desc id="embed-desc">${escapeText(descriptionOf(chart))}</desc>` +
+    `${head}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" ${standalone ? `role="img" aria-labelledby="${idPrefix}-title ${idPrefix}-desc"` : `role="group" aria-labelledby="${idPrefix}-title"`} font-family="system-ui, -apple-system, 'Segoe UI', sans-serif">` +
+    `<title id="${idPrefix}-title">${escapeText(chart.title)}</title>${standalone ? `<desc id="${idPrefix}-desc">${escapeText(descriptionOf(chart))}</desc>` : ""}` +
     `<rect width="100%" height="100%" fill="${colours.background}"/>${parts.join("")}</svg>`
   );
 }

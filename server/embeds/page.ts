@@ -1,11 +1,14 @@
 /**
- * The embed's public page, pure: the chart inlined (each mark reachable by Tab, named for screen
- * readers), its table alternative, the caption, the citation with the methodology link, and the
- * oEmbed discovery link. No script, no external resource, no cookie: it is served with a policy
- * that allows none (server/embeds/serve.ts). And the neutral placeholder answered for a revoked,
- * unknown or throttled embed, which names no organization or market.
+ * The embed's public page: the chart inlined (each mark reachable by Tab, named for screen
+ * readers), the Delta's other view beside it for the switch, its table alternative, the caption,
+ * the citation with the methodology link, and the oEmbed discovery link. Its one script
+ * (./page-script.ts, allowed by hash) makes the chart answer the pointer and the keyboard; no
+ * external resource, no cookie (the policy, server/embeds/serve.ts, allows none). And the
+ * neutral placeholder answered for a revoked, unknown or throttled embed, which names no
+ * organization or market.
  */
 import { type EmbedChart, embedSvg, escapeText, tableOf } from "./chart";
+import { EMBED_SCRIPT } from "./page-script";
 
 export interface PageLinks {
   /** The embed's own URL (the page). */
@@ -32,6 +35,12 @@ table{border-collapse:collapse;font-size:12px;margin:6px 0}
 th,td{border:1px solid ${dark ? "#3a4659" : "#ccd"};padding:2px 6px;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.toolbar{display:flex;gap:6px;margin:0 0 6px}
+.toolbar button{font:inherit;font-size:13px;padding:3px 12px;border-radius:6px;cursor:pointer;border:1px solid ${dark ? "#9cc3ff" : "#0b4f9c"};background:transparent;color:${dark ? "#9cc3ff" : "#0b4f9c"}}
+.toolbar button[aria-pressed=true]{background:${dark ? "#9cc3ff" : "#0b4f9c"};color:${dark ? "#16181d" : "#fff"}}
+.toolbar button:focus-visible,tr:focus{outline:2px solid ${dark ? "#ffd166" : "#b35c00"};outline-offset:1px}
+.tip{position:absolute;z-index:1;max-width:min(26rem,90vw);padding:4px 8px;border-radius:4px;font-size:12px;pointer-events:none;background:${dark ? "#f2f2f2" : "#1a1a1a"};color:${dark ? "#16181d" : "#fff"};white-space:pre-line}
+tr.current td{background:${dark ? "#3a3320" : "#fff3d6"}}
 `;
 
 const numeric = (cell: string) => /^-?\d+(\.\d+)?$/.test(cell);
@@ -42,7 +51,7 @@ function tableHtml(chart: EmbedChart): string {
   const rows = table.rows
     .map(
       (row) =>
-        `<tr data-product="${escapeText(row.productId)}">${row.cells
+        `<tr data-product="${escapeText(row.productId)}" tabindex="-1">${row.cells
           .map((cell) => `<td${numeric(cell) ? ' class="n"' : ""}>${escapeText(cell)}</td>`)
           .join("")}</tr>`,
     )
@@ -50,8 +59,34 @@ function tableHtml(chart: EmbedChart): string {
   return `<table><caption class="visually-hidden">${escapeText(chart.title)}: the chart's numbers</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-export function embedPage(chart: EmbedChart, links: PageLinks): string {
+/** The switch's name for a view of the chart. */
+const VIEW_NAMES: Record<string, string> = { map: "Map", bars: "Bars", grid: "Grid" };
+
+/**
+ * The page of `chart` (the embed's own view, shown first); `others` are the same reading in its
+ * other views, drawn hidden for the switch (the Delta's bars beside its map).
+ */
+export function embedPage(chart: EmbedChart, links: PageLinks, others: readonly EmbedChart[] = []): string {
   const dark = chart.theme === "dark";
+  const views = [chart, ...others];
+  const figures = views
+    .map(
+      (view, index) =>
+        `<div data-embed-view="${escapeText(view.view)}"${index === 0 ? "" : " hidden"}>${embedSvg(view, {
+          standalone: false,
+          idPrefix: `embed-${view.view}`,
+        })}</div>`,
+    )
+    .join("\n");
+  const toolbar =
+    views.length > 1
+      ? `<div class="toolbar" id="embed-toolbar" role="group" aria-label="View" hidden>${views
+          .map(
+            (view, index) =>
+              `<button type="button" data-view-button="${escapeText(view.view)}" aria-pressed="${index === 0}">${VIEW_NAMES[view.view] ?? escapeText(view.view)}</button>`,
+          )
+          .join("")}</div>`
+      : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">
@@ -59,14 +94,17 @@ export function embedPage(chart: EmbedChart, links: PageLinks): string {
 <link rel="alternate" type="application/json+oembed" href="${escapeText(links.oembed)}" title="${escapeText(chart.title)}">
 <link rel="canonical" href="${escapeText(links.page)}">
 <style>${STYLE(dark)}</style></head>
-<body><main><figure aria-labelledby="embed-caption">
+<body data-view="${escapeText(chart.view)}"><main><figure aria-labelledby="embed-caption">
 <h1 class="visually-hidden">${escapeText(chart.title)}</h1>
-${embedSvg(chart, { standalone: false })}
+${toolbar}
+${figures}
 <figcaption id="embed-caption">${escapeText(chart.caption)}</figcaption>
 ${chart.note ? `<p class="note" id="embed-note">${escapeText(chart.note)}</p>` : ""}
-<details><summary>Table of the chart</summary>${tableHtml(chart)}</details>
+<details id="embed-table"><summary>Table of the chart</summary>${tableHtml(chart)}</details>
 <p class="citation" id="embed-citation">${escapeText(chart.citation.replace(/ Methodology: \S+$/, ""))} <a href="${escapeText(chart.methodologyUrl)}" target="_blank" rel="noopener noreferrer">Methodology</a> · <a href="${escapeText(links.svg)}" target="_blank" rel="noopener noreferrer">SVG</a>${links.png ? ` · <a href="${escapeText(links.png)}" target="_blank" rel="noopener noreferrer">PNG</a>` : ""}</p>
-</figure></main></body></html>`;
+</figure></main>
+<div class="tip" id="embed-tip" aria-hidden="true" hidden></div>
+<script>${EMBED_SCRIPT}</script></body></html>`;
 }
 
 /** A neutral page: says what happened, names nothing of the embed. */

@@ -1,7 +1,7 @@
 /**
  * The public embed routes, answered straight from Node through the routing table
- * (server/routing/api-routes.ts), never through Next: no session is read, no cookie set, no
- * script served. `/embed/{id}` (the page), `/embed/{id}.svg` and `.png` (the chart alone), `/oembed`.
+ * (server/routing/api-routes.ts), never through Next: no session is read, no cookie set, and the
+ * page's only script is its own inline one, allowed by hash (./page-script.ts). `/embed/{id}` (the page), `/embed/{id}.svg` and `.png` (the chart alone), `/oembed`.
  *
  * Each view is counted against two throttles (per embed, per viewer network: the client address
  * the door stamped, X-Forwarded-For only behind TRUST_PROXY) before anything is read. The embed's
@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../../db/client";
 import { countEmbedViews, type EmbedRow, findEmbed } from "../accounts/embeds";
-import { type EmbedReading, type EmbedTheme, viewFor } from "../domain/embeds";
+import { type EmbedReading, type EmbedTheme, type EmbedView, viewFor } from "../domain/embeds";
 import { ApiError } from "../errors/api-error";
 import { clientNetworkOf } from "../http/client-address";
 import { nodeHeaders } from "../http/node-headers";
@@ -22,17 +22,22 @@ import { type ThrottleRule, throttle } from "../limits/throttles";
 import { embedToShow } from "../procedures/embeds";
 import { type EmbedPayload, embedChart, embedSvg, fitWithin, svgSize } from "./chart";
 import { embedPage, placeholderPage } from "./page";
+import { EMBED_SCRIPT_SOURCE } from "./page-script";
 import { svgToPng } from "./png";
 
 export const EMBED_PREFIX = "/embed/";
 export const OEMBED_PATH = "/oembed";
 export const PROVIDER_NAME = "Market Positioning Service";
 
-/** A pinned embed never changes: a year, immutable. A latest one follows releases: a minute. */
-export const PINNED_CACHE = "public, max-age=31536000, immutable";
+/**
+ * A pinned embed never changes, so it is cached long and never revalidated while fresh; but a day,
+ * not a year: revoking it must reach the copies browsers and CDNs hold within a day (docs/embeds.md,
+ * "Caching and freshness"). A latest one follows releases: a minute.
+ */
+export const PINNED_MAX_AGE_SECONDS = 86_400;
+export const PINNED_CACHE = `public, max-age=${PINNED_MAX_AGE_SECONDS}, immutable`;
 export const LATEST_MAX_AGE_SECONDS = 60;
 const LATEST_CACHE = `public, max-age=${LATEST_MAX_AGE_SECONDS}`;
-const PINNED_CACHE_AGE = 31_536_000;
 
 /** Space the page adds around the chart (its table's summary, the citation), for the frame's height. */
 export const PAGE_EXTRA_HEIGHT = 110;
@@ -77,10 +82,14 @@ const BASE_HEADERS = {
   "Cross-Origin-Resource-Policy": "cross-origin",
 };
 
-/** The page's policy: nothing loads, nothing runs, only the allowed origins may frame it. */
+/**
+ * The page's policy: nothing loads, only its own script runs (by hash), only the allowed origins
+ * may frame it.
+ */
 export function embedPolicy(allowedOrigins: readonly string[]): string {
   return [
     "default-src 'none'",
+    `script-src ${EMBED_SCRIPT_SOURCE}`,
     "style-src 'unsafe-inline'",
     "img-src 'self'",
     "base-uri 'none'",
@@ -106,8 +115,7 @@ function placeholder(status: number, heading: string, text: string, extra: Recor
 }
 
 function problem(status: number, code: Parameters<typeof problemOf>[0], detail: string, origin: string, extra = {}) {
-  // 410 (revoked) and 501 (format=xml) have no code of their own: the nearest code, the true status.
-  const body = { ...problemOf(code, detail, { origin, requestId: crypto.randomUUID() }), status, ...TITLES[status] };
+  const body = problemOf(code, detail, { origin, requestId: crypto.randomUUID() });
   return {
     status,
     headers: {
@@ -121,8 +129,6 @@ function problem(status: number, code: Parameters<typeof problemOf>[0], detail: 
     body: JSON.stringify(body),
   } satisfies Answer;
 }
-
-const TITLES: Record<number, { title: string }> = { 410: { title: "Gone" }, 501: { title: "Not implemented" } };
 
 const strongEtag = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
 
@@ -145,16 +151,21 @@ interface Rendered {
 async function render(db: Database, embed: EmbedRow, origin: string): Promise<Rendered> {
   const shown = await embedToShow(db, embed, origin);
   const reading = embed.reading as EmbedReading;
-  const chart = embedChart(shown.data as EmbedPayload, viewFor(reading, embed.view), embed.theme as EmbedTheme, {
+  const facts = {
     ...shown.facts,
     methodologyUrl: `${origin}/markets/${encodeURIComponent(embed.marketId)}/methodology`,
     publisher: PROVIDER_NAME,
-  });
+  };
+  const view = viewFor(reading, embed.view);
+  const drawn = (as: EmbedView) => embedChart(shown.data as EmbedPayload, as, embed.theme as EmbedTheme, facts);
+  const chart = drawn(view);
+  // The Delta switches between map and bars on the page, as in the dashboard; the SVG is the embed's view.
+  const others = reading === "delta" ? [drawn(view === "map" ? "bars" : "map")] : [];
   const page = `${origin}${EMBED_PREFIX}${embed.id}`;
   return {
     embed,
     svg: embedSvg(chart),
-    page: embedPage(chart, { page, svg: `${page}.svg`, png: `${page}.png`, oembed: oembedUrl(origin, page) }),
+    page: embedPage(chart, { page, svg: `${page}.svg`, png: `${page}.png`, oembed: oembedUrl(origin, page) }, others),
     title: chart.title,
     pinned: embed.release !== null,
   };
@@ -214,7 +225,7 @@ export async function answerEmbed(
   if (embed.revokedAt)
     return target.format === "html"
       ? placeholder(410, "Chart removed", "This chart is no longer available.")
-      : problem(410, "not_found", "This chart is no longer available.", origin);
+      : problem(410, "gone", "This chart is no longer available.", origin);
   let rendered: Rendered;
   try {
     rendered = await render(db, embed, origin);
@@ -259,7 +270,7 @@ const positiveInt = (value: string | null) => {
 export async function answerOembed(db: Database, search: URLSearchParams, headers: Headers, origin: string) {
   const format = search.get("format");
   if (format !== null && format !== "json")
-    return problem(501, "invalid_request", "Only format=json is served.", origin);
+    return problem(501, "not_implemented", "Only format=json is served.", origin);
   const maxwidth = positiveInt(search.get("maxwidth"));
   const maxheight = positiveInt(search.get("maxheight"));
   if (Number.isNaN(maxwidth) || Number.isNaN(maxheight))
@@ -281,7 +292,7 @@ export async function answerOembed(db: Database, search: URLSearchParams, header
     });
   const embed = await findEmbed(db, target.id);
   if (!embed) return problem(404, "not_found", "The url is not an embed of this service.", origin);
-  if (embed.revokedAt) return problem(410, "not_found", "This chart is no longer available.", origin);
+  if (embed.revokedAt) return problem(410, "gone", "This chart is no longer available.", origin);
   let rendered: Rendered;
   try {
     rendered = await render(db, embed, origin);
@@ -302,7 +313,7 @@ export async function answerOembed(db: Database, search: URLSearchParams, header
     title: rendered.title,
     provider_name: PROVIDER_NAME,
     provider_url: `${origin}/`,
-    cache_age: rendered.pinned ? PINNED_CACHE_AGE : LATEST_MAX_AGE_SECONDS,
+    cache_age: rendered.pinned ? PINNED_MAX_AGE_SECONDS : LATEST_MAX_AGE_SECONDS,
     html: `<iframe src="${page}" width="${frame.width}" height="${frame.height}" title="${escapedTitle}" style="border:0" loading="lazy" referrerpolicy="no-referrer"></iframe>`,
     width: frame.width,
     height: frame.height,

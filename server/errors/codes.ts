@@ -86,6 +86,13 @@ export const ERROR_CODES = {
       "The change contradicts the organization's state: it would leave the organization without an owner, or the person invited already belongs to it. Nothing was changed.",
     action: "Read `detail`: make someone else an owner first, or change the member's role instead of inviting them.",
   },
+  gone: {
+    status: 410,
+    title: "Gone",
+    description:
+      "The thing at this address existed and was withdrawn for good: an embed its organization revoked (`/embed/{id}`, its SVG and PNG, and its oEmbed answer). It will not come back.",
+    action: "Remove the link or the frame; ask the embed's organization for a new one.",
+  },
   rate_limited: {
     status: 429,
     title: "Too many requests",
@@ -118,6 +125,13 @@ export const ERROR_CODES = {
     title: "Internal error",
     description: "The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited.",
     action: "Retry later; quote `requestId` when reporting it.",
+  },
+  not_implemented: {
+    status: 501,
+    title: "Not implemented",
+    description:
+      "The request asks for something the service does not do at all: oEmbed in `format=xml` (only JSON is served).",
+    action: "Ask for what `detail` names instead (`format=json`).",
   },
   unavailable: {
     status: 503,

@@ -83,6 +83,7 @@ const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
   method_not_allowed: { detail: "POST is not allowed on /v1/markets; use GET." },
   request_timeout: { detail: "The request's headers did not arrive within 60 seconds." },
   conflict: { detail: "An organization keeps at least one owner: make someone else an owner first." },
+  gone: { detail: "This chart is no longer available." },
   rate_limited: { detail: "Rate limit of 600 requests per minute exceeded." },
   too_many_concurrent: {
     detail: "The organization has 8 metered calls in progress and 16 waiting on this instance; retry in 1 s.",
@@ -90,6 +91,7 @@ const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
   request_header_too_large: { detail: "The request's headers are larger than 16 KB." },
   request_too_large: { detail: "The MCP message is larger than 1 MiB." },
   internal_error: { detail: "The service failed unexpectedly." },
+  not_implemented: { detail: "Only format=json is served." },
   unavailable: { detail: "The database is unreachable; retry shortly." },
 };
 

@@ -6,11 +6,13 @@
  * maxheight, only for our own URLs, whatever Host a client forges; revoked answers 410; too many
  * views 429; hostile product names stay text in the page and the SVG.
  */
+import { createHash } from "node:crypto";
 import { DOMParser } from "@xmldom/xmldom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
 import { revokeEmbed } from "@/server/accounts/embeds";
 import { publishMarket } from "@/server/catalog/store";
+import { EMBED_SCRIPT } from "@/server/embeds/page-script";
 import { svgToPng } from "@/server/embeds/png";
 import { createEmbed } from "@/server/procedures/embeds";
 import { organization } from "../helpers/accounts";
@@ -135,9 +137,15 @@ describe("the embed page", () => {
       .find((d) => d.startsWith("frame-ancestors"));
     expect(ancestors).toBe(`frame-ancestors ${ALLOWED.join(" ")}`);
     expect(policy).toContain("default-src 'none'");
-    expect(policy).not.toMatch(/script-src/);
     const html = await response.text();
-    expect(html).not.toContain("<script");
+    // One script runs: the page's own, named by its hash; nothing inline else, nothing loaded.
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map((m) => m[1])).toEqual([""]);
+    const hash = createHash("sha256")
+      .update(scripts[0]?.[2] ?? "")
+      .digest("base64");
+    expect(policy).toContain(`script-src 'sha256-${hash}';`);
+    expect(policy).not.toMatch(/script-src[^;]*unsafe/);
     const delta = await rest<{ release: number; lastUpdated: string; controls: { name: string }[] }>(
       `/markets/${MARKET}/delta?country=FR&release=1`,
     );
@@ -202,7 +210,7 @@ describe("the embed PNG", () => {
     const response = await fetch(`${base}/embed/${app.prepared.pinned}.png`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/png");
-    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=86400, immutable");
     const png = Buffer.from(await response.arrayBuffer());
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const [, width, height] = /viewBox="0 0 (\d+) (\d+)"/.exec(svg) ?? [];
@@ -219,11 +227,11 @@ describe("the embed PNG", () => {
 });
 
 describe("caching", () => {
-  it("a pinned embed is immutable for a year, with a strong ETag and 304", async () => {
+  it("a pinned embed is immutable for a day (a revocation reaches every copy), with a strong ETag and 304", async () => {
     for (const suffix of ["", ".svg"]) {
       const url = `${base}/embed/${app.prepared.pinned}${suffix}`;
       const first = await fetch(url);
-      expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(first.headers.get("cache-control")).toBe("public, max-age=86400, immutable");
       const etag = first.headers.get("etag") ?? "";
       expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
       const again = await fetch(url, { headers: { "If-None-Match": etag } });
@@ -260,7 +268,7 @@ describe("oEmbed", () => {
     expect(typeof body.title).toBe("string");
     expect(typeof body.html).toBe("string");
     expect(typeof body.provider_url).toBe("string");
-    expect(body.cache_age).toBe(31_536_000);
+    expect(body.cache_age).toBe(86_400);
     expect(Number.isInteger(body.width) && Number.isInteger(body.height)).toBe(true);
     expect(body.width as number).toBeLessThanOrEqual(400);
     expect(body.height as number).toBeLessThanOrEqual(300);
@@ -280,6 +288,7 @@ describe("oEmbed", () => {
     const xml = await fetch(`${base}/oembed?url=${encodeURIComponent(pageUrl())}&format=xml`);
     expect(xml.status).toBe(501);
     expect(xml.headers.get("content-type")).toBe("application/problem+json");
+    expect(await xml.json()).toMatchObject({ status: 501, code: "not_implemented", title: "Not implemented" });
     // A client naming another host: it cannot make us vouch for its URLs, nor change ours.
     const forged = await hostileRequest(
       base,
@@ -310,8 +319,11 @@ describe("revoked, throttled, hostile", () => {
     expect(html).not.toContain("Foundation");
     expect(html).not.toContain(MARKET);
     expect((await fetch(`${base}/embed/${app.prepared.revoked}.svg`)).status).toBe(410);
+    const svg = await fetch(`${base}/embed/${app.prepared.revoked}.svg`);
+    expect(await svg.json()).toMatchObject({ status: 410, code: "gone", title: "Gone" });
     const oembed = await fetch(`${base}/oembed?url=${encodeURIComponent(`${base}/embed/${app.prepared.revoked}`)}`);
     expect(oembed.status).toBe(410);
+    expect(await oembed.json()).toMatchObject({ status: 410, code: "gone" });
     expect((await fetch(`${base}/embed/emb_${"0".repeat(24)}`)).status).toBe(404);
   });
 
@@ -333,7 +345,9 @@ describe("revoked, throttled, hostile", () => {
 
   it("hostile product and market names stay text in the page and the SVG", async () => {
     const html = await (await fetch(`${base}/embed/${app.prepared.hostile}`)).text();
-    expect(html).not.toContain("<script>");
+    // The page's own script is its only one: no name became markup.
+    expect([...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1])).toEqual([EMBED_SCRIPT]);
+    expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     const svg = await (await fetch(`${base}/embed/${app.prepared.hostile}.svg`)).text();

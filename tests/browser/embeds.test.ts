@@ -50,6 +50,9 @@ async function restDelta(release: number): Promise<DeltaReading> {
   return (await response.json()) as DeltaReading;
 }
 
+/** The view of the chart on show (the Delta's page draws map and bars, one hidden). */
+const SHOWN = "[data-embed-view]:not([hidden]) svg";
+
 async function chartFrame(page: Page): Promise<Frame | undefined> {
   const handle = await page.locator("#chart").elementHandle();
   return (await handle?.contentFrame()) ?? undefined;
@@ -108,10 +111,10 @@ describe("embeds, in Chromium", () => {
       `${base}/markets/${MARKET}/methodology`,
     );
     // One mark per product, each with the REST reading's number under controls.
-    const marks = chart.locator("svg g.mark");
+    const marks = chart.locator(`${SHOWN} g.mark`);
     expect(await marks.count()).toBe(delta.products.length);
     for (const product of delta.products) {
-      const mark = chart.locator(`svg g.mark[data-product="${product.productId}"]`);
+      const mark = chart.locator(`${SHOWN} g.mark[data-product="${product.productId}"]`);
       expect(await mark.getAttribute("data-value")).toBe(
         product.available ? product.underControls.innovation.toFixed(1) : "",
       );
@@ -128,12 +131,72 @@ describe("embeds, in Chromium", () => {
     }
     // The keyboard reaches the marks, each named with its numbers.
     await chart.locator("body").focus();
-    await chart.locator("svg g.mark").first().focus();
+    await chart.locator(`${SHOWN} g.mark`).first().focus();
     const focused = await chart.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? "");
     expect(focused).toMatch(/^Product: .+; Vendor: .+; State: (available|unavailable); Published Control: /);
     await page.keyboard.press("Tab");
     const next = await chart.evaluate(() => document.activeElement?.getAttribute("class"));
     expect(next).toBe("mark");
+    await page.close();
+  });
+
+  it("answers the pointer and the keyboard, and switches between map and bars, as the dashboard's figure", async () => {
+    const page = await session.context.newPage();
+    const blocked: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) blocked.push(message.text());
+    });
+    await page.goto(allowed.origin);
+    await expect.poll(async () => (await chartFrame(page))?.url()).toBe(embedUrl);
+    const chart = (await chartFrame(page)) as Frame;
+    // The switch appears only when the page's own script ran (allowed by its hash).
+    const map = chart.getByRole("button", { name: "Map" });
+    const bars = chart.getByRole("button", { name: "Bars" });
+    await map.waitFor();
+    expect(await map.getAttribute("aria-pressed")).toBe("true");
+    expect(await bars.getAttribute("aria-pressed")).toBe("false");
+
+    const marks = chart.locator(`${SHOWN} g.mark`);
+    const products = await marks.evaluateAll((all) => all.map((m) => m.getAttribute("data-product")));
+    const tip = chart.locator("#embed-tip");
+    await marks.first().focus();
+    await expect.poll(() => tip.isVisible()).toBe(true);
+    expect(await tip.textContent()).toBe(await marks.first().getAttribute("aria-label"));
+    await page.keyboard.press("ArrowDown");
+    const active = () => chart.evaluate(() => document.activeElement?.getAttribute("data-product") ?? null);
+    expect(await active()).toBe(products[1]);
+    expect(await tip.textContent()).toBe(await marks.nth(1).getAttribute("aria-label"));
+    await page.keyboard.press("End");
+    expect(await active()).toBe(products.at(-1));
+    await page.keyboard.press("Home");
+    expect(await active()).toBe(products[0]);
+    await page.keyboard.press("Escape");
+    expect(await tip.isVisible()).toBe(false);
+    // Enter opens the table at the mark's row.
+    await page.keyboard.press("Enter");
+    expect(await chart.locator("#embed-table").evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    const current = chart.locator("tr.current");
+    expect(await current.getAttribute("data-product")).toBe(products[0]);
+    expect(await chart.evaluate(() => document.activeElement?.tagName)).toBe("TR");
+    // The pointer shows the same numbers.
+    await marks.nth(2).hover();
+    await expect.poll(() => tip.textContent()).toBe(await marks.nth(2).getAttribute("aria-label"));
+
+    // Bars: the same products, ranked, with the kept and published numbers; the map hidden.
+    await bars.click();
+    expect(await bars.getAttribute("aria-pressed")).toBe("true");
+    expect(await chart.locator('[data-embed-view="map"]').isHidden()).toBe(true);
+    const barMarks = chart.locator(`${SHOWN} g.mark`);
+    expect((await barMarks.evaluateAll((all) => all.map((m) => m.getAttribute("data-product")))).sort()).toEqual(
+      [...products].sort(),
+    );
+    await barMarks.first().focus();
+    await page.keyboard.press("ArrowDown");
+    expect(await active()).toBe(await barMarks.nth(1).getAttribute("data-product"));
+    await map.click();
+    expect(await chart.locator('[data-embed-view="bars"]').isHidden()).toBe(true);
+    expect(blocked).toEqual([]);
+    await page.screenshot({ path: "artifacts/screenshots/embed-framed-interactive.png" });
     await page.close();
   });
 

@@ -3,12 +3,14 @@
  * stays text (hostile markup, quotes, control characters), the numbers drawn are the payload's;
  * the page's table says the same; oEmbed sizes fit within maxwidth and maxheight.
  */
+import { createHash } from "node:crypto";
 import { DOMParser } from "@xmldom/xmldom";
 import { describe, expect, it } from "vitest";
 import type { DeltaPayload, MaxPayload } from "@/components/charts/chart-data";
 import type { EmbedFacts } from "@/server/domain/embeds";
 import { type AvailabilityPayload, embedChart, embedSvg, fitWithin, svgSize, tableOf } from "@/server/embeds/chart";
 import { embedPage } from "@/server/embeds/page";
+import { EMBED_SCRIPT, EMBED_SCRIPT_SOURCE } from "@/server/embeds/page-script";
 
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)> & 'q' \u0000\u0007]]>`;
 
@@ -183,12 +185,25 @@ describe("the embed SVG", () => {
 
   it("keeps hostile names as text in the page, and its table says the chart's numbers", () => {
     const chart = embedChart({ reading: "delta", payload: delta }, "map", "light", facts);
-    const html = embedPage(chart, {
-      page: "https://example.org/embed/emb_1",
-      svg: "https://example.org/embed/emb_1.svg",
-      oembed: "https://example.org/oembed?url=x",
-    });
-    expect(html).not.toContain("<script>");
+    const bars = embedChart({ reading: "delta", payload: delta }, "bars", "light", facts);
+    const html = embedPage(
+      chart,
+      {
+        page: "https://example.org/embed/emb_1",
+        svg: "https://example.org/embed/emb_1.svg",
+        oembed: "https://example.org/oembed?url=x",
+      },
+      [bars],
+    );
+    // The one script is the page's own, whose hash the policy names; no name became markup.
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    expect(scripts).toEqual([EMBED_SCRIPT]);
+    expect(EMBED_SCRIPT_SOURCE).toBe(
+      `'sha256-${createHash("sha256")
+        .update(scripts[0] as string)
+        .digest("base64")}'`,
+    );
+    expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(html).toContain('type="application/json+oembed"');
@@ -197,6 +212,13 @@ describe("the embed SVG", () => {
       ["20.0", "90.0", "unavailable", "unavailable"],
       ["50.0", "55.0", "50.0", "55.0"],
     ]);
+    // Both views are drawn, the embed's first and shown, the other hidden for the switch; ids do not clash.
+    expect([...html.matchAll(/<div data-embed-view="(\w+)"( hidden)?>/g)].map((m) => [m[1], Boolean(m[2])])).toEqual([
+      ["map", false],
+      ["bars", true],
+    ]);
+    const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
 

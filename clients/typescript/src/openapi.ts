@@ -2048,7 +2048,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_credits" | "insufficient_scope" | "forbidden_origin" | "organization_required" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "rate_limited" | "too_many_concurrent" | "request_header_too_large" | "request_too_large" | "internal_error" | "unavailable";
+            code: "invalid_request" | "unauthorized" | "insufficient_credits" | "insufficient_scope" | "forbidden_origin" | "organization_required" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "gone" | "rate_limited" | "too_many_concurrent" | "request_header_too_large" | "request_too_large" | "internal_error" | "not_implemented" | "unavailable";
             /** @description What went wrong with this request, in words. */
             detail: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */
@@ -9489,7 +9489,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept";
+                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release";
                 actor?: string;
                 from?: string;
                 to?: string;
@@ -9723,7 +9723,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept";
+                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release";
                 actor?: string;
                 from?: string;
                 to?: string;

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedRead } from "@/db/shared-read";
 import { debitCredits, ledgerPage } from "@/server/accounts/credits";
 import { listMembers } from "@/server/accounts/members";
+import { organizationAccount } from "@/server/accounts/organization-account";
 import { createOrganization } from "@/server/accounts/organizations";
-import { organizationAccount } from "@/server/accounts/usage";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 

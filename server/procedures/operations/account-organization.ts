@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { organizationAccount } from "../../accounts/usage";
+import { organizationAccount } from "../../accounts/organization-account";
 import { ROLES } from "../../domain/roles";
 import { notFound } from "../../errors/api-error";
 import { countedNames } from "../../formats/name-list";

@@ -132,6 +132,8 @@ interface Assertion {
   typ?: string;
   key?: KeyPair;
   kid?: string;
+  /** Other claims (an IdP may add `email`, …). */
+  extra?: Record<string, unknown>;
 }
 
 /** An ID-JAG as an IdP would mint it: for Acme's Alice, this client, this server, unless told otherwise. */
@@ -139,6 +141,7 @@ function mint(claims: Assertion = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const key = claims.key ?? acmeKey;
   const payload: Record<string, unknown> = {
+    ...claims.extra,
     client_id: claims.client_id ?? client.id,
     jti: claims.jti ?? randomUUID(),
   };
@@ -270,6 +273,11 @@ describe("an ID-JAG exchanged for an access token", () => {
         scopes: [SCOPE],
       }),
     );
+    // …and the member sees it among their own.
+    const own = (await dashboardCall(base, app.prepared.acme.alice.session, "connections.list")).data as {
+      grantId: string;
+    }[];
+    expect(own.map((c) => c.grantId)).toContain(claims.gid);
     const trail = (await (
       await fetch(`${base}/v1/audit-events?limit=50`, {
         headers: { Authorization: `Bearer ${app.prepared.acme.token}` },
@@ -434,6 +442,19 @@ describe("what is refused, and why", () => {
       /subject is not linked/,
     );
     await refusedWith(exchange(await mint({ sub: "bob-sub" })), 400, "invalid_grant", /subject is not linked/);
+    // A member's e-mail address finds no one: only the subject's link does (docs/enterprise-mcp.md).
+    const [alice] = (
+      (await dashboardCall(base, app.prepared.acme.owner.session, "members.list")).data as {
+        members: { userId: string; email: string }[];
+      }
+    ).members.filter((m) => m.userId === app.prepared.acme.alice.userId);
+    expect(alice?.email).toMatch(/@acme\.example$/);
+    await refusedWith(
+      exchange(await mint({ sub: "alice-new-sub", extra: { email: alice?.email } })),
+      400,
+      "invalid_grant",
+      /subject is not linked.*alice-new-sub/,
+    );
   });
 
   it("an assertion issued to another client, or for another resource", async () => {

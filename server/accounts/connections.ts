@@ -180,19 +180,22 @@ export async function connectionOrganizationOf(db: Database, grantId: string): P
 }
 
 /**
- * Binds a new connection (an OAuth grant the person just consented to) to their active
- * organization, the one it will act for, and records it in that organization's audit trail, in
- * one transaction; nothing when they have no organization yet (the grant then acts for their
- * active one, whichever it is at each call). The grant is saved by oidc-provider's adapter before
- * this runs, so the grant and its binding are not one transaction (docs/accounts.md).
+ * Binds a new connection (an OAuth grant the person just consented to, or one an organization's
+ * identity provider asserted: docs/enterprise-mcp.md) to the organization it will act for, and
+ * records it in that organization's audit trail, in one transaction. Consent binds it to the
+ * person's active organization, and to none when they have no organization yet (the grant then
+ * acts for their active one, whichever it is at each call); an identity assertion names its
+ * organization (`organizationId`). The grant is saved by oidc-provider's adapter before this
+ * runs, so the grant and its binding are not one transaction (docs/accounts.md).
  */
 export async function bindConnection(
   db: Database,
   userId: string,
   connection: { grantId: string; clientId: string; scopes: string[] },
   where: Pick<AuditActor, "clientAddress" | "userAgent">,
+  options: { organizationId?: string; details?: Record<string, string> } = {},
 ): Promise<void> {
-  const organizationId = (await activeOrganizationOf(db, userId))?.id;
+  const organizationId = options.organizationId ?? (await activeOrganizationOf(db, userId))?.id;
   if (!organizationId) return;
   await db.transaction(async (tx) => {
     await tx.insert(connectionOrganizations).values({ grantId: connection.grantId, organizationId, userId });
@@ -204,8 +207,35 @@ export async function bindConnection(
         action: "connection.create",
         targetType: "connection",
         targetId: connection.grantId,
-        details: { clientId: connection.clientId, scopes: connection.scopes },
+        details: { clientId: connection.clientId, scopes: connection.scopes, ...options.details },
       },
     );
   });
+}
+
+/**
+ * The live grant through which this client already acts as this person for this organization,
+ * or null: an identity assertion presented again (each is single use, so a client presents a
+ * new one every time its access token ends) reuses its connection rather than adding another.
+ */
+export async function liveConnectionOf(
+  db: Database,
+  connection: { organizationId: string; userId: string; clientId: string },
+): Promise<string | null> {
+  const [row] = await db
+    .select({ id: oauthRecords.id })
+    .from(oauthRecords)
+    .innerJoin(connectionOrganizations, eq(connectionOrganizations.grantId, oauthRecords.id))
+    .where(
+      and(
+        eq(oauthRecords.model, "Grant"),
+        live(oauthRecords),
+        eq(connectionOrganizations.organizationId, connection.organizationId),
+        eq(connectionOrganizations.userId, connection.userId),
+        sql`${oauthRecords.payload}->>'clientId' = ${connection.clientId}`,
+      ),
+    )
+    .orderBy(desc(sql`(${oauthRecords.payload}->>'iat')::bigint`))
+    .limit(1);
+  return row?.id ?? null;
 }

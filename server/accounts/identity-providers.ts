@@ -315,3 +315,12 @@ export async function spendAssertion(db: Database, issuer: string, jti: string, 
     .returning({ jti: assertionReplays.jti });
   return inserted.length === 1;
 }
+
+/** Whether an IdP subject is linked to anyone in the organization (member or not any more). */
+export async function subjectLinked(db: Database, organizationId: string, subject: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: identityLinks.userId })
+    .from(identityLinks)
+    .where(and(eq(identityLinks.organizationId, organizationId), eq(identityLinks.subject, subject)));
+  return row !== undefined;
+}

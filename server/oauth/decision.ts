@@ -9,11 +9,9 @@ import type { IncomingMessage } from "node:http";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
 import type { Database } from "../../db/client";
-import { bindConnection, deleteGrants, METADATA_DOCUMENT_CLIENT_MODEL } from "../accounts/connections";
-import { DatabaseAdapter } from "../accounts/oauth-records";
 import { clientAddress } from "../http/client-address";
 import { OAUTH_PREFIX, OIDC_SCOPES, RESOURCE_SCOPES } from "../http/protected-resource";
-import { errorMessage, log } from "../observability/logger";
+import { createConnection } from "./connection";
 
 export const INTERNAL_SECRET_HEADER = "x-mps-internal-secret";
 const DECISION_PATH = new RegExp(`^${OAUTH_PREFIX}/interaction/([^/]+)/decision$`);
@@ -39,27 +37,6 @@ export function grantableScopes(requested: unknown): { oidc: string[]; resource:
     oidc: OIDC_SCOPES.filter((scope) => asked.has(scope)),
     resource: RESOURCE_SCOPES.filter((scope) => asked.has(scope)),
   };
-}
-
-/**
- * A client known by its metadata document is stored nowhere by the provider (it fetches the
- * document when needed), so the name it had when the person consented is kept with the grant,
- * for the Connect page; revoking the grant deletes it with the grant's other records.
- */
-async function rememberDocumentClient(
-  db: Database,
-  provider: Provider,
-  grantId: string,
-  clientId: string,
-  ttlSeconds: number,
-) {
-  const client = await provider.Client.find(clientId);
-  if (!client || !(client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument) return;
-  await new DatabaseAdapter(db, METADATA_DOCUMENT_CLIENT_MODEL).upsert(
-    grantId,
-    { grantId, clientId, clientName: client.clientName ?? null },
-    ttlSeconds,
-  );
 }
 
 export function handleDecision(
@@ -89,33 +66,17 @@ export function handleDecision(
     if (!decision.allow) {
       result = { error: "access_denied", error_description: "The user refused the connection." };
     } else {
-      const scopes = grantableScopes(interaction.params.scope);
-      const grant = new provider.Grant({
-        accountId: decision.accountId,
-        clientId: String(interaction.params.client_id),
-      });
-      if (scopes.oidc.length > 0) grant.addOIDCScope(scopes.oidc.join(" "));
-      grant.addResourceScope(resource, scopes.resource.join(" "));
-      const grantId = await grant.save();
-      await rememberDocumentClient(db, provider, grantId, String(interaction.params.client_id), grantTtlSeconds);
       // The app forwarded the person's request with its headers: the address its door stamped, the user agent.
       const headers = { get: (name: string) => ctx.get(name) || null };
-      // Bound to the organization it will act for, and recorded in its audit trail; a grant that
-      // cannot be bound is withdrawn rather than left acting for whichever organization is active.
-      const bound = await bindConnection(
-        db,
-        decision.accountId,
-        { grantId, clientId: String(interaction.params.client_id), scopes: [...scopes.oidc, ...scopes.resource] },
-        { clientAddress: clientAddress(headers), userAgent: headers.get("user-agent") },
-      ).then(
-        () => true,
-        async (error: unknown) => {
-          log().error({ grantId, error: errorMessage(error) }, "a new connection could not be bound; withdrawn");
-          await deleteGrants(db, [grantId]);
-          return false;
-        },
-      );
-      if (!bound) {
+      const grantId = await createConnection(db, provider, {
+        accountId: decision.accountId,
+        clientId: String(interaction.params.client_id),
+        resource,
+        scopes: grantableScopes(interaction.params.scope),
+        where: { clientAddress: clientAddress(headers), userAgent: headers.get("user-agent") },
+        grantTtlSeconds,
+      });
+      if (!grantId) {
         result = { error: "server_error", error_description: "The connection could not be saved; try again." };
         ctx.status = 303;
         ctx.redirect(await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false }));

@@ -9,7 +9,13 @@
  */
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
-import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
+import Provider, {
+  type Configuration,
+  errors,
+  interactionPolicy,
+  type KoaContextWithOIDC,
+  type ResourceServer,
+} from "oidc-provider";
 import type { Database } from "../../db/client";
 import { users } from "../../db/schema";
 import { DatabaseAdapter } from "../accounts/oauth-records";
@@ -22,6 +28,7 @@ import { mcpResource, OAUTH_PREFIX, OIDC_SCOPES } from "../http/protected-resour
 import { appSecret } from "../keys/app-secret";
 import { handleDecision } from "./decision";
 import { UNAVAILABLE_DESCRIPTION } from "./failure";
+import { ID_JAG_PROFILE, idJagGrant, JWT_BEARER_GRANT } from "./id-jag";
 import {
   allowDocumentClient,
   allowDocumentFetch,
@@ -77,6 +84,13 @@ const ERROR_PAGE_STYLE =
 
 export async function createProvider(db: Database, origin: string, internalSecret: string): Promise<Provider> {
   const resource = mcpResource(origin);
+  const resourceServer: ResourceServer = {
+    scope: MARKET_READ_SCOPE,
+    audience: resource,
+    accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+    accessTokenFormat: "jwt",
+    jwt: { sign: { alg: "RS256" } },
+  };
   const configuration: Configuration = {
     adapter: (model: string) => new DatabaseAdapter(db, model),
     jwks: { keys: (await signingKeys(db)) as never },
@@ -92,6 +106,8 @@ export async function createProvider(db: Database, origin: string, internalSecre
     responseTypes: ["code"],
     pkce: { required: () => true },
     routes: OAUTH_ROUTES,
+    // Enterprise-managed authorization (ID-JAG, id-jag.ts): RFC 8414 metadata says so.
+    discovery: { authorization_grant_profiles_supported: [ID_JAG_PROFILE] },
     fetch: documentFetch(),
     // Our own cap applies to the document as served (DOCUMENT_MAX_BYTES); this is what it becomes.
     fetchResponseBodyLimits: { "client_id metadata document": DOCUMENT_MAX_BYTES + 1024 },
@@ -115,13 +131,7 @@ export async function createProvider(db: Database, origin: string, internalSecre
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
-          return {
-            scope: MARKET_READ_SCOPE,
-            audience: resource,
-            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
-            accessTokenFormat: "jwt",
-            jwt: { sign: { alg: "RS256" } },
-          };
+          return resourceServer;
         },
       },
     },
@@ -153,8 +163,33 @@ export async function createProvider(db: Database, origin: string, internalSecre
   const provider = new Provider(origin, configuration);
   provider.proxy = true;
   answerDatabaseFaultsAsUnavailable(provider);
+  answerUnregisteredGrantAsUnauthorizedClient(provider);
   provider.use(handleDecision(db, provider, resource, internalSecret, GRANT_TTL_SECONDS));
+  provider.registerGrantType(
+    JWT_BEARER_GRANT,
+    idJagGrant({ db, resource, resourceServer, grantTtlSeconds: GRANT_TTL_SECONDS }),
+    ["assertion", "scope", "resource"],
+  );
   return provider;
+}
+
+/**
+ * oidc-provider answers a grant type the client did not register with `invalid_request`; RFC 6749
+ * §5.2 has a code for exactly that, `unauthorized_client`, and the client needs to hear which
+ * registration would do.
+ */
+function answerUnregisteredGrantAsUnauthorizedClient(provider: Provider): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as { error?: string; error_description?: string } | undefined;
+    if (ctx.path !== OAUTH_ROUTES.token || ctx.status !== 400 || body?.error !== "invalid_request") return;
+    if (body.error_description !== "requested grant type is not allowed for this client") return;
+    const grantType = String((ctx.oidc?.params as { grant_type?: unknown } | undefined)?.grant_type ?? "");
+    ctx.body = {
+      error: "unauthorized_client",
+      error_description: `this client is not registered for the grant type ${grantType}; register it with that grant type in its grant_types`,
+    };
+  });
 }
 
 /**

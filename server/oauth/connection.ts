@@ -1,0 +1,71 @@
+/**
+ * Making a connection (an OAuth grant that lets one client act as one person for one
+ * organization): the one way both doors make it, the consent page (decision.ts) and an identity
+ * assertion from the organization's IdP (id-jag.ts). The grant holds exactly the scopes given,
+ * on /mcp, is bound to its organization and recorded in its audit trail; a grant that cannot be
+ * bound is withdrawn rather than left acting for whichever organization is active.
+ */
+import type Provider from "oidc-provider";
+import type { Database } from "../../db/client";
+import { bindConnection, deleteGrants, METADATA_DOCUMENT_CLIENT_MODEL } from "../accounts/connections";
+import { DatabaseAdapter } from "../accounts/oauth-records";
+import type { AuditActor } from "../domain/audit";
+import { errorMessage, log } from "../observability/logger";
+
+/**
+ * A client known by its metadata document is stored nowhere by the provider (it fetches the
+ * document when needed), so the name it had when the connection was made is kept with the grant,
+ * for the Connect page; revoking the grant deletes it with the grant's other records.
+ */
+async function rememberDocumentClient(
+  db: Database,
+  provider: Provider,
+  grantId: string,
+  clientId: string,
+  ttlSeconds: number,
+) {
+  const client = await provider.Client.find(clientId);
+  if (!client || !(client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument) return;
+  await new DatabaseAdapter(db, METADATA_DOCUMENT_CLIENT_MODEL).upsert(
+    grantId,
+    { grantId, clientId, clientName: client.clientName ?? null },
+    ttlSeconds,
+  );
+}
+
+export interface NewConnection {
+  accountId: string;
+  clientId: string;
+  resource: string;
+  /** OpenID scopes (openid, offline_access) the grant holds, and the resource's. */
+  scopes: { oidc: string[]; resource: string[] };
+  /** The organization it acts for; unset: the person's active one (consent). */
+  organizationId?: string;
+  /** Added to the audit event's details (how it was made). */
+  details?: Record<string, string>;
+  where: Pick<AuditActor, "clientAddress" | "userAgent">;
+  grantTtlSeconds: number;
+}
+
+/** Saves and binds the grant; its id, or null when it could not be bound (and was withdrawn). */
+export async function createConnection(db: Database, provider: Provider, made: NewConnection): Promise<string | null> {
+  const grant = new provider.Grant({ accountId: made.accountId, clientId: made.clientId });
+  if (made.scopes.oidc.length > 0) grant.addOIDCScope(made.scopes.oidc.join(" "));
+  grant.addResourceScope(made.resource, made.scopes.resource.join(" "));
+  const grantId = await grant.save();
+  await rememberDocumentClient(db, provider, grantId, made.clientId, made.grantTtlSeconds);
+  return bindConnection(
+    db,
+    made.accountId,
+    { grantId, clientId: made.clientId, scopes: [...made.scopes.oidc, ...made.scopes.resource] },
+    made.where,
+    { organizationId: made.organizationId, details: made.details },
+  ).then(
+    () => grantId,
+    async (error: unknown) => {
+      log().error({ grantId, error: errorMessage(error) }, "a new connection could not be bound; withdrawn");
+      await deleteGrants(db, [grantId]);
+      return null;
+    },
+  );
+}

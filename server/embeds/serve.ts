@@ -20,7 +20,7 @@ import { publicOriginFrom } from "../http/origin";
 import { PROBLEM_CONTENT_TYPE, problemOf } from "../http/problem";
 import { type ThrottleRule, throttle } from "../limits/throttles";
 import { embedToShow } from "../procedures/embeds";
-import { type EmbedPayload, embedChart, embedSvg, fitWithin, svgSize } from "./chart";
+import { type EmbedChart, type EmbedPayload, embedChart, embedSvg, fitWithin, svgSize } from "./chart";
 import { embedPage, placeholderPage } from "./page";
 import { EMBED_SCRIPT_SOURCE } from "./page-script";
 import { svgToPng } from "./png";
@@ -39,8 +39,23 @@ export const PINNED_CACHE = `public, max-age=${PINNED_MAX_AGE_SECONDS}, immutabl
 export const LATEST_MAX_AGE_SECONDS = 60;
 const LATEST_CACHE = `public, max-age=${LATEST_MAX_AGE_SECONDS}`;
 
-/** Space the page adds around the chart (its table's summary, the citation), for the frame's height. */
-export const PAGE_EXTRA_HEIGHT = 110;
+/**
+ * The height the page adds below and above its chart at full width, on the generous side so the
+ * frame oEmbed offers does not scroll: the body's padding, the map/bars switch, the caption and
+ * note (14 px text, some 90 characters a line), the table's summary, the citation (12 px, some 100).
+ */
+function pageExtraHeight(chart: EmbedChart, toolbar: boolean): number {
+  const lines = (text: string, perLine: number) => Math.max(1, Math.ceil(text.length / perLine));
+  return (
+    16 +
+    (toolbar ? 36 : 0) +
+    22 * lines(chart.caption, 90) +
+    (chart.note ? 22 * lines(chart.note, 90) : 0) +
+    28 +
+    20 * lines(`${chart.citation} Methodology · SVG · PNG`, 100) +
+    24
+  );
+}
 export const PAGE_EXTRA_WIDTH = 16;
 
 const perMinute = (name: string, fallback: number): number => {
@@ -146,6 +161,8 @@ interface Rendered {
   page: string;
   title: string;
   pinned: boolean;
+  /** The page's size at full width, its tallest view shown (the frame oEmbed offers). */
+  pageSize: { width: number; height: number };
 }
 
 async function render(db: Database, embed: EmbedRow, origin: string): Promise<Rendered> {
@@ -162,9 +179,15 @@ async function render(db: Database, embed: EmbedRow, origin: string): Promise<Re
   // The Delta switches between map and bars on the page, as in the dashboard; the SVG is the embed's view.
   const others = reading === "delta" ? [drawn(view === "map" ? "bars" : "map")] : [];
   const page = `${origin}${EMBED_PREFIX}${embed.id}`;
+  const svg = embedSvg(chart);
+  const sizes = [svgSize(svg), ...others.map((other) => svgSize(embedSvg(other)))];
   return {
     embed,
-    svg: embedSvg(chart),
+    svg,
+    pageSize: {
+      width: Math.max(...sizes.map((size) => size.width)) + PAGE_EXTRA_WIDTH,
+      height: Math.max(...sizes.map((size) => size.height)) + pageExtraHeight(chart, others.length > 0),
+    },
     page: embedPage(chart, { page, svg: `${page}.svg`, png: `${page}.png`, oembed: oembedUrl(origin, page) }, others),
     title: chart.title,
     pinned: embed.release !== null,
@@ -300,10 +323,7 @@ export async function answerOembed(db: Database, search: URLSearchParams, header
     return failed(error, "oembed", origin);
   }
   const chart = svgSize(rendered.svg);
-  const frame = fitWithin(
-    { width: chart.width + PAGE_EXTRA_WIDTH, height: chart.height + PAGE_EXTRA_HEIGHT },
-    { width: maxwidth, height: maxheight },
-  );
+  const frame = fitWithin(rendered.pageSize, { width: maxwidth, height: maxheight });
   const thumbnail = fitWithin(chart, { width: maxwidth, height: maxheight });
   const page = `${origin}${EMBED_PREFIX}${embed.id}`;
   const escapedTitle = rendered.title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

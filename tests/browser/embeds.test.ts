@@ -200,6 +200,26 @@ describe("embeds, in Chromium", () => {
     await page.close();
   });
 
+  it("fits the frame oEmbed gives a CMS: no scrolling at oEmbed's width and height", async () => {
+    const oembed = (await (await fetch(`${base}/oembed?url=${encodeURIComponent(embedUrl)}`)).json()) as {
+      width: number;
+      height: number;
+      html: string;
+    };
+    expect(oembed.html).toContain(`width="${oembed.width}" height="${oembed.height}"`);
+    const page = await session.context.newPage();
+    await page.setViewportSize({ width: oembed.width, height: oembed.height });
+    await page.goto(embedUrl);
+    await page.getByRole("button", { name: "Bars" }).waitFor();
+    const size = await page.evaluate(() => ({
+      width: document.documentElement.scrollWidth,
+      height: document.documentElement.scrollHeight,
+    }));
+    expect(size.width).toBeLessThanOrEqual(oembed.width);
+    expect(size.height).toBeLessThanOrEqual(oembed.height);
+    await page.close();
+  });
+
   it("is refused inside a page on an origin it does not allow", async () => {
     const page = await session.context.newPage();
     const refusals: string[] = [];

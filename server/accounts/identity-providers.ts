@@ -324,3 +324,12 @@ export async function subjectLinked(db: Database, organizationId: string, subjec
     .where(and(eq(identityLinks.organizationId, organizationId), eq(identityLinks.subject, subject)));
   return row !== undefined;
 }
+
+/** Forgets which IdP subject a person is in the organization; true when there was a link. */
+export async function unlinkIdentity(db: Database, organizationId: string, userId: string): Promise<boolean> {
+  const removed = await db
+    .delete(identityLinks)
+    .where(and(eq(identityLinks.organizationId, organizationId), eq(identityLinks.userId, userId)))
+    .returning({ subject: identityLinks.subject });
+  return removed.length > 0;
+}

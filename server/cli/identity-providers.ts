@@ -17,6 +17,7 @@ import {
 import { requireOrganization } from "../accounts/organizations";
 import { normaliseDomain, publicKeySet } from "../domain/identity-providers";
 import { isRole, type Role } from "../domain/roles";
+import { LINK_USAGE, linkCommand } from "./identity-links";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 import { audited } from "./operator-audit";
 
@@ -26,7 +27,8 @@ export const IDP_USAGE = `  idp set --org ORG_ID --issuer URL --domain D… [--j
                                           sign-in, ID-JAGs for MCP); prints each domain's TXT record
   idp verify --org ORG_ID --domain D      check a domain's TXT record; the domain counts once verified
   idp show --org ORG_ID                   the identity provider, its domains and their state
-  idp remove --org ORG_ID                 remove it (people sign in with e-mail links again)`;
+  idp remove --org ORG_ID                 remove it (people sign in with e-mail links again)
+${LINK_USAGE}`;
 
 function requiredOption(name: string, value: string | undefined): string {
   if (value === undefined || value.trim() === "") throw new UsageError(`--${name} is required`);
@@ -59,6 +61,7 @@ export async function idpCommand(args: string[], ctx: CliContext): Promise<numbe
     if (command === "verify") return await verify(rest, ctx);
     if (command === "show") return await show(rest, ctx);
     if (command === "remove") return await remove(rest, ctx);
+    if (command === "link" || command === "unlink") return await linkCommand(command, rest, ctx);
   } catch (error) {
     if (error instanceof IdentityProviderError) {
       ctx.io.err(`error: ${error.message}`);

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   "domain.claim",
   "domain.verify",
   "domain.release",
+  "identity.link",
+  "identity.unlink",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

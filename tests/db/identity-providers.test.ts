@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { identityLinks, identityProviders, memberships } from "@/db/schema";
+import { identityLinks, identityProviders, memberships, users } from "@/db/schema";
 import { auditPage } from "@/server/accounts/audit";
 import {
   identityProviderByIssuer,
@@ -233,5 +233,80 @@ describe("identity links and assertion replays", () => {
     );
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     expect(await spendAssertion(database.db, "https://other.example", "jti-1", later)).toBe(true);
+  });
+});
+
+describe("ops org idp link|unlink", () => {
+  it("links a member's subject for ID-JAGs, refuses non-members and bad subjects, and unlinks", async () => {
+    const org = await organization(database.db, "Linker", { homeCountry: "XC", credits: 0 });
+    const [owner] = await database.db.select({ email: users.email }).from(users).where(eq(users.id, org.userId));
+    const email = owner?.email as string;
+    const noIdp = await runOps(database, ["org", "idp", "link", "--org", org.id, "--email", email, "--subject", "s-1"]);
+    expect(noIdp.code).toBe(1);
+    expect(noIdp.stderr).toMatch(/no identity provider/);
+    expect(
+      (
+        await runOps(database, [
+          "org",
+          "idp",
+          "set",
+          "--org",
+          org.id,
+          "--issuer",
+          "https://linker.example",
+          "--domain",
+          "linker.example",
+        ])
+      ).code,
+    ).toBe(0);
+
+    const linked = await runOps(database, [
+      "org",
+      "idp",
+      "link",
+      "--org",
+      org.id,
+      "--email",
+      email,
+      "--subject",
+      "s-1",
+    ]);
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(await memberBySubject(database.db, org.id, "s-1")).toMatchObject({ userId: org.userId });
+
+    const stranger = await organization(database.db, "Stranger", { homeCountry: "XC", credits: 0 });
+    const [other] = await database.db.select({ email: users.email }).from(users).where(eq(users.id, stranger.userId));
+    const notMember = await runOps(database, [
+      "org",
+      "idp",
+      "link",
+      "--org",
+      org.id,
+      "--email",
+      other?.email as string,
+      "--subject",
+      "s-2",
+    ]);
+    expect(notMember.code).toBe(1);
+    expect(notMember.stderr).toMatch(/not a member/);
+    expect(await memberBySubject(database.db, org.id, "s-2")).toBeNull();
+    const hostile = await runOps(database, [
+      "org",
+      "idp",
+      "link",
+      "--org",
+      org.id,
+      "--email",
+      email,
+      "--subject",
+      "evil\r\nsubject",
+    ]);
+    expect(hostile.code).toBe(2);
+
+    const actions = (await auditPage(database.db, org.id, { limit: 10 })).events.map((e) => e.action);
+    expect(actions).toContain("identity.link");
+    const unlinked = await runOps(database, ["org", "idp", "unlink", "--org", org.id, "--email", email]);
+    expect(unlinked.code).toBe(0);
+    expect(await memberBySubject(database.db, org.id, "s-1")).toBeNull();
   });
 });

@@ -7,6 +7,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { useCursorPages } from "@/components/ui/cursor-pages";
 import { TableWrap } from "@/components/ui/table-wrap";
 import type { AuditAction } from "@/server/domain/audit";
 import { AUDIT_EXPORT_PATH } from "@/server/http/paths";
@@ -43,16 +44,15 @@ export function AuditLog({ actions }: { actions: readonly AuditAction[] }) {
   const trpc = useTRPC();
   const [draft, setDraft] = useState<Filters>(NO_FILTERS);
   const [applied, setApplied] = useState<Filters>(NO_FILTERS);
-  // The cursors of the pages before this one: Newer goes back, Older forward.
-  const [cursors, setCursors] = useState<number[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages<number>();
+  const cursor = pages.cursor;
   const events = useQuery(
     trpc.audit.list.queryOptions({ ...filterInput(applied), limit: PAGE, ...(cursor ? { cursor } : {}) }),
   );
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setApplied(draft);
-    setCursors([]);
+    pages.reset();
   };
   const csvHref = `${AUDIT_EXPORT_PATH}?${new URLSearchParams(filterInput(applied) as Record<string, string>)}`;
   const nextCursor = events.data?.nextCursor ?? null;
@@ -173,18 +173,7 @@ export function AuditLog({ actions }: { actions: readonly AuditAction[] }) {
             </TableWrap>
           )}
         </AccountList>
-        <nav aria-label="Audit pages" className="inline-form">
-          <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Newer
-          </button>
-          <button
-            type="button"
-            disabled={nextCursor === null}
-            onClick={() => nextCursor !== null && setCursors([...cursors, nextCursor])}
-          >
-            Older
-          </button>
-        </nav>
+        {pages.nav(nextCursor, "Audit pages")}
       </section>
     </>
   );

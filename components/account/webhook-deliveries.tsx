@@ -4,7 +4,7 @@
  * time and the start of the receiver's answer; a message can be resent (same webhook-id).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useCursorPages } from "@/components/ui/cursor-pages";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { utcMinute } from "../format";
 import { problemText, useTRPC } from "../trpc";
@@ -19,8 +19,8 @@ function outcome(entry: { deliveredAt: string | Date | null; failedAt: string | 
 export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages<string>();
+  const cursor = pages.cursor;
   const log = useQuery({
     ...trpc.webhooks.deliveries.queryOptions({ endpointId, ...(cursor ? { cursor } : {}) }),
     refetchInterval: 5000,
@@ -100,18 +100,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
         </TableWrap>
       ) : null}
       <ProblemAlert errors={[resend.error]} />
-      <p>
-        {cursors.length ? (
-          <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))}>
-            Newer
-          </button>
-        ) : null}{" "}
-        {nextCursor ? (
-          <button type="button" onClick={() => setCursors((c) => [...c, nextCursor])}>
-            Older
-          </button>
-        ) : null}
-      </p>
+      {pages.nav(nextCursor ?? null, "Delivery pages")}
     </>
   );
 }

@@ -7,6 +7,7 @@ import { redirect } from "next/navigation";
 import { unreadCount } from "../accounts/inbox";
 import { activeOrganizationOf, type Membership, organizationsOf } from "../accounts/organizations";
 import { auth } from "../auth/config";
+import { stillSignedIn } from "../auth/sso";
 import { getDatabase } from "../database/app-database";
 import { ONBOARDING_PATH, SIGN_IN_PATH } from "../http/paths";
 
@@ -25,7 +26,9 @@ export function safeReturnPath(value: unknown): string | null {
 export async function currentUser(): Promise<SignedIn | null> {
   const session = await auth();
   const id = session?.user?.id;
-  return id ? { id, email: session.user?.email ?? null } : null;
+  // A member their organization's IdP no longer knows is signed out here (docs/enterprise.md).
+  if (!id || !(await stillSignedIn(id))) return null;
+  return { id, email: session?.user?.email ?? null };
 }
 
 export async function requireUser(returnTo: string): Promise<SignedIn> {

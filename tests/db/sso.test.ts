@@ -16,7 +16,7 @@ import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
 import { ssoCallback, ssoStart, stillSignedIn } from "@/server/auth/sso";
 import { organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
 import { startTestIdp, type TestIdp, type TestIdpAccount } from "../helpers/test-idp";
 
 /** The public origin of a test process without APP_URL (server/http/origin.ts): localhost on PORT 3000. */
@@ -336,5 +336,76 @@ describe("de-provisioning at the token refresh", () => {
     expect(location.href).toBe(`${ORIGIN}/signin?sso_error=denied`);
     expect(await membership(acmeId, hal?.id ?? "")).toBeUndefined();
     expect(await sessionsOf(hal?.id ?? "")).toEqual([]);
+  });
+});
+
+describe("the owner's identity provider page (tRPC)", () => {
+  it("an owner sets the IdP and its domains, sees the TXT records and redirect URI, never the secret; verifies; removes", async () => {
+    const org = await organization(database.db, "Gamma", { homeCountry: "XC", credits: 0 });
+    const owner = await dashboardCallerAs(database.db, org.userId);
+    expect((await owner.identityProvider.show()).provider).toBeNull();
+    const saved = await owner.identityProvider.set({
+      issuer: "https://login.gamma.example/",
+      clientId: "dash",
+      clientSecret: "gamma-secret-value",
+      domains: ["Gamma.Example", "gamma.example"],
+      defaultRole: "billing",
+      requireSso: true,
+    });
+    expect(saved).toMatchObject({ issuer: "https://login.gamma.example", domains: ["gamma.example"] });
+    const shown = await owner.identityProvider.show();
+    expect(shown.redirectUri).toBe("http://dashboard.test/api/auth/sso/callback");
+    expect(shown.provider).toMatchObject({
+      clientId: "dash",
+      hasClientSecret: true,
+      defaultRole: "billing",
+      requireSso: true,
+    });
+    expect(JSON.stringify(shown)).not.toContain("gamma-secret-value");
+    const [claim] = shown.provider?.domains ?? [];
+    expect(claim?.recordName).toBe("_market-positioning.gamma.example");
+    expect(claim?.verifiedAt).toBeNull();
+    // Saved again without a secret: the stored one is kept.
+    await owner.identityProvider.set({
+      issuer: "https://login.gamma.example",
+      clientId: "dash",
+      clientSecret: null,
+      domains: ["gamma.example"],
+      defaultRole: "member",
+      requireSso: false,
+    });
+    expect((await owner.identityProvider.show()).provider?.hasClientSecret).toBe(true);
+    // No TXT record anywhere (no resolver answers for it): not verified, nothing audited.
+    process.env.DNS_SERVERS = "127.0.0.1:9";
+    try {
+      await expect(owner.identityProvider.verify({ domain: "gamma.example" })).rejects.toThrow(/Not verified/);
+    } finally {
+      delete process.env.DNS_SERVERS;
+    }
+    expect(await actions(org.id, "domain.verify")).toHaveLength(0);
+    expect(await actions(org.id, "identity_provider.set")).toHaveLength(2);
+    await owner.identityProvider.remove();
+    expect((await owner.identityProvider.show()).provider).toBeNull();
+    expect(await actions(org.id, "identity_provider.remove")).toHaveLength(1);
+  });
+
+  it("is for owners only: an admin is refused (sso.manage)", async () => {
+    const org = await organization(database.db, "Delta", { homeCountry: "XC", credits: 0 });
+    const adminUser = await database.db.insert(users).values({ email: "admin@delta.example" }).returning();
+    const adminId = adminUser[0]?.id ?? "";
+    await database.db.insert(memberships).values({ organizationId: org.id, userId: adminId, role: "admin" });
+    await database.db.update(users).set({ activeOrganizationId: org.id }).where(eq(users.id, adminId));
+    const admin = await dashboardCallerAs(database.db, adminId);
+    await expect(admin.identityProvider.show()).rejects.toThrow(/sso.manage/);
+    await expect(
+      admin.identityProvider.set({
+        issuer: "https://login.delta.example",
+        clientId: null,
+        clientSecret: null,
+        domains: ["delta.example"],
+        defaultRole: "member",
+        requireSso: false,
+      }),
+    ).rejects.toThrow(/sso.manage/);
   });
 });

@@ -106,7 +106,7 @@ export function IdentityProviderManager() {
             </select>
           </label>
           <p className="hint">{ROLE_DESCRIPTIONS[defaultRole]}.</p>
-          <label>
+          <label className="check">
             <input type="checkbox" checked={requireSso} onChange={(e) => setRequireSso(e.target.checked)} />
             Require it: people of the verified domains get no e-mail link, and no GitHub or Google sign-in
           </label>

@@ -16,6 +16,7 @@ import { organization, SESSION_COOKIE } from "../helpers/accounts";
 import { launchChromium } from "../helpers/browser";
 import { startDnsServer, type TestDnsServer } from "../helpers/dns-server";
 import { type OwnApp, startOwnApp } from "../helpers/own-app";
+import { rawExchange } from "../helpers/raw-http";
 import { startTestIdp, type TestIdp } from "../helpers/test-idp";
 import { SCREENSHOTS } from "../helpers/views";
 
@@ -146,5 +147,24 @@ describe("sign-in through the organization's identity provider", () => {
     await visitor.waitForURL(`${app.url}/`);
     expect(await visitor.getByTestId("organization-name").textContent()).toBe(ORGANIZATION);
     await context.close();
+  });
+
+  it("a forged Host or X-Forwarded-Host at the app does not change the redirect URI the IdP is given", async () => {
+    const port = new URL(app.url).port;
+    const body = `email=${encodeURIComponent(`pat@${DOMAIN}`)}&callbackUrl=%2F`;
+    for (const forged of ["Host: evil.example", `Host: 127.0.0.1:${port}\r\nX-Forwarded-Host: evil.example`]) {
+      // The page that posts the form is on the app's own origin as the app decides it.
+      const origin = forged.startsWith("Host: evil") ? `http://localhost:${port}` : app.url;
+      const answer = await rawExchange(
+        app.url,
+        `POST /api/auth/sso/start HTTP/1.1\r\n${forged}\r\nOrigin: ${origin}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      expect(answer.status).toBe(303);
+      const location = new URL(answer.headers.get("location") ?? "");
+      expect(location.origin).toBe(idp.issuer);
+      const redirectUri = location.searchParams.get("redirect_uri") ?? "";
+      expect(redirectUri).not.toContain("evil");
+      expect(redirectUri).toBe(`${origin}/api/auth/sso/callback`);
+    }
   });
 });

@@ -72,7 +72,7 @@ describe("sign-in through the organization's identity provider", () => {
     expect(value).toMatch(/^market-positioning-verification=/);
     // Before the record is published, Verify says why not.
     await row.getByRole("button", { name: `Verify ${DOMAIN}` }).click();
-    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("Not verified");
+    await expect.poll(() => page.locator("p.error").first().textContent()).toContain("Not verified");
     dns.records.TXT = { [`_market-positioning.${DOMAIN}`]: [value] };
     await row.getByRole("button", { name: `Verify ${DOMAIN}` }).click();
     await expect.poll(() => row.getByTestId("domain-state").textContent()).toMatch(/^Verified \d{4}-\d\d-\d\d$/);
@@ -110,6 +110,17 @@ describe("sign-in through the organization's identity provider", () => {
   });
 
   it("with required SSO no e-mail link goes out and the page says to use the company sign-in", async () => {
+    // Before it is required, a person of the domain may still ask for a link instead.
+    const early = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const earlyPage = await early.newPage();
+    const rita = `rita@${DOMAIN}`;
+    await earlyPage.goto(`${app.url}/signin`);
+    await earlyPage.getByLabel("E-mail address").fill(rita);
+    await earlyPage.getByRole("button", { name: "E-mail me a sign-in link" }).click();
+    await expect.poll(() => earlyPage.getByTestId("company-sign-in").count()).toBe(1);
+    await earlyPage.getByRole("button", { name: "E-mail me a sign-in link" }).click();
+    await earlyPage.waitForURL(/\/signin\/check-email/);
+
     const page = await owner.newPage();
     await page.goto(`${app.url}/identity-provider`);
     await expect.poll(() => page.getByLabel("Issuer").inputValue()).toBe(idp.issuer);
@@ -140,6 +151,14 @@ describe("sign-in through the organization's identity provider", () => {
     await visitor.goto(`${app.url}/dev/outbox`);
     await expect.poll(() => visitor.locator('[data-recipient="someone@elsewhere.example"]').count()).toBeGreaterThan(0);
     expect(await visitor.locator(`[data-recipient="${quinn}"]`).count()).toBe(0);
+    // The link Rita got before it was required no longer signs her in.
+    await earlyPage.goto(`${app.url}/dev/outbox`);
+    await earlyPage.locator(`[data-recipient="${rita}"] [data-testid="outbox-link"]`).first().click();
+    await earlyPage.waitForURL(/\/signin\?/);
+    expect(new URL(earlyPage.url()).searchParams.get("sso_error")).toBe("required");
+    expect(await earlyPage.locator("p.error").textContent()).toContain("continue with your company sign-in");
+    expect((await early.cookies()).some((c) => c.name === SESSION_COOKIE)).toBe(false);
+    await early.close();
     // And the company sign-in still works for them.
     idp.signInAs({ id: "quinn-1", email: quinn });
     await visitor.goto(`${app.url}/signin?sso=${encodeURIComponent(quinn)}`);

@@ -11,7 +11,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiTokens, auditEvents, authSessions, identityLinks, memberships, users } from "@/db/schema";
 import { claimDomain, setIdentityProvider, verifyDomain } from "@/server/accounts/identity-providers";
-import { ssoRequiredFor } from "@/server/accounts/sso";
+import { recheckIdentityLinks, ssoRequiredFor } from "@/server/accounts/sso";
 import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
 import { ssoCallback, ssoStart, stillSignedIn } from "@/server/auth/sso";
 import { organization } from "../helpers/accounts";
@@ -311,6 +311,19 @@ describe("de-provisioning at the token refresh", () => {
     expect(event?.actorKind).toBe("system");
     expect(event?.targetId).toBe(userId);
     expect(event?.details).toMatchObject({ role: "member", revokedTokens: 1, issuer: acmeIdp.issuer });
+  });
+
+  it("a due link is asked about once, however many requests arrive together", async () => {
+    await signIn("ivy@acme.example", acmeIdp, { id: "ivy-1", email: "ivy@acme.example" });
+    const ivy = await userByEmail("ivy@acme.example");
+    process.env.SSO_RECHECK_SECONDS = "0";
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => recheckIdentityLinks(database.db, ivy?.id ?? "")),
+    );
+    expect(results.flatMap((r) => r.outcomes)).toEqual(["confirmed"]);
+    // Just confirmed: with the default interval nothing is due.
+    delete process.env.SSO_RECHECK_SECONDS;
+    expect((await recheckIdentityLinks(database.db, ivy?.id ?? "")).outcomes).toEqual([]);
   });
 
   it("an IdP that cannot be reached removes nobody", async () => {

@@ -232,7 +232,15 @@ async function admit(
 ): Promise<SsoSignedIn> {
   const organizationId = input.provider.organizationId;
   return db.transaction(async (tx) => {
-    const person = await personByEmail(tx as unknown as Database, input.email, { create: true });
+    // The IdP's subject is who the person is (OpenID Connect Core §5.7): someone linked already
+    // stays that person when the IdP changes their address; anyone else is found by address.
+    const [linked] = await tx
+      .select({ userId: identityLinks.userId })
+      .from(identityLinks)
+      .where(and(eq(identityLinks.organizationId, organizationId), eq(identityLinks.subject, input.subject)));
+    const person = linked
+      ? { id: linked.userId }
+      : await personByEmail(tx as unknown as Database, input.email, { create: true });
     const [earlier] = await tx
       .select({ subject: identityLinks.subject })
       .from(identityLinks)

@@ -267,6 +267,16 @@ describe("sign-in through the organization's IdP", () => {
     expect(link?.subject).toBe("erin-1");
   });
 
+  it("a linked person whose address the IdP changed stays the same person here", async () => {
+    await signIn("jo@acme.example", acmeIdp, { id: "jo-1", email: "jo@acme.example" });
+    const jo = await userByEmail("jo@acme.example");
+    const { location } = await signIn("joanna@acme.example", acmeIdp, { id: "jo-1", email: "joanna@acme.example" });
+    expect(location.href).toBe(`${ORIGIN}/members`);
+    expect(await userByEmail("joanna@acme.example")).toBeUndefined();
+    expect((await sessionsOf(jo?.id ?? "")).length).toBe(2);
+    expect((await actions(acmeId, "member.sso_join")).filter((e) => e.targetId === jo?.id)).toHaveLength(1);
+  });
+
   it("required SSO applies to the verified domains only", async () => {
     expect(await ssoRequiredFor(database.db, "ada@acme.example")).toBe(false);
     await setIdentityProvider(database.db, {

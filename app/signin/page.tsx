@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { ssoProviderForEmail } from "@/server/accounts/sso";
+import { type SsoRefusalReason, ssoProviderForEmail } from "@/server/accounts/sso";
 import { oauthProviders, signIn } from "@/server/auth/config";
 import { SSO_START_PATH } from "@/server/auth/sso";
 import { currentUser, safeReturnPath } from "@/server/dashboard/guards";
@@ -19,7 +19,7 @@ const ERRORS: Record<string, string> = {
 };
 
 /** Why a company sign-in (server/accounts/sso.ts, SSO_REFUSALS) did not sign someone in. */
-const SSO_ERRORS: Record<string, string> = {
+const SSO_ERRORS: Record<SsoRefusalReason | "required", string> = {
   required: "Your organization requires its company sign-in for your address: continue with your company sign-in.",
   not_configured: "No company sign-in is set up for that address. Ask for an e-mail link instead.",
   expired: "That company sign-in took too long or was started elsewhere. Start again.",
@@ -33,14 +33,18 @@ const SSO_ERRORS: Record<string, string> = {
   unavailable: "Your company's identity provider cannot be reached right now. Try again in a moment.",
 };
 
+/** The page's words for a code from the query (own keys only: `toString` is no code). */
+const messageOf = (table: Record<string, string>, code: string) =>
+  Object.hasOwn(table, code) ? (table[code] as string) : "Sign-in failed; try again.";
+
 export default async function SignInPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
   const returnTo = safeReturnPath(params.callbackUrl) ?? "/";
   const error =
     typeof params.sso_error === "string"
-      ? (SSO_ERRORS[params.sso_error] ?? "Sign-in failed; try again.")
+      ? messageOf(SSO_ERRORS, params.sso_error)
       : typeof params.error === "string"
-        ? (ERRORS[params.error] ?? "Sign-in failed; try again.")
+        ? messageOf(ERRORS, params.error)
         : null;
   // An address whose organization signs its people in through its own IdP (docs/enterprise.md).
   const ssoEmail = typeof params.sso === "string" ? params.sso.slice(0, 254) : null;
@@ -55,7 +59,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
     if (await ssoProviderForEmail((await getDatabase()).db, email))
       redirect(`${SIGN_IN_PATH}?sso=${encodeURIComponent(email)}&callbackUrl=${encodeURIComponent(returnTo)}`);
     // No redirect through /api/auth: the router would follow it as a page and stall there.
-    await signIn("email", { email: String(formData.get("email") ?? ""), redirectTo: returnTo, redirect: false });
+    await signIn("email", { email, redirectTo: returnTo, redirect: false });
     redirect(CHECK_EMAIL_PATH);
   }
 

@@ -80,7 +80,6 @@ export const SSO_REFUSALS = [
   "domain",
   "subject",
   "unavailable",
-  "owner_elsewhere",
 ] as const;
 export type SsoRefusalReason = (typeof SSO_REFUSALS)[number];
 

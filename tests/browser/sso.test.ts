@@ -4,7 +4,8 @@
  * server for the TXT record) and a real IdP (oidc-provider, tests/helpers/test-idp.ts). The owner
  * sets the IdP on /identity-provider, publishes the TXT record the page shows and verifies it; a
  * person of the domain types their address on /signin, is sent to the IdP, and lands in the
- * dashboard as a member with the default role. With required SSO, no e-mail link goes out — not
+ * dashboard as a member with the default role; revoked at the IdP, their next dashboard request
+ * removes and signs them out. With required SSO, no e-mail link goes out — not
  * from the page, not from next-auth's own endpoint — and the page says to use the company sign-in.
  */
 import { mkdirSync } from "node:fs";
@@ -32,7 +33,9 @@ let owner: BrowserContext;
 beforeAll(async () => {
   dns = await startDnsServer({ TXT: {} });
   idp = await startTestIdp();
-  app = await startOwnApp({ IDP_ALLOW_PRIVATE_HOSTS: "1", DNS_SERVERS: dns.address }, async (db) => {
+  // A recheck at the IdP on every request a second after the last: de-provisioning shows at once.
+  const env = { IDP_ALLOW_PRIVATE_HOSTS: "1", DNS_SERVERS: dns.address, SSO_RECHECK_SECONDS: "1" };
+  app = await startOwnApp(env, async (db) => {
     const org = await organization(db, ORGANIZATION, { credits: 100 });
     return { organizationId: org.id, session: org.session };
   });
@@ -106,6 +109,17 @@ describe("sign-in through the organization's identity provider", () => {
     // A member is not offered the owner's page.
     await page.getByText("Account", { exact: true }).click();
     expect(await page.getByTestId("identity-provider-link").count()).toBe(0);
+    // Gone at the IdP: their next dashboard request finds out, removes them and signs them out.
+    await idp.revoke("pat-1");
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await page.goto(`${app.url}/members`);
+    await page.waitForURL(/\/signin\?callbackUrl=/);
+    const ownerView = await owner.newPage();
+    await ownerView.goto(`${app.url}/members`);
+    await expect.poll(() => ownerView.getByTestId("member-row").count(), { timeout: 20_000 }).toBe(1);
+    await ownerView.goto(`${app.url}/audit`);
+    await expect.poll(() => ownerView.getByText("member.sso_deprovision").count()).toBeGreaterThan(0);
+    await ownerView.close();
     await context.close();
   });
 

@@ -15,6 +15,7 @@ import {
   CREDITS_PATH,
   EMBEDS_PATH,
   GEOGRAPHIES_PATH,
+  IDENTITY_PROVIDER_PATH,
   MEMBERS_PATH,
   NOTIFICATIONS_PATH,
   ONBOARDING_PATH,
@@ -189,6 +190,11 @@ export async function SiteHeader() {
               {state.active ? (
                 <Link href={AUDIT_PATH} data-testid="audit-link">
                   Audit trail
+                </Link>
+              ) : null}
+              {state.active && can(state.active.role, "sso.manage") ? (
+                <Link href={IDENTITY_PROVIDER_PATH} data-testid="identity-provider-link">
+                  Identity provider
                 </Link>
               ) : null}
               <button type="submit" className="link-button">

@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { type SsoRefusalReason, ssoProviderForEmail } from "@/server/accounts/sso";
 import { oauthProviders, signIn } from "@/server/auth/config";
+import { SSO_START_PATH } from "@/server/auth/sso";
 import { currentUser, safeReturnPath } from "@/server/dashboard/guards";
-import { CHECK_EMAIL_PATH } from "@/server/http/paths";
+import { getDatabase } from "@/server/database/app-database";
+import { emailDomain } from "@/server/domain/identity-providers";
+import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -14,17 +18,48 @@ const ERRORS: Record<string, string> = {
   AccessDenied: "Sign-in was refused.",
 };
 
+/** Why a company sign-in (server/accounts/sso.ts, SSO_REFUSALS) did not sign someone in. */
+const SSO_ERRORS: Record<SsoRefusalReason | "required", string> = {
+  required: "Your organization requires its company sign-in for your address: continue with your company sign-in.",
+  not_configured: "No company sign-in is set up for that address. Ask for an e-mail link instead.",
+  expired: "That company sign-in took too long or was started elsewhere. Start again.",
+  denied: "Your company's identity provider did not sign you in.",
+  invalid: "Your company's identity provider answered with something we cannot trust; nobody was signed in.",
+  no_email: "Your company's identity provider gave no verified e-mail address for you.",
+  domain:
+    "Your company's identity provider signed you in with an address outside the domains your organization has verified.",
+  subject:
+    "Your company's identity provider signed you in as a different account than the one linked to this address. An owner of the organization must remove the old membership first.",
+  unavailable: "Your company's identity provider cannot be reached right now. Try again in a moment.",
+};
+
+/** The page's words for a code from the query (own keys only: `toString` is no code). */
+const messageOf = (table: Record<string, string>, code: string) =>
+  Object.hasOwn(table, code) ? (table[code] as string) : "Sign-in failed; try again.";
+
 export default async function SignInPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
   const returnTo = safeReturnPath(params.callbackUrl) ?? "/";
-  const error = typeof params.error === "string" ? (ERRORS[params.error] ?? "Sign-in failed; try again.") : null;
+  const error =
+    typeof params.sso_error === "string"
+      ? messageOf(SSO_ERRORS, params.sso_error)
+      : typeof params.error === "string"
+        ? messageOf(ERRORS, params.error)
+        : null;
+  // An address whose organization signs its people in through its own IdP (docs/enterprise.md).
+  const ssoEmail = typeof params.sso === "string" ? params.sso.slice(0, 254) : null;
+  const sso = ssoEmail ? await ssoProviderForEmail((await getDatabase()).db, ssoEmail) : null;
   // Someone signed in already has what this page would give: go where it would have returned to.
   if (await currentUser()) redirect(returnTo);
 
   async function sendLink(formData: FormData) {
     "use server";
+    const email = String(formData.get("email") ?? "").trim();
+    // People of a verified domain with an IdP are offered their company sign-in instead.
+    if (await ssoProviderForEmail((await getDatabase()).db, email))
+      redirect(`${SIGN_IN_PATH}?sso=${encodeURIComponent(email)}&callbackUrl=${encodeURIComponent(returnTo)}`);
     // No redirect through /api/auth: the router would follow it as a page and stall there.
-    await signIn("email", { email: String(formData.get("email") ?? ""), redirectTo: returnTo, redirect: false });
+    await signIn("email", { email, redirectTo: returnTo, redirect: false });
     redirect(CHECK_EMAIL_PATH);
   }
 
@@ -42,10 +77,53 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           {error}
         </p>
       ) : null}
-      <form action={sendLink} className="stack">
+      {sso && ssoEmail ? (
+        <section aria-labelledby="company-sign-in" className="stack" data-testid="company-sign-in">
+          <h2 id="company-sign-in">Company sign-in</h2>
+          <p>
+            Your organization signs in the people of <strong>{emailDomain(ssoEmail)}</strong> through its own identity
+            provider.
+            {sso.requireSso ? " It requires it: no e-mail link is sent to your address." : null}
+          </p>
+          <form method="post" action={SSO_START_PATH}>
+            <input type="hidden" name="email" value={ssoEmail} />
+            <input type="hidden" name="callbackUrl" value={returnTo} />
+            <button type="submit">Continue with company sign-in</button>
+          </form>
+        </section>
+      ) : null}
+      {sso?.requireSso ? null : <SignInForms sendLink={sendLink} returnTo={returnTo} email={ssoEmail} />}
+    </main>
+  );
+}
+
+function SignInForms({
+  sendLink,
+  returnTo,
+  email,
+}: {
+  sendLink: (formData: FormData) => Promise<void>;
+  returnTo: string;
+  email: string | null;
+}) {
+  async function sendAnyway(formData: FormData) {
+    "use server";
+    await signIn("email", { email: String(formData.get("email") ?? ""), redirectTo: returnTo, redirect: false });
+    redirect(CHECK_EMAIL_PATH);
+  }
+  return (
+    <>
+      <form action={email ? sendAnyway : sendLink} className="stack">
         <label>
           E-mail address
-          <input type="email" name="email" required autoComplete="email" placeholder="you@example.com" />
+          <input
+            type="email"
+            name="email"
+            required
+            autoComplete="email"
+            placeholder="you@example.com"
+            defaultValue={email ?? undefined}
+          />
         </label>
         <button type="submit">E-mail me a sign-in link</button>
       </form>
@@ -62,6 +140,6 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           </button>
         </form>
       ))}
-    </main>
+    </>
   );
 }

@@ -8,12 +8,11 @@ import type { Provider } from "next-auth/providers";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { authAccounts, authSessions, authVerificationTokens, users } from "../../db/schema";
+import { ssoRequiredFor } from "../accounts/sso";
 import { getDatabase } from "../database/app-database";
 import { appSecret } from "../keys/app-secret";
 import { deliverMail } from "../mail/mail";
 
-/** Session lifetime: SESSION_MAX_AGE_SECONDS, default 30 days. */
-const sessionMaxAge = Number(process.env.SESSION_MAX_AGE_SECONDS) || 30 * 24 * 3600;
 /** How long a sign-in link works. */
 const MAGIC_LINK_MAX_AGE = 15 * 60;
 
@@ -21,6 +20,10 @@ import { clientNetworkOf } from "../http/client-address";
 import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "../http/paths";
 import { THROTTLES, throttle, throttleKey } from "../limits/throttles";
 import { log } from "../observability/logger";
+import { sessionMaxAge } from "./session-age";
+
+/** Where the sign-in page sends someone whose organization requires its own sign-in (docs/enterprise.md). */
+export const SSO_REQUIRED_PATH = `${SIGN_IN_PATH}?sso_error=required`;
 
 function providers(): Provider[] {
   const list: Provider[] = [
@@ -31,6 +34,11 @@ function providers(): Provider[] {
       maxAge: MAGIC_LINK_MAX_AGE,
       async sendVerificationRequest({ identifier, url, request }) {
         const { db } = await getDatabase();
+        // An address whose organization requires its IdP gets no link (the sign-in page says why).
+        if (await ssoRequiredFor(db, identifier)) {
+          log().info("sign-in mail not sent: the address's organization requires its identity provider");
+          return;
+        }
         // The requester sees the same page whether or not a mail goes out: nothing to enumerate.
         const verdict = await throttle(db, [
           [THROTTLES.signInPerAddress, identifier],
@@ -69,10 +77,15 @@ async function config(): Promise<NextAuthConfig> {
     // next-auth reads the origin from X-Forwarded-Host/-Proto; the route hands it a request whose
     // origin headers we wrote from the operator's origin (atPublicOrigin), never the client's.
     trustHost: true,
-    session: { strategy: "database", maxAge: sessionMaxAge },
+    session: { strategy: "database", maxAge: sessionMaxAge() },
     providers: providers(),
     pages: { signIn: SIGN_IN_PATH, verifyRequest: CHECK_EMAIL_PATH, error: SIGN_IN_PATH },
     callbacks: {
+      // Required SSO: no e-mail link (an old one included) and no GitHub or Google for those addresses.
+      async signIn({ user }) {
+        if (await ssoRequiredFor(db, user.email)) return SSO_REQUIRED_PATH;
+        return true;
+      },
       // Only who and until when: the database session row (its token above all) stays on the server.
       session({ session, user }) {
         return {

@@ -4,9 +4,11 @@
  */
 import "server-only";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import { unreadCount } from "../accounts/inbox";
 import { activeOrganizationOf, type Membership, organizationsOf } from "../accounts/organizations";
 import { auth } from "../auth/config";
+import { stillSignedIn } from "../auth/sso";
 import { getDatabase } from "../database/app-database";
 import { ONBOARDING_PATH, SIGN_IN_PATH } from "../http/paths";
 
@@ -22,10 +24,18 @@ export function safeReturnPath(value: unknown): string | null {
     : null;
 }
 
+/**
+ * The IdP's verdict on a person, once per request: the header and the page both ask, and only the
+ * first would see a de-provisioning happen (the session next-auth read is the request's own).
+ */
+const stillSignedInThisRequest = cache((userId: string) => stillSignedIn(userId));
+
 export async function currentUser(): Promise<SignedIn | null> {
   const session = await auth();
   const id = session?.user?.id;
-  return id ? { id, email: session.user?.email ?? null } : null;
+  // A member their organization's IdP no longer knows is signed out here (docs/enterprise.md).
+  if (!id || !(await stillSignedInThisRequest(id))) return null;
+  return { id, email: session?.user?.email ?? null };
 }
 
 export async function requireUser(returnTo: string): Promise<SignedIn> {

@@ -39,6 +39,9 @@ export const AUDIT_ACTIONS = [
   "domain.release",
   "identity.link",
   "identity.unlink",
+  // Dashboard sign-in through the organization's IdP: joined on first sign-in, removed when the IdP says gone.
+  "member.sso_join",
+  "member.sso_deprovision",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

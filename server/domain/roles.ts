@@ -38,6 +38,8 @@ export const PERMISSIONS = [
   "audit.read",
   /** Make embeds of readings (each paid for per release it shows), list and revoke them. */
   "embeds.manage",
+  /** The organization's identity provider: dashboard sign-in through it, its domains (owners only). */
+  "sso.manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

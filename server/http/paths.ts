@@ -8,6 +8,7 @@ export const WEBHOOKS_PATH = "/webhooks";
 export const EMBEDS_PATH = "/embeds";
 export const CONNECT_PATH = "/connect";
 export const MEMBERS_PATH = "/members";
+export const IDENTITY_PROVIDER_PATH = "/identity-provider";
 export const INVITATIONS_PATH = "/invitations";
 export const OUTBOX_PATH = "/dev/outbox";
 export const MCP_PATH = "/mcp";

@@ -6,6 +6,7 @@ import { embedsRouter } from "./routers/embeds";
 import { exportsRouter } from "./routers/exports";
 import { followingRouter } from "./routers/following";
 import { geographiesRouter } from "./routers/geographies";
+import { identityProviderRouter } from "./routers/identity-provider";
 import { marketsRouter } from "./routers/markets";
 import { membersRouter } from "./routers/members";
 import { notificationsRouter } from "./routers/notifications";
@@ -33,6 +34,7 @@ export const appRouter = createRouter({
   webhooks: webhooksRouter,
   audit: auditRouter,
   embeds: embedsRouter,
+  identityProvider: identityProviderRouter,
 });
 
 export type AppRouter = typeof appRouter;

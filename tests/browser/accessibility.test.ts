@@ -112,6 +112,7 @@ describe("WCAG 2.2 AA (axe-core), in Chromium", () => {
     ["/members", "member-row"],
     ["/embeds"],
     ["/audit"],
+    ["/identity-provider", "idp-form"],
   ];
   for (const [path, ready] of memberPages)
     it(`a member: ${path}`, async () => {

@@ -9489,7 +9489,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release" | "identity.link" | "identity.unlink";
+                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release" | "identity.link" | "identity.unlink" | "member.sso_join" | "member.sso_deprovision";
                 actor?: string;
                 from?: string;
                 to?: string;
@@ -9723,7 +9723,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release" | "identity.link" | "identity.unlink";
+                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release" | "identity.link" | "identity.unlink" | "member.sso_join" | "member.sso_deprovision";
                 actor?: string;
                 from?: string;
                 to?: string;

@@ -1,0 +1,5 @@
+import { ssoCallback } from "@/server/auth/sso";
+
+export const dynamic = "force-dynamic";
+
+export const GET = (request: Request) => ssoCallback(request);

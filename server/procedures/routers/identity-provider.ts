@@ -1,0 +1,161 @@
+/**
+ * The active organization's identity provider, for its owners (docs/enterprise.md, `sso.manage`):
+ * the issuer and the dashboard's client at it, the e-mail domains it speaks for (each proved by a
+ * DNS TXT record), the role people join with and whether they must sign in through it. The same
+ * storage as `ops org idp` (server/accounts/identity-providers.ts); the client secret goes in,
+ * sealed, and never comes out. Each change is audited.
+ */
+import { z } from "zod";
+import {
+  claimDomain,
+  IdentityProviderError,
+  identityProviderClientSecret,
+  identityProviderOf,
+  idpPrivateHostsAllowed,
+  normaliseIssuer,
+  releaseDomain,
+  removeIdentityProvider,
+  setIdentityProvider,
+  verifyDomain,
+} from "../../accounts/identity-providers";
+import { ssoRedirectUri } from "../../auth/sso";
+import { normaliseDomain } from "../../domain/identity-providers";
+import { conflict, invalidRequest, notFound } from "../../errors/api-error";
+import { createRouter, permittedProcedure } from "../trpc";
+
+const ssoProcedure = permittedProcedure("sso.manage");
+
+/** The stable names of what the page does (its audit trail's actions). */
+export const IDENTITY_PROVIDER_ACTIONS = {
+  set: "identity_provider.set",
+  remove: "identity_provider.remove",
+  verify: "domain.verify",
+} as const;
+
+function domainOf(raw: string): string {
+  const found = normaliseDomain(raw);
+  if ("problem" in found)
+    throw invalidRequest(`The domain ${found.problem}.`, [{ path: "domains", message: found.problem }]);
+  return found.domain;
+}
+
+const refused = (error: unknown): never => {
+  if (error instanceof IdentityProviderError) throw conflict(error.message);
+  throw error;
+};
+
+export const identityProviderRouter = createRouter({
+  /** The IdP (no secret: only whether one is stored), each domain's TXT record, and the redirect URI to register. */
+  show: ssoProcedure.query(async ({ ctx }) => ({
+    provider: await identityProviderOf(ctx.db, ctx.organization.id),
+    redirectUri: ssoRedirectUri(ctx.origin),
+  })),
+
+  // identity_provider.set
+  set: ssoProcedure
+    .meta({
+      audit: {
+        action: IDENTITY_PROVIDER_ACTIONS.set,
+        target: (_: unknown, out: { issuer: string }) => ({ type: "identity_provider", id: out.issuer }),
+        details: (
+          _: unknown,
+          out: {
+            issuer: string;
+            domains: string[];
+            released: string[];
+            clientId: string | null;
+            defaultRole: string;
+            requireSso: boolean;
+          },
+        ) => ({
+          issuer: out.issuer,
+          domains: out.domains,
+          released: out.released,
+          clientId: out.clientId,
+          defaultRole: out.defaultRole,
+          requireSso: out.requireSso,
+        }),
+      },
+    })
+    .input(
+      z.object({
+        issuer: z.string().min(1).max(2048),
+        clientId: z.string().max(512).nullable(),
+        /** Empty or null with the same client id: the stored secret is kept. */
+        clientSecret: z.string().max(2048).nullable(),
+        domains: z.array(z.string().min(1).max(253)).min(1).max(20),
+        defaultRole: z.enum(["admin", "member", "billing"]),
+        requireSso: z.boolean(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const organizationId = ctx.organization.id;
+      const issuer = normaliseIssuer(input.issuer, idpPrivateHostsAllowed());
+      if ("problem" in issuer)
+        throw invalidRequest(`The issuer: ${issuer.problem}.`, [{ path: "issuer", message: issuer.problem }]);
+      const domains = [...new Set(input.domains.map(domainOf))];
+      const before = await identityProviderOf(ctx.db, organizationId);
+      const clientId = input.clientId?.trim() || null;
+      let clientSecret = input.clientSecret || null;
+      if (clientId !== null && clientSecret === null && before?.clientId === clientId)
+        clientSecret = await identityProviderClientSecret(ctx.db, organizationId);
+      if ((clientId === null) !== (clientSecret === null))
+        throw invalidRequest("Give the client id and its secret together, or neither.", [
+          { path: "clientSecret", message: "required with a client id" },
+        ]);
+      await setIdentityProvider(ctx.db, {
+        organizationId,
+        issuer: issuer.issuer,
+        clientId,
+        clientSecret,
+        jwks: before?.jwks ?? null,
+        defaultRole: input.defaultRole,
+        requireSso: input.requireSso,
+      }).catch(refused);
+      for (const domain of domains) await claimDomain(ctx.db, organizationId, domain).catch(refused);
+      const released = (before?.domains ?? []).map((d) => d.domain).filter((d) => !domains.includes(d));
+      for (const domain of released) await releaseDomain(ctx.db, organizationId, domain);
+      return {
+        action: IDENTITY_PROVIDER_ACTIONS.set,
+        issuer: issuer.issuer,
+        domains,
+        released,
+        clientId,
+        defaultRole: input.defaultRole,
+        requireSso: input.requireSso,
+      };
+    }),
+
+  // domain.verify
+  verify: ssoProcedure
+    .meta({
+      audit: {
+        action: IDENTITY_PROVIDER_ACTIONS.verify,
+        target: (_: unknown, out: { domain: string }) => ({ type: "domain", id: out.domain }),
+        details: (_: unknown, out: { domain: string }) => ({ domain: out.domain }),
+      },
+    })
+    .input(z.object({ domain: z.string().min(1).max(253) }))
+    .mutation(async ({ ctx, input }) => {
+      const domain = domainOf(input.domain);
+      const outcome = await verifyDomain(ctx.db, ctx.organization.id, domain);
+      if (!outcome.verified)
+        throw invalidRequest(`Not verified: ${outcome.reason}.`, [{ path: "domain", message: outcome.reason }]);
+      return { action: IDENTITY_PROVIDER_ACTIONS.verify, domain, verifiedAt: outcome.claim.verifiedAt };
+    }),
+
+  // identity_provider.remove
+  remove: ssoProcedure
+    .meta({
+      audit: {
+        action: IDENTITY_PROVIDER_ACTIONS.remove,
+        target: (_: unknown, out: { issuer: string }) => ({ type: "identity_provider", id: out.issuer }),
+      },
+    })
+    .mutation(async ({ ctx }) => {
+      const before = await identityProviderOf(ctx.db, ctx.organization.id);
+      if (!before || !(await removeIdentityProvider(ctx.db, ctx.organization.id)))
+        throw notFound("This organization has no identity provider.");
+      return { action: IDENTITY_PROVIDER_ACTIONS.remove, issuer: before.issuer };
+    }),
+});

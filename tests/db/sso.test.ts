@@ -1,0 +1,434 @@
+/**
+ * Dashboard sign-in through an organization's own OpenID Connect IdP, through the two route
+ * handlers (server/auth/sso.ts) against a real IdP (oidc-provider in this process,
+ * tests/helpers/test-idp.ts): just-in-time membership with the default role, a next-auth database
+ * session, ID tokens that openid-client must refuse (wrong nonce, issuer, audience, expiry or
+ * signature), addresses outside the verified domains, another organization's IdP, a forged Host,
+ * and de-provisioning when the IdP refuses the person's refresh token (or cannot be reached).
+ */
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiTokens, auditEvents, authSessions, identityLinks, memberships, users } from "@/db/schema";
+import { claimDomain, setIdentityProvider, verifyDomain } from "@/server/accounts/identity-providers";
+import { recheckIdentityLinks, ssoRequiredFor } from "@/server/accounts/sso";
+import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
+import { ssoCallback, ssoStart, stillSignedIn } from "@/server/auth/sso";
+import { organization } from "../helpers/accounts";
+import { runOps } from "../helpers/cli";
+import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
+import { startTestIdp, type TestIdp, type TestIdpAccount } from "../helpers/test-idp";
+
+/** The public origin of a test process without APP_URL (server/http/origin.ts): localhost on PORT 3000. */
+const ORIGIN = "http://localhost:3000";
+const REDIRECT_URI = `${ORIGIN}/api/auth/sso/callback`;
+
+let database: TestDatabase;
+let acmeIdp: TestIdp;
+let betaIdp: TestIdp;
+let acmeId: string;
+let betaId: string;
+const saved = { private: process.env.IDP_ALLOW_PRIVATE_HOSTS, recheck: process.env.SSO_RECHECK_SECONDS };
+
+async function organizationWithIdp(name: string, idp: TestIdp, domain: string) {
+  const org = await organization(database.db, name, { homeCountry: "XC", credits: 0 });
+  idp.addClient({ clientId: `dashboard-${name}`, clientSecret: `secret-${name}`, redirectUris: [REDIRECT_URI] });
+  await setIdentityProvider(database.db, {
+    organizationId: org.id,
+    issuer: idp.issuer,
+    clientId: `dashboard-${name}`,
+    clientSecret: `secret-${name}`,
+    jwks: null,
+    defaultRole: "member",
+    requireSso: false,
+  });
+  const claim = await claimDomain(database.db, org.id, domain);
+  expect((await verifyDomain(database.db, org.id, domain, async () => [claim.recordValue])).verified).toBe(true);
+  return org.id;
+}
+
+beforeAll(async () => {
+  process.env.IDP_ALLOW_PRIVATE_HOSTS = "1";
+  database = await createTestDatabase();
+  const geographies = path.resolve(import.meta.dirname, "../fixtures/geographies.yaml");
+  expect((await runOps(database, ["catalog", "publish", geographies])).code).toBe(0);
+  acmeIdp = await startTestIdp();
+  betaIdp = await startTestIdp();
+  acmeId = await organizationWithIdp("Acme", acmeIdp, "acme.example");
+  betaId = await organizationWithIdp("Beta", betaIdp, "beta.example");
+});
+afterAll(async () => {
+  for (const [name, value] of [
+    ["IDP_ALLOW_PRIVATE_HOSTS", saved.private],
+    ["SSO_RECHECK_SECONDS", saved.recheck],
+  ] as const)
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  await acmeIdp?.close();
+  await betaIdp?.close();
+  await database?.drop();
+});
+beforeEach(() => {
+  acmeIdp.tamperIdTokens(null);
+  delete process.env.SSO_RECHECK_SECONDS;
+});
+
+const firstCookie = (response: Response) => response.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+
+/** The sign-in page's form, posted. */
+function start(email: string, headers: Record<string, string> = {}) {
+  return ssoStart(
+    new Request(`${ORIGIN}/api/auth/sso/start`, {
+      method: "POST",
+      headers: { origin: ORIGIN, ...headers },
+      body: new URLSearchParams({ email, callbackUrl: "/members" }),
+    }),
+    database.db,
+  );
+}
+
+/** A person's whole round trip: the form, the IdP (signing in `account`), the callback. */
+async function signIn(email: string, idp: TestIdp, account: TestIdpAccount | null) {
+  const started = await start(email);
+  expect(started.status).toBe(303);
+  const authorization = new URL(started.headers.get("location") ?? "");
+  expect(authorization.origin).toBe(idp.issuer);
+  idp.signInAs(account);
+  const back = await idp.authorize(authorization);
+  const answer = await ssoCallback(new Request(back, { headers: { cookie: firstCookie(started) } }), database.db);
+  expect(answer.status).toBe(303);
+  const location = new URL(answer.headers.get("location") ?? "");
+  const session = answer.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("authjs.session-token="))
+    ?.split(";")[0]
+    ?.split("=")[1];
+  return { location, session, cookies: answer.headers.getSetCookie(), authorization };
+}
+
+const userByEmail = async (email: string) => (await database.db.select().from(users).where(eq(users.email, email)))[0];
+const membership = async (organizationId: string, userId: string) =>
+  (
+    await database.db
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+  )[0];
+const sessionsOf = (userId: string) => database.db.select().from(authSessions).where(eq(authSessions.userId, userId));
+const actions = async (organizationId: string, action: string) =>
+  database.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.action, action)));
+
+describe("sign-in through the organization's IdP", () => {
+  it("sends the person to their IdP with PKCE S256, state, nonce and the redirect URI on the public origin", async () => {
+    const started = await start("ada@acme.example");
+    const url = new URL(started.headers.get("location") ?? "");
+    expect(url.origin).toBe(acmeIdp.issuer);
+    expect(url.searchParams.get("redirect_uri")).toBe(REDIRECT_URI);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
+    expect(url.searchParams.get("state")).toBeTruthy();
+    expect(url.searchParams.get("nonce")).toBeTruthy();
+    expect(url.searchParams.get("scope")).toBe("openid email offline_access");
+    const cookie = started.headers.getSetCookie()[0] ?? "";
+    expect(cookie).toMatch(/^mps\.sso=v1\./);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("Path=/api/auth/sso/callback");
+    // Sealed: neither the verifier nor the state can be read from it.
+    expect(cookie).not.toContain(url.searchParams.get("state"));
+  });
+
+  it("a forged Host or X-Forwarded-Host does not change the redirect URI", async () => {
+    const forged: Record<string, string>[] = [
+      { host: "evil.example" },
+      { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+    ];
+    for (const headers of forged) {
+      const started = await start("ada@acme.example", headers);
+      const url = new URL(started.headers.get("location") ?? "");
+      expect(url.searchParams.get("redirect_uri")).toBe(REDIRECT_URI);
+    }
+  });
+
+  it("refuses a start posted from another site", async () => {
+    const started = await start("ada@acme.example", { origin: "https://evil.example" });
+    expect(started.headers.get("location")).toBe(`${ORIGIN}/signin?sso_error=expired`);
+  });
+
+  it("every request to the IdP goes through the outbound guard: a loopback IdP is refused outside tests", async () => {
+    process.env.IDP_ALLOW_PRIVATE_HOSTS = "0";
+    try {
+      const started = await start("ada@acme.example");
+      expect(started.headers.get("location")).toBe(`${ORIGIN}/signin?sso_error=unavailable`);
+    } finally {
+      process.env.IDP_ALLOW_PRIVATE_HOSTS = "1";
+    }
+  });
+
+  it("an address of no verified domain is not sent anywhere", async () => {
+    const started = await start("ada@unclaimed.example");
+    expect(started.headers.get("location")).toBe(`${ORIGIN}/signin?sso_error=not_configured`);
+  });
+
+  it("joins a new person with the default role, links them, and gives a next-auth session", async () => {
+    const { location, session } = await signIn("ada@acme.example", acmeIdp, { id: "ada-1", email: "ada@acme.example" });
+    expect(location.href).toBe(`${ORIGIN}/members`);
+    expect(session).toMatch(/^[0-9a-f]{64}$/);
+    const ada = await userByEmail("ada@acme.example");
+    expect(ada?.activeOrganizationId).toBe(acmeId);
+    expect(ada?.emailVerified).toBeInstanceOf(Date);
+    expect((await membership(acmeId, ada?.id ?? ""))?.role).toBe("member");
+    const [row] = await sessionsOf(ada?.id ?? "");
+    expect(row?.sessionToken).toBe(session);
+    const [link] = await database.db
+      .select()
+      .from(identityLinks)
+      .where(eq(identityLinks.userId, ada?.id ?? ""));
+    expect(link?.subject).toBe("ada-1");
+    expect(link?.refreshTokenSealed).toMatch(/^v1\./);
+    const joins = await actions(acmeId, "member.sso_join");
+    expect(joins.map((e) => [e.targetId, e.details])).toEqual([[ada?.id, { role: "member", issuer: acmeIdp.issuer }]]);
+    // Again: the same member, no second join.
+    await signIn("ada@acme.example", acmeIdp, { id: "ada-1", email: "ada@acme.example" });
+    expect(await actions(acmeId, "member.sso_join")).toHaveLength(1);
+    expect(await sessionsOf(ada?.id ?? "")).toHaveLength(2);
+  });
+
+  const tampered: [string, Parameters<TestIdp["tamperIdTokens"]>[0], boolean][] = [
+    ["a nonce of another sign-in", (c) => ({ ...c, nonce: "not-the-nonce" }), false],
+    ["another issuer", (c) => ({ ...c, iss: "https://other-idp.example" }), false],
+    ["another audience", (c) => ({ ...c, aud: "someone-else" }), false],
+    ["an expired token", (c) => ({ ...c, iat: 1_000_000, exp: 1_000_600 }), false],
+    ["a signature by a key the IdP never published", (c) => c, true],
+  ];
+  for (const [what, change, foreignKey] of tampered)
+    it(`refuses an ID token with ${what}`, async () => {
+      acmeIdp.tamperIdTokens(change, { foreignKey });
+      const email = `tamper-${Math.random().toString(36).slice(2, 8)}@acme.example`;
+      const { location, session } = await signIn(email, acmeIdp, { id: email, email });
+      expect(location.href).toBe(`${ORIGIN}/signin?sso_error=invalid`);
+      expect(session).toBeUndefined();
+      expect(await userByEmail(email)).toBeUndefined();
+    });
+
+  it("the same ID token untampered but re-signed by the IdP's own key is accepted (the tampering is what is refused)", async () => {
+    acmeIdp.tamperIdTokens((c) => c);
+    const { location } = await signIn("resigned@acme.example", acmeIdp, { id: "re-1", email: "resigned@acme.example" });
+    expect(location.href).toBe(`${ORIGIN}/members`);
+  });
+
+  it("refuses an IdP account whose address is outside the verified domains, or unverified", async () => {
+    const outside = await signIn("bob@acme.example", acmeIdp, { id: "bob-1", email: "bob@elsewhere.example" });
+    expect(outside.location.href).toBe(`${ORIGIN}/signin?sso_error=domain`);
+    expect(await userByEmail("bob@elsewhere.example")).toBeUndefined();
+    const unverified = await signIn("bob@acme.example", acmeIdp, {
+      id: "bob-1",
+      email: "bob@acme.example",
+      emailVerified: false,
+    });
+    expect(unverified.location.href).toBe(`${ORIGIN}/signin?sso_error=no_email`);
+    expect(await userByEmail("bob@acme.example")).toBeUndefined();
+  });
+
+  it("another organization's IdP cannot sign anyone into this organization", async () => {
+    // Beta's IdP vouches for an Acme address: Acme's domain is not Beta's, so nobody is signed in.
+    const { location } = await signIn("carol@beta.example", betaIdp, { id: "carol-1", email: "ada@acme.example" });
+    expect(location.href).toBe(`${ORIGIN}/signin?sso_error=domain`);
+    // Beta's own people land in Beta, never in Acme.
+    const own = await signIn("dan@beta.example", betaIdp, { id: "dan-1", email: "dan@beta.example" });
+    expect(own.location.href).toBe(`${ORIGIN}/members`);
+    const dan = await userByEmail("dan@beta.example");
+    expect((await membership(betaId, dan?.id ?? ""))?.role).toBe("member");
+    expect(await membership(acmeId, dan?.id ?? "")).toBeUndefined();
+  });
+
+  it("a return without the sealed cookie, or with a state of another sign-in, is refused", async () => {
+    const started = await start("ada@acme.example");
+    acmeIdp.signInAs({ id: "ada-1", email: "ada@acme.example" });
+    const back = await acmeIdp.authorize(started.headers.get("location") ?? "");
+    const bare = await ssoCallback(new Request(back), database.db);
+    expect(bare.headers.get("location")).toBe(`${ORIGIN}/signin?sso_error=expired`);
+    const other = await start("ada@acme.example");
+    const crossed = await ssoCallback(new Request(back, { headers: { cookie: firstCookie(other) } }), database.db);
+    expect(crossed.headers.get("location")).toBe(`${ORIGIN}/signin?sso_error=invalid`);
+  });
+
+  it("a second IdP account for an address linked to another one is refused", async () => {
+    await signIn("erin@acme.example", acmeIdp, { id: "erin-1", email: "erin@acme.example" });
+    const { location } = await signIn("erin@acme.example", acmeIdp, { id: "erin-2", email: "erin@acme.example" });
+    expect(location.href).toBe(`${ORIGIN}/signin?sso_error=subject`);
+    const erin = await userByEmail("erin@acme.example");
+    const [link] = await database.db
+      .select()
+      .from(identityLinks)
+      .where(eq(identityLinks.userId, erin?.id ?? ""));
+    expect(link?.subject).toBe("erin-1");
+  });
+
+  it("a linked person whose address the IdP changed stays the same person here", async () => {
+    await signIn("jo@acme.example", acmeIdp, { id: "jo-1", email: "jo@acme.example" });
+    const jo = await userByEmail("jo@acme.example");
+    const { location } = await signIn("joanna@acme.example", acmeIdp, { id: "jo-1", email: "joanna@acme.example" });
+    expect(location.href).toBe(`${ORIGIN}/members`);
+    expect(await userByEmail("joanna@acme.example")).toBeUndefined();
+    expect((await sessionsOf(jo?.id ?? "")).length).toBe(2);
+    expect((await actions(acmeId, "member.sso_join")).filter((e) => e.targetId === jo?.id)).toHaveLength(1);
+  });
+
+  it("required SSO applies to the verified domains only", async () => {
+    expect(await ssoRequiredFor(database.db, "ada@acme.example")).toBe(false);
+    await setIdentityProvider(database.db, {
+      organizationId: acmeId,
+      issuer: acmeIdp.issuer,
+      clientId: "dashboard-Acme",
+      clientSecret: "secret-Acme",
+      jwks: null,
+      defaultRole: "member",
+      requireSso: true,
+    });
+    expect(await ssoRequiredFor(database.db, "Ada@ACME.example")).toBe(true);
+    expect(await ssoRequiredFor(database.db, "ada@beta.example")).toBe(false);
+    expect(await ssoRequiredFor(database.db, "ada@unclaimed.example")).toBe(false);
+  });
+});
+
+describe("de-provisioning at the token refresh", () => {
+  it("the IdP refusing the refresh token removes the member, revokes their tokens and ends their session", async () => {
+    await signIn("fay@acme.example", acmeIdp, { id: "fay-1", email: "fay@acme.example" });
+    const fay = await userByEmail("fay@acme.example");
+    const userId = fay?.id ?? "";
+    const { token } = await createApiToken(database.db, {
+      organizationId: acmeId,
+      name: "fay's",
+      scopes: TOKEN_SCOPES,
+      createdByUserId: userId,
+    });
+    // Not due yet: nothing is asked.
+    expect(await stillSignedIn(userId, database.db)).toBe(true);
+    process.env.SSO_RECHECK_SECONDS = "0";
+    // Due, and the IdP still knows her: confirmed, still a member.
+    expect(await stillSignedIn(userId, database.db)).toBe(true);
+    expect(await membership(acmeId, userId)).toBeDefined();
+    await acmeIdp.revoke("fay-1");
+    expect(await stillSignedIn(userId, database.db)).toBe(false);
+    expect(await membership(acmeId, userId)).toBeUndefined();
+    expect(await sessionsOf(userId)).toEqual([]);
+    const [revoked] = await database.db.select().from(apiTokens).where(eq(apiTokens.id, token.id));
+    expect(revoked?.revokedAt).toBeInstanceOf(Date);
+    const [event] = await actions(acmeId, "member.sso_deprovision");
+    expect(event?.actorKind).toBe("system");
+    expect(event?.targetId).toBe(userId);
+    expect(event?.details).toMatchObject({ role: "member", revokedTokens: 1, issuer: acmeIdp.issuer });
+  });
+
+  it("a due link is asked about once, however many requests arrive together", async () => {
+    await signIn("ivy@acme.example", acmeIdp, { id: "ivy-1", email: "ivy@acme.example" });
+    const ivy = await userByEmail("ivy@acme.example");
+    process.env.SSO_RECHECK_SECONDS = "0";
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => recheckIdentityLinks(database.db, ivy?.id ?? "")),
+    );
+    expect(results.flatMap((r) => r.outcomes)).toEqual(["confirmed"]);
+    // Just confirmed: with the default interval nothing is due.
+    delete process.env.SSO_RECHECK_SECONDS;
+    expect((await recheckIdentityLinks(database.db, ivy?.id ?? "")).outcomes).toEqual([]);
+  });
+
+  it("an IdP that cannot be reached removes nobody", async () => {
+    await signIn("gus@acme.example", acmeIdp, { id: "gus-1", email: "gus@acme.example" });
+    const gus = await userByEmail("gus@acme.example");
+    process.env.SSO_RECHECK_SECONDS = "0";
+    await acmeIdp.pause();
+    try {
+      expect(await stillSignedIn(gus?.id ?? "", database.db)).toBe(true);
+    } finally {
+      await acmeIdp.resume();
+    }
+    expect(await membership(acmeId, gus?.id ?? "")).toBeDefined();
+    expect(await sessionsOf(gus?.id ?? "")).toHaveLength(1);
+    expect(await actions(acmeId, "member.sso_deprovision")).toHaveLength(1); // fay's only
+  });
+
+  it("access_denied at sign-in for a linked person asks the IdP at once; gone there, they are removed", async () => {
+    await signIn("hal@acme.example", acmeIdp, { id: "hal-1", email: "hal@acme.example" });
+    const hal = await userByEmail("hal@acme.example");
+    await acmeIdp.revoke("hal-1");
+    const { location } = await signIn("hal@acme.example", acmeIdp, null);
+    expect(location.href).toBe(`${ORIGIN}/signin?sso_error=denied`);
+    expect(await membership(acmeId, hal?.id ?? "")).toBeUndefined();
+    expect(await sessionsOf(hal?.id ?? "")).toEqual([]);
+  });
+});
+
+describe("the owner's identity provider page (tRPC)", () => {
+  it("an owner sets the IdP and its domains, sees the TXT records and redirect URI, never the secret; verifies; removes", async () => {
+    const org = await organization(database.db, "Gamma", { homeCountry: "XC", credits: 0 });
+    const owner = await dashboardCallerAs(database.db, org.userId);
+    expect((await owner.identityProvider.show()).provider).toBeNull();
+    const saved = await owner.identityProvider.set({
+      issuer: "https://login.gamma.example/",
+      clientId: "dash",
+      clientSecret: "gamma-secret-value",
+      domains: ["Gamma.Example", "gamma.example"],
+      defaultRole: "billing",
+      requireSso: true,
+    });
+    expect(saved).toMatchObject({ issuer: "https://login.gamma.example", domains: ["gamma.example"] });
+    const shown = await owner.identityProvider.show();
+    expect(shown.redirectUri).toBe("http://dashboard.test/api/auth/sso/callback");
+    expect(shown.provider).toMatchObject({
+      clientId: "dash",
+      hasClientSecret: true,
+      defaultRole: "billing",
+      requireSso: true,
+    });
+    expect(JSON.stringify(shown)).not.toContain("gamma-secret-value");
+    const [claim] = shown.provider?.domains ?? [];
+    expect(claim?.recordName).toBe("_market-positioning.gamma.example");
+    expect(claim?.verifiedAt).toBeNull();
+    // Saved again without a secret: the stored one is kept.
+    await owner.identityProvider.set({
+      issuer: "https://login.gamma.example",
+      clientId: "dash",
+      clientSecret: null,
+      domains: ["gamma.example"],
+      defaultRole: "member",
+      requireSso: false,
+    });
+    expect((await owner.identityProvider.show()).provider?.hasClientSecret).toBe(true);
+    // No TXT record anywhere (no resolver answers for it): not verified, nothing audited.
+    process.env.DNS_SERVERS = "127.0.0.1:9";
+    try {
+      await expect(owner.identityProvider.verify({ domain: "gamma.example" })).rejects.toThrow(/Not verified/);
+    } finally {
+      delete process.env.DNS_SERVERS;
+    }
+    expect(await actions(org.id, "domain.verify")).toHaveLength(0);
+    expect(await actions(org.id, "identity_provider.set")).toHaveLength(2);
+    await owner.identityProvider.remove();
+    expect((await owner.identityProvider.show()).provider).toBeNull();
+    expect(await actions(org.id, "identity_provider.remove")).toHaveLength(1);
+  });
+
+  it("is for owners only: an admin is refused (sso.manage)", async () => {
+    const org = await organization(database.db, "Delta", { homeCountry: "XC", credits: 0 });
+    const adminUser = await database.db.insert(users).values({ email: "admin@delta.example" }).returning();
+    const adminId = adminUser[0]?.id ?? "";
+    await database.db.insert(memberships).values({ organizationId: org.id, userId: adminId, role: "admin" });
+    await database.db.update(users).set({ activeOrganizationId: org.id }).where(eq(users.id, adminId));
+    const admin = await dashboardCallerAs(database.db, adminId);
+    await expect(admin.identityProvider.show()).rejects.toThrow(/sso.manage/);
+    await expect(
+      admin.identityProvider.set({
+        issuer: "https://login.delta.example",
+        clientId: null,
+        clientSecret: null,
+        domains: ["delta.example"],
+        defaultRole: "member",
+        requireSso: false,
+      }),
+    ).rejects.toThrow(/sso.manage/);
+  });
+});

@@ -12,6 +12,7 @@ import { ROLE_DESCRIPTIONS } from "@/server/domain/roles";
 import { utcDay } from "../format";
 import { useTRPC } from "../trpc";
 import { ProblemAlert } from "./account-list";
+import { IdJagSettings } from "./id-jag-settings";
 
 type JoinRole = "admin" | "member" | "billing";
 const JOIN_ROLES: JoinRole[] = ["member", "admin", "billing"];
@@ -174,6 +175,14 @@ export function IdentityProviderManager() {
           </TableWrap>
           <ProblemAlert errors={[verify.error, shown.error]} />
         </section>
+      ) : null}
+      {provider && shown.data ? (
+        <IdJagSettings
+          mcp={shown.data.mcp}
+          inlineKeys={provider.jwks ? provider.jwks.keys.length : null}
+          links={shown.data.links}
+          onChange={refresh}
+        />
       ) : null}
       {provider ? (
         <section aria-labelledby="idp-remove">

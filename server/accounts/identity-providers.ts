@@ -333,3 +333,30 @@ export async function unlinkIdentity(db: Database, organizationId: string, userI
     .returning({ subject: identityLinks.subject });
   return removed.length > 0;
 }
+
+export interface LinkedPerson {
+  userId: string;
+  email: string | null;
+  subject: string;
+  /** When the IdP last confirmed them (SSO sign-in or a recheck; the link itself when the operator made it). */
+  checkedAt: Date;
+}
+
+/** The organization's members an IdP subject is linked to (whose ID-JAGs count), by address. */
+export function identityLinksOf(db: Database, organizationId: string): Promise<LinkedPerson[]> {
+  return db
+    .select({
+      userId: identityLinks.userId,
+      email: users.email,
+      subject: identityLinks.subject,
+      checkedAt: identityLinks.checkedAt,
+    })
+    .from(identityLinks)
+    .innerJoin(
+      memberships,
+      and(eq(memberships.organizationId, identityLinks.organizationId), eq(memberships.userId, identityLinks.userId)),
+    )
+    .innerJoin(users, eq(users.id, identityLinks.userId))
+    .where(eq(identityLinks.organizationId, organizationId))
+    .orderBy(users.email);
+}

@@ -54,3 +54,6 @@ export function publicKeySet(value: unknown): { jwks: { keys: Record<string, unk
   }
   return { jwks: { keys: keys as Record<string, unknown>[] } };
 }
+
+/** The token endpoint grant an ID-JAG is presented with (RFC 7523's JWT bearer grant). */
+export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";

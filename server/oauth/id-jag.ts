@@ -29,12 +29,12 @@ import {
   spendAssertion,
   subjectLinked,
 } from "../accounts/identity-providers";
+import { JWT_BEARER_GRANT } from "../domain/identity-providers";
 import { clientAddress } from "../http/client-address";
 import { RESOURCE_SCOPES } from "../http/protected-resource";
 import { createConnection } from "./connection";
 import { IdpKeysUnavailable, idpKeys } from "./idp-keys";
 
-export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 export const ID_JAG_TYPE = "oauth-id-jag+jwt";
 /** What authorization server metadata lists in `authorization_grant_profiles_supported`. */
 export const ID_JAG_PROFILE = "urn:ietf:params:oauth:grant-profile:id-jag";

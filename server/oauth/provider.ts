@@ -20,6 +20,7 @@ import type { Database } from "../../db/client";
 import { users } from "../../db/schema";
 import { DatabaseAdapter } from "../accounts/oauth-records";
 import { signingKeys } from "../auth/signing-keys";
+import { JWT_BEARER_GRANT } from "../domain/identity-providers";
 import { MARKET_READ_SCOPE } from "../domain/operations";
 import { RETRY_AFTER_SECONDS } from "../errors/api-error";
 import { isDatabaseUnavailable } from "../errors/describe";
@@ -28,7 +29,7 @@ import { mcpResource, OAUTH_PREFIX, OIDC_SCOPES } from "../http/protected-resour
 import { appSecret } from "../keys/app-secret";
 import { handleDecision } from "./decision";
 import { UNAVAILABLE_DESCRIPTION } from "./failure";
-import { ID_JAG_PROFILE, idJagGrant, JWT_BEARER_GRANT } from "./id-jag";
+import { ID_JAG_PROFILE, idJagGrant } from "./id-jag";
 import {
   allowDocumentClient,
   allowDocumentFetch,

@@ -83,6 +83,12 @@ describe("sign-in through the organization's identity provider", () => {
     // The page as an owner finds it: fresh, at the top, menus closed; axe's WCAG 2.2 AA check.
     await page.goto(`${app.url}/identity-provider`);
     await expect.poll(() => page.getByTestId("domain-state").first().textContent()).toMatch(/^Verified/);
+    // What the IdP needs for MCP clients' ID-JAGs, and the keys they are checked with.
+    const facts = (await page.getByTestId("id-jag-facts").textContent()) ?? "";
+    expect(facts).toContain(`${app.url}/oauth/token`);
+    expect(facts).toContain(`${app.url}/mcp`);
+    expect(facts).toContain("urn:ietf:params:oauth:grant-type:jwt-bearer");
+    expect(await page.getByTestId("id-jag-keys").textContent()).toMatch(/keys your issuer publishes/);
     const { violations } = await new AxeBuilder({ page })
       .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
       .analyze();

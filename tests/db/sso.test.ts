@@ -10,7 +10,13 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiTokens, auditEvents, authSessions, identityLinks, memberships, users } from "@/db/schema";
-import { claimDomain, setIdentityProvider, verifyDomain } from "@/server/accounts/identity-providers";
+import {
+  claimDomain,
+  identityProviderClientSecret,
+  linkIdentity,
+  setIdentityProvider,
+  verifyDomain,
+} from "@/server/accounts/identity-providers";
 import { recheckIdentityLinks, ssoRequiredFor } from "@/server/accounts/sso";
 import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
 import { ssoCallback, ssoStart, stillSignedIn } from "@/server/auth/sso";
@@ -410,6 +416,61 @@ describe("the owner's identity provider page (tRPC)", () => {
     await owner.identityProvider.remove();
     expect((await owner.identityProvider.show()).provider).toBeNull();
     expect(await actions(org.id, "identity_provider.remove")).toHaveLength(1);
+  });
+
+  it("shows what the IdP needs for ID-JAGs and who is linked; sets inline keys, refusing private or broken ones", async () => {
+    const org = await organization(database.db, "Epsilon <b>", { homeCountry: "XC", credits: 0 });
+    const owner = await dashboardCallerAs(database.db, org.userId);
+    await expect(owner.identityProvider.setKeys({ jwks: null })).rejects.toThrow(/no identity provider/);
+    await owner.identityProvider.set({
+      issuer: "https://login.epsilon.example",
+      clientId: "dash",
+      clientSecret: "epsilon-secret",
+      domains: ["epsilon.example"],
+      defaultRole: "member",
+      requireSso: false,
+    });
+    const shown = await owner.identityProvider.show();
+    expect(shown.mcp).toEqual({
+      audience: "http://dashboard.test",
+      tokenEndpoint: "http://dashboard.test/oauth/token",
+      resource: "http://dashboard.test/mcp",
+      grantType: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+    });
+    expect(shown.links).toEqual([]);
+    await linkIdentity(database.db, {
+      organizationId: org.id,
+      subject: "eps|owner",
+      userId: org.userId,
+      refreshToken: null,
+    });
+    expect((await owner.identityProvider.show()).links).toMatchObject([{ userId: org.userId, subject: "eps|owner" }]);
+
+    const key = {
+      kty: "EC",
+      crv: "P-256",
+      x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+      y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+    };
+    await expect(
+      owner.identityProvider.setKeys({ jwks: JSON.stringify({ keys: [{ ...key, d: "private" }] }) }),
+    ).rejects.toThrow(/private key/);
+    await expect(owner.identityProvider.setKeys({ jwks: "{not json" })).rejects.toThrow(/not JSON/);
+    expect(await owner.identityProvider.setKeys({ jwks: JSON.stringify({ keys: [key] }) })).toMatchObject({
+      inlineKeys: 1,
+    });
+    const withKeys = (await owner.identityProvider.show()).provider;
+    expect(withKeys?.jwks?.keys).toHaveLength(1);
+    // The other settings, the secret included, are kept.
+    expect(withKeys).toMatchObject({
+      clientId: "dash",
+      hasClientSecret: true,
+      issuer: "https://login.epsilon.example",
+    });
+    expect(await identityProviderClientSecret(database.db, org.id)).toBe("epsilon-secret");
+    await owner.identityProvider.setKeys({ jwks: null });
+    expect((await owner.identityProvider.show()).provider?.jwks).toBeNull();
+    expect(await actions(org.id, "identity_provider.set")).toHaveLength(3);
   });
 
   it("is for owners only: an admin is refused (sso.manage)", async () => {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import {
   claimDomain,
   IdentityProviderError,
+  identityLinksOf,
   identityProviderClientSecret,
   identityProviderOf,
   idpPrivateHostsAllowed,
@@ -19,8 +20,9 @@ import {
   verifyDomain,
 } from "../../accounts/identity-providers";
 import { ssoRedirectUri } from "../../auth/sso";
-import { normaliseDomain } from "../../domain/identity-providers";
+import { JWT_BEARER_GRANT, normaliseDomain, publicKeySet } from "../../domain/identity-providers";
 import { conflict, invalidRequest, notFound } from "../../errors/api-error";
+import { mcpResource, OAUTH_PREFIX } from "../../http/protected-resource";
 import { createRouter, permittedProcedure } from "../trpc";
 
 const ssoProcedure = permittedProcedure("sso.manage");
@@ -49,7 +51,58 @@ export const identityProviderRouter = createRouter({
   show: ssoProcedure.query(async ({ ctx }) => ({
     provider: await identityProviderOf(ctx.db, ctx.organization.id),
     redirectUri: ssoRedirectUri(ctx.origin),
+    // What the IdP needs to mint ID-JAGs for this service (docs/enterprise-mcp.md), and who counts.
+    mcp: {
+      audience: ctx.origin,
+      tokenEndpoint: `${ctx.origin}${OAUTH_PREFIX}/token`,
+      resource: mcpResource(ctx.origin),
+      grantType: JWT_BEARER_GRANT,
+    },
+    links: await identityLinksOf(ctx.db, ctx.organization.id),
   })),
+
+  // identity_provider.set (the keys ID-JAGs are verified with)
+  setKeys: ssoProcedure
+    .meta({
+      audit: {
+        action: IDENTITY_PROVIDER_ACTIONS.set,
+        target: (_: unknown, out: { issuer: string }) => ({ type: "identity_provider", id: out.issuer }),
+        details: (_: unknown, out: { inlineKeys: number }) => ({ inlineKeys: out.inlineKeys }),
+      },
+    })
+    .input(
+      z.object({
+        /** A JSON Web Key Set of public keys; null: the keys the issuer's discovery document names. */
+        jwks: z.string().max(65_536).nullable(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const before = await identityProviderOf(ctx.db, ctx.organization.id);
+      if (!before) throw notFound("This organization has no identity provider: set it first.");
+      let jwks: { keys: Record<string, unknown>[] } | null = null;
+      if (input.jwks !== null && input.jwks.trim() !== "") {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(input.jwks);
+        } catch {
+          throw invalidRequest("The key set is not JSON.", [{ path: "jwks", message: "not JSON" }]);
+        }
+        const found = publicKeySet(parsed);
+        if ("problem" in found)
+          throw invalidRequest(`The key set: ${found.problem}.`, [{ path: "jwks", message: found.problem }]);
+        jwks = found.jwks;
+      }
+      await setIdentityProvider(ctx.db, {
+        organizationId: ctx.organization.id,
+        issuer: before.issuer,
+        clientId: before.clientId,
+        clientSecret: before.clientId ? await identityProviderClientSecret(ctx.db, ctx.organization.id) : null,
+        jwks,
+        defaultRole: before.defaultRole === "owner" ? "member" : before.defaultRole,
+        requireSso: before.requireSso,
+      }).catch(refused);
+      return { action: IDENTITY_PROVIDER_ACTIONS.set, issuer: before.issuer, inlineKeys: jwks?.keys.length ?? 0 };
+    }),
 
   // identity_provider.set
   set: ssoProcedure

@@ -220,6 +220,19 @@ describe("embeds, in Chromium", () => {
     await page.close();
   });
 
+  it("fits a phone's width: no sideways scrolling at 390 px", async () => {
+    const page = await session.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(embedUrl);
+    await page.getByRole("button", { name: "Bars" }).waitFor();
+    for (const view of ["Map", "Bars"]) {
+      await page.getByRole("button", { name: view }).click();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: `artifacts/screenshots/phone-embed-${view.toLowerCase()}.png`, fullPage: true });
+    }
+    await page.close();
+  });
+
   it("is refused inside a page on an origin it does not allow", async () => {
     const page = await session.context.newPage();
     const refusals: string[] = [];

@@ -363,6 +363,16 @@ describe(`every dashboard page at ${WIDTH} × ${HEIGHT}, in Chromium`, () => {
     await expectFits(page, "credits-second-organization");
   });
 
+  it("fits the owner's identity provider page: settings, the domain's TXT record, the MCP section", async () => {
+    await page.goto(`${base}/identity-provider`);
+    await page.getByLabel("Issuer").fill("https://login.a-rather-long-identity-provider-name.example.com");
+    await page.getByLabel("E-mail domains (one a line)").fill("phone-layout-organization.example");
+    await page.getByRole("button", { name: "Save identity provider" }).click();
+    await expect.poll(() => page.getByTestId("idp-saved").count()).toBe(1);
+    await expect.poll(() => page.getByTestId("id-jag-facts").count()).toBe(1);
+    await expectFits(page, "identity-provider");
+  });
+
   it("fits the error codes and the not-found pages", async () => {
     await page.goto(`${base}/docs/errors`);
     await expectFits(page, "errors");

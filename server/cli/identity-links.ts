@@ -7,7 +7,7 @@
 import { identityProviderOf, linkIdentity, unlinkIdentity } from "../accounts/identity-providers";
 import { MemberError, personByEmail, roleOf } from "../accounts/members";
 import { requireOrganization } from "../accounts/organizations";
-import { type CliContext, parse, UsageError, withDatabase } from "./io";
+import { type CliContext, parse, requiredOption, UsageError, withDatabase } from "./io";
 import { audited } from "./operator-audit";
 
 export const LINK_USAGE = `  idp link --org ORG_ID --email E --subject SUB
@@ -17,11 +17,6 @@ export const LINK_USAGE = `  idp link --org ORG_ID --email E --subject SUB
 
 /** The longest subject kept (OpenID Connect: at most 255 ASCII characters). */
 const SUBJECT_MAX = 255;
-
-function requiredOption(name: string, value: string | undefined): string {
-  if (value === undefined || value.trim() === "") throw new UsageError(`--${name} is required`);
-  return value.trim();
-}
 
 export async function linkCommand(command: "link" | "unlink", args: string[], ctx: CliContext): Promise<number> {
   const { values } = parse(

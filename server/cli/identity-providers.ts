@@ -18,7 +18,7 @@ import { requireOrganization } from "../accounts/organizations";
 import { normaliseDomain, publicKeySet } from "../domain/identity-providers";
 import { isRole, type Role } from "../domain/roles";
 import { LINK_USAGE, linkCommand } from "./identity-links";
-import { type CliContext, parse, UsageError, withDatabase } from "./io";
+import { type CliContext, parse, requiredOption, UsageError, withDatabase } from "./io";
 import { audited } from "./operator-audit";
 
 export const IDP_USAGE = `  idp set --org ORG_ID --issuer URL --domain D… [--jwks FILE] [--client-id ID --client-secret S]
@@ -29,11 +29,6 @@ export const IDP_USAGE = `  idp set --org ORG_ID --issuer URL --domain D… [--j
   idp show --org ORG_ID                   the identity provider, its domains and their state
   idp remove --org ORG_ID                 remove it (people sign in with e-mail links again)
 ${LINK_USAGE}`;
-
-function requiredOption(name: string, value: string | undefined): string {
-  if (value === undefined || value.trim() === "") throw new UsageError(`--${name} is required`);
-  return value.trim();
-}
 
 function domainOption(raw: string): string {
   const found = normaliseDomain(raw);

@@ -33,6 +33,12 @@ function withNegativeValues(args: string[]): string[] {
   return joined;
 }
 
+/** An option that must be given and not blank, trimmed. */
+export function requiredOption(name: string, value: string | undefined): string {
+  if (value === undefined || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
 export function parse<T extends Options>(args: string[], options: T, positionals: number) {
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
   try {

@@ -7,18 +7,13 @@
 import { addMember, changeRole, MemberError, personByEmail, removeMember } from "../accounts/members";
 import { OrganizationError, requireOrganization } from "../accounts/organizations";
 import { isRole, ROLES, type Role } from "../domain/roles";
-import { type CliContext, parse, UsageError, withDatabase } from "./io";
+import { type CliContext, parse, requiredOption, UsageError, withDatabase } from "./io";
 import { audited } from "./operator-audit";
 
 export const MEMBER_USAGE = `  member add --org ORG_ID --email E --role ${ROLES.join("|")}
                                           add a person (created if they never signed in)
   member role --org ORG_ID --email E --role ROLE   change a member's role
   member remove --org ORG_ID --email E    remove a member; revokes their tokens and MCP connections`;
-
-function requiredOption(name: string, value: string | undefined): string {
-  if (value === undefined || value.trim() === "") throw new UsageError(`--${name} is required`);
-  return value.trim();
-}
 
 function roleOption(value: string | undefined): Role {
   const role = requiredOption("role", value);

@@ -299,9 +299,9 @@ export type RecheckOutcome = "confirmed" | "deprovisioned" | "unreachable" | "sk
 
 /**
  * Asks the IdP again about a signed-in person's links that are due (checked longer than
- * SSO_RECHECK_SECONDS ago; every one with `force`): each is claimed by moving its `checked_at` (one
- * request per link at a time, whichever instance wins), then its refresh token is refreshed at the
- * IdP. `invalid_grant` means the person is gone there: they are removed from the organization
+ * SSO_RECHECK_SECONDS ago; every one with `force`): they are claimed by moving their `checked_at`
+ * in one statement (one request per due link, whichever instance wins), then each refresh token is
+ * refreshed at the IdP. `invalid_grant` means the person is gone there: they are removed from the organization
  * (their tokens and MCP connections with them), it is audited as the system's act, and their
  * dashboard sessions end. An IdP that cannot be reached removes nobody. Answers whether the
  * person's sessions were ended.
@@ -313,25 +313,16 @@ export async function recheckIdentityLinks(
 ): Promise<{ ended: boolean; outcomes: RecheckOutcome[] }> {
   const now = options.now ?? new Date();
   const due = new Date(now.getTime() - ssoRecheckSeconds() * 1000);
+  // One UPDATE claims every due link: a request that arrives while another holds a row waits for
+  // it, then finds the row no longer due (READ COMMITTED re-reads it), so each is asked once.
   const links = await db
-    .select()
-    .from(identityLinks)
-    .where(and(eq(identityLinks.userId, userId), options.force ? undefined : lt(identityLinks.checkedAt, due)));
+    .update(identityLinks)
+    .set({ checkedAt: now })
+    .where(and(eq(identityLinks.userId, userId), options.force ? undefined : lt(identityLinks.checkedAt, due)))
+    .returning();
   const outcomes: RecheckOutcome[] = [];
   let ended = false;
   for (const link of links) {
-    const claimed = await db
-      .update(identityLinks)
-      .set({ checkedAt: now })
-      .where(
-        and(
-          eq(identityLinks.organizationId, link.organizationId),
-          eq(identityLinks.subject, link.subject),
-          eq(identityLinks.checkedAt, link.checkedAt),
-        ),
-      )
-      .returning({ subject: identityLinks.subject });
-    if (claimed.length === 0) continue; // another request is asking right now
     const outcome = await recheckLink(db, link, now);
     outcomes.push(outcome);
     if (outcome === "deprovisioned") ended = true;

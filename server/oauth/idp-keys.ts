@@ -5,6 +5,12 @@
  * fetched through the service's one outbound guard (public addresses only unless tests allow
  * private ones, no redirects, a time and size cap), and kept a few minutes per issuer; a key id
  * not in the kept set fetches it again (key rotation), at most every half minute.
+ *
+ * Whoever can name an issuer (an organization's owner) and send assertions that claim it (anyone)
+ * must not be able to make us hammer that host: requests that arrive together share one fetch,
+ * and a fetch that failed is not tried again for half a minute (its reason is answered meanwhile).
+ * So an issuer's host sees at most one round of fetches per half minute from each instance, however
+ * many assertions name it.
  */
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
 import { guardedFetch } from "../outbound/fetch";
@@ -29,6 +35,10 @@ interface Kept {
   at: number;
 }
 const kept = new Map<string, Kept>();
+/** Fetches under way, shared by every request that needs the same issuer's keys. */
+const fetching = new Map<string, Promise<JSONWebKeySet>>();
+/** Fetches that failed, and when: answered without asking again until REFETCH_AFTER_MS has passed. */
+const failed = new Map<string, { error: IdpKeysUnavailable; at: number }>();
 
 type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
@@ -87,13 +97,40 @@ async function fetchKeys(issuer: string, allowPrivate: boolean): Promise<JSONWeb
 }
 
 async function remoteKeys(issuer: string, allowPrivate: boolean, fresh: boolean): Promise<JSONWebKeySet> {
-  const entry = kept.get(issuer);
+  // Whether private hosts are allowed is part of the question (one process, one answer, but tests ask both).
+  const key = allowPrivate ? `${issuer} (private hosts allowed)` : issuer;
+  const entry = kept.get(key);
   const age = entry ? Date.now() - entry.at : Number.POSITIVE_INFINITY;
   if (entry && age < KEEP_MS && !(fresh && age >= REFETCH_AFTER_MS)) return entry.keys;
-  const keys = await fetchKeys(issuer, allowPrivate);
-  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string);
-  kept.set(issuer, { keys, at: Date.now() });
-  return keys;
+  const failure = failed.get(key);
+  if (failure && Date.now() - failure.at < REFETCH_AFTER_MS) throw failure.error;
+  let pending = fetching.get(key);
+  if (!pending) {
+    pending = fetchKeys(issuer, allowPrivate)
+      .then((keys) => {
+        keep(kept, key, { keys, at: Date.now() });
+        failed.delete(key);
+        return keys;
+      })
+      .catch((error: unknown) => {
+        const unavailable =
+          error instanceof IdpKeysUnavailable
+            ? error
+            : new IdpKeysUnavailable(`the key set of ${issuer} could not be read`);
+        keep(failed, key, { error: unavailable, at: Date.now() });
+        throw unavailable;
+      })
+      .finally(() => fetching.delete(key));
+    fetching.set(key, pending);
+  }
+  return pending;
+}
+
+/** Sets an entry, dropping the oldest when the map is full (issuers are few; hostile ones are not). */
+function keep<T>(map: Map<string, T>, key: string, value: T): void {
+  map.delete(key);
+  if (map.size >= MAX_KEPT) map.delete(map.keys().next().value as string);
+  map.set(key, value);
 }
 
 /**
@@ -113,5 +150,8 @@ export function idpKeys(source: KeySource, options: { allowPrivate: boolean }): 
   };
 }
 
-/** Forgets every fetched key set (tests that change an IdP's keys). */
-export const forgetIdpKeys = () => kept.clear();
+/** Forgets every fetched key set and failure (tests that change an IdP's keys). */
+export const forgetIdpKeys = () => {
+  kept.clear();
+  failed.clear();
+};

@@ -37,6 +37,7 @@ interface Person {
 interface Prepared {
   acme: { id: string; token: string; owner: Person; alice: Person; carol: Person };
   beta: { id: string; bob: Person };
+  gamma: { id: string };
 }
 interface KeyPair {
   privateKey: JoseKey;
@@ -53,6 +54,8 @@ let acmeKey: KeyPair;
 let betaKey: KeyPair;
 /** The Beta organization's IdP: its discovery document and key set on loopback, requests counted. */
 let betaIdp: { server: Server; issuer: string; requests: string[] };
+/** The Gamma organization's IdP: down (503 to everything), requests counted. */
+let downIdp: { server: Server; issuer: string; requests: string[] };
 let client: RegisteredClient;
 let otherClient: RegisteredClient;
 
@@ -78,6 +81,16 @@ async function startIdp(key: KeyPair): Promise<{ server: Server; issuer: string;
   return { server, issuer: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
+async function startDownIdp(): Promise<{ server: Server; issuer: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req.url ?? "");
+    res.writeHead(503, { "Content-Type": "text/plain" }).end("down");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, issuer: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
 async function person(db: Database, organizationId: string, role: "member" | "admin"): Promise<Person> {
   const [user] = await db
     .insert(users)
@@ -98,6 +111,7 @@ async function prepare(db: Database): Promise<Prepared> {
   const alice = await person(db, acme.id, "member");
   const carol = await person(db, acme.id, "member");
   const bob = await person(db, beta.id, "member");
+  const gamma = await organization(db, "Gamma", { credits: 10_000 });
   const idp = { clientId: null, clientSecret: null, defaultRole: "member" as const, requireSso: false };
   await setIdentityProvider(db, {
     ...idp,
@@ -106,6 +120,7 @@ async function prepare(db: Database): Promise<Prepared> {
     jwks: { keys: [acmeKey.publicJwk] },
   });
   await setIdentityProvider(db, { ...idp, organizationId: beta.id, issuer: betaIdp.issuer, jwks: null });
+  await setIdentityProvider(db, { ...idp, organizationId: gamma.id, issuer: downIdp.issuer, jwks: null });
   for (const [organizationId, subject, userId] of [
     [acme.id, "owner-sub", acme.userId],
     [acme.id, "alice-sub", alice.userId],
@@ -116,6 +131,7 @@ async function prepare(db: Database): Promise<Prepared> {
   return {
     acme: { id: acme.id, token: acme.token, owner: { userId: acme.userId, session: acme.session }, alice, carol },
     beta: { id: beta.id, bob },
+    gamma: { id: gamma.id },
   };
 }
 
@@ -190,6 +206,7 @@ beforeAll(async () => {
   acmeKey = await keyPair("acme-1");
   betaKey = await keyPair("beta-1");
   betaIdp = await startIdp(betaKey);
+  downIdp = await startDownIdp();
   app = await startOwnApp({ IDP_ALLOW_PRIVATE_HOSTS: "1" }, prepare);
   base = app.url;
   client = await registerClient({});
@@ -199,6 +216,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   betaIdp?.server.close();
+  downIdp?.server.close();
 });
 
 describe("the authorization server's metadata", () => {
@@ -425,6 +443,22 @@ describe("what is refused, and why", () => {
     );
     await refusedWith(exchange("not-a-jwt"), 400, "invalid_grant", /not a signed JWT/);
     await refusedWith(exchange(""), 400, "invalid_request", /assertion/);
+  });
+
+  it("assertions naming an IdP that is down: refused, and its host asked once however many arrive", async () => {
+    // Anyone may send assertions that name an organization's issuer; none may make us hammer its host.
+    const assertion = () => mint({ iss: downIdp.issuer, sub: "anyone", key: betaKey });
+    const together = await Promise.all(Array.from({ length: 30 }, async () => exchange(await assertion())));
+    const inTurn = [];
+    for (let i = 0; i < 10; i++) inTurn.push(await exchange(await assertion()));
+    for (const answer of [...together, ...inTurn]) {
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        error: "invalid_grant",
+        error_description: expect.stringMatching(/discovery document at .* answered HTTP 503/),
+      });
+    }
+    expect(downIdp.requests).toEqual(["/.well-known/openid-configuration"]);
   });
 
   it("an unknown subject, and a subject of another organization's IdP", async () => {

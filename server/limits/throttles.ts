@@ -1,7 +1,7 @@
 /**
  * Abuse throttles: how often anyone may make the service send a sign-in mail to one address or
- * from one client address, register OAuth clients from one client address, and make us fetch
- * client metadata documents from one host. Counted across
+ * from one client address, register OAuth clients or exchange ID-JAGs from one client address,
+ * and make us fetch client metadata documents from one host. Counted across
  * instances: in Redis when REDIS_URL is set (the database standing in while Redis is down), else
  * in the database (throttle_counters). Numbers and their reasons: docs/security.md.
  */
@@ -39,6 +39,12 @@ export const THROTTLES = {
    * documents, each fetched once per cache period; more is someone making us fetch for them.
    */
   metadataDocumentsPerHost: { name: "cimd-host", points: 30, durationSeconds: 60 },
+  /**
+   * ID-JAG exchanges (the token endpoint's jwt-bearer grant) from one client address within a
+   * minute: each asks for a signature check and may make us fetch an IdP's keys. A fleet of agents
+   * behind one NAT exchanges one assertion per access token (an hour each), far below this.
+   */
+  idJagExchangesPerClient: { name: "idjag-client", points: 120, durationSeconds: 60 },
   /**
    * The landing page's sample reading for visitors, per client address: free, so bounded. A person
    * reloading is far below it; a scraper reading it in a loop is not.

@@ -7,6 +7,7 @@
 
 import type { Database } from "../../db/client";
 import { auth } from "../auth/config";
+import { JWT_BEARER_GRANT } from "../domain/identity-providers";
 import { clientNetworkOf } from "../http/client-address";
 import { publicOrigin } from "../http/origin";
 import { SIGN_IN_PATH } from "../http/paths";
@@ -48,15 +49,7 @@ async function handleOAuthRequestUnguarded(request: Request, database: DatabaseO
       [THROTTLES.registrationBurstPerClient, client],
       [THROTTLES.registrationDailyPerClient, client],
     ]);
-    if (!verdict.allowed) {
-      const refused = oauthError(
-        429,
-        "temporarily_unavailable",
-        `Too many client registrations from this address; retry in ${verdict.retryAfterSeconds} s.`,
-      );
-      refused.headers.set("Retry-After", String(verdict.retryAfterSeconds));
-      return refused;
-    }
+    if (!verdict.allowed) return tooMany("client registrations", verdict.retryAfterSeconds);
     const text = await request.text();
     if (Buffer.byteLength(text) > REGISTRATION_LIMITS.bodyBytes)
       return oauthError(
@@ -74,7 +67,32 @@ async function handleOAuthRequestUnguarded(request: Request, database: DatabaseO
     if (overLimits) return oauthError(400, "invalid_client_metadata", `The registration is too large: ${overLimits}.`);
     return forwardToProvider(db, origin, request, { body: JSON.stringify(normalizeRegistration(metadata)) });
   }
+  if (request.method === "POST" && new URL(request.url).pathname === OAUTH_ROUTES.token) {
+    const body = await request.arrayBuffer();
+    if (grantTypeOf(request, body) === JWT_BEARER_GRANT) {
+      const verdict = await throttle(db, [[THROTTLES.idJagExchangesPerClient, clientNetworkOf(request.headers)]]);
+      if (!verdict.allowed) return tooMany("ID-JAG exchanges", verdict.retryAfterSeconds);
+    }
+    return forwardToProvider(db, origin, request, { body });
+  }
   return forwardToProvider(db, origin, request);
+}
+
+/** The grant_type of a form-encoded token request, or null. */
+function grantTypeOf(request: Request, body: ArrayBuffer): string | null {
+  if (!request.headers.get("content-type")?.toLowerCase().startsWith("application/x-www-form-urlencoded")) return null;
+  return new URLSearchParams(new TextDecoder().decode(body)).get("grant_type");
+}
+
+/** RFC 6749's answer for a client over an abuse throttle, with when to try again. */
+function tooMany(what: string, retryAfterSeconds: number): Response {
+  const refused = oauthError(
+    429,
+    "temporarily_unavailable",
+    `Too many ${what} from this address; retry in ${retryAfterSeconds} s.`,
+  );
+  refused.headers.set("Retry-After", String(retryAfterSeconds));
+  return refused;
 }
 
 /** RFC 8414 and OpenID discovery: the same document, issuer = the bare origin. */

@@ -2,8 +2,9 @@
  * OWASP API4:2023 Unrestricted Resource Consumption, tried against the running app: a flood of
  * whole-release downloads from one organization (each holds a download place until its last byte;
  * the rest are refused at once, uncharged), integers past PostgreSQL's range (a 400, never a 500),
- * a JSON-RPC batch of many messages (each one counted against the rate limit), and the visitors'
- * free sample (a first page, whatever the market's size; throttled per IPv4 address and IPv6 /64).
+ * a JSON-RPC batch of many messages (each one counted against the rate limit), the visitors'
+ * free sample (a first page, whatever the market's size; throttled per IPv4 address and IPv6 /64)
+ * and a flood of ID-JAG exchanges at the token endpoint (throttled per client address).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { hostileRequest } from "../../helpers/hostile";
@@ -164,6 +165,36 @@ describe("API4: the visitors' sample, behind a proxy the operator trusts", () =>
     expect(same64.body).toContain('data-testid="sample-throttled"');
     const other64 = await visit("2001:db8:1:3::1");
     expect(other64.body).toContain('data-testid="sample-reading"');
+  }, 120_000);
+
+  /** A token request from this address: an ID-JAG exchange unless another grant is named. */
+  const tokenRequest = async (address: string, grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer") => {
+    const response = await fetch(`${app.url}/oauth/token`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Forwarded-For": address,
+        Authorization: `Basic ${Buffer.from("no-such-client:wrong").toString("base64")}`,
+      },
+      body: new URLSearchParams({ grant_type: grantType, assertion: "x.y.z", code: "x" }).toString(),
+    });
+    return { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.json() };
+  };
+
+  it("throttles ID-JAG exchanges per client address before any client or signature is checked", async () => {
+    const flood = await Promise.all(Array.from({ length: 130 }, () => tokenRequest("198.51.100.44")));
+    const refused = flood.filter((answer) => answer.status === 429);
+    expect(refused).toHaveLength(10); // THROTTLES.idJagExchangesPerClient: 120 a minute
+    expect(refused[0]?.body).toMatchObject({ error: "temporarily_unavailable" });
+    expect(Number(refused[0]?.retryAfter)).toBeGreaterThan(0);
+    // The 120 admitted reached the provider, which refused the unknown client as RFC 6749 says.
+    expect(flood.filter((answer) => answer.status === 401).map((answer) => answer.body.error)).toEqual(
+      Array(120).fill("invalid_client"),
+    );
+    // Another address is still served; the flooded one still may use the other grants.
+    expect((await tokenRequest("198.51.100.45")).status).toBe(401);
+    expect((await tokenRequest("198.51.100.44", "authorization_code")).status).toBe(401);
+    expect((await tokenRequest("198.51.100.44")).status).toBe(429);
   }, 120_000);
 });
 

@@ -4,7 +4,7 @@
  * returns it. A domain is claimed with a fresh token and counts once its TXT record proves it.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, isNotNull, lt } from "drizzle-orm";
+import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import {
   assertionReplays,
@@ -196,42 +196,76 @@ export async function claimDomain(db: Database, organizationId: string, domain: 
 
 export type Verification = { verified: true; claim: DomainClaim } | { verified: false; reason: string };
 
+/** What a TXT lookup showed: the claim's token was published (for this token only), or why not. */
+export type DomainProof = { proved: true; domain: string; token: string } | { proved: false; reason: string };
+
 /**
- * Looks up the domain's TXT record through the service's resolver (DNS_SERVERS when set) and marks
- * the claim verified when it proves the token. Another organization's verified claim wins the race
- * (the unique index): then this one stays unverified.
+ * Looks up the domain's TXT record through the service's resolver (DNS_SERVERS when set): does it
+ * prove the organization's claim? Reads only; it waits on DNS, so never call it inside a
+ * transaction (the dashboard runs it as its mutation's `audit.prepare`).
  */
+export async function proveDomain(
+  db: Database,
+  organizationId: string,
+  domain: string,
+  lookup: (name: string) => Promise<string[]> = resolveTxt,
+): Promise<DomainProof> {
+  const [claim] = await db
+    .select()
+    .from(organizationDomains)
+    .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.domain, domain)));
+  if (!claim) return { proved: false, reason: `${domain} is not claimed by this organization` };
+  if (claim.verifiedAt) return { proved: true, domain, token: claim.verificationToken };
+  let records: string[];
+  try {
+    records = await lookup(domainVerificationName(domain));
+  } catch {
+    return { proved: false, reason: `no TXT record found at ${domainVerificationName(domain)}` };
+  }
+  if (!txtProves(records, claim.verificationToken))
+    return { proved: false, reason: `the TXT record at ${domainVerificationName(domain)} does not hold the token` };
+  return { proved: true, domain, token: claim.verificationToken };
+}
+
+/**
+ * Marks a claim verified on a proof: only while the claim still has the token that was proved (a
+ * claim made again since has a new one). Another organization's verified claim wins the race (the
+ * unique index): then this one stays unverified.
+ */
+export async function markDomainVerified(
+  db: Database,
+  organizationId: string,
+  proof: DomainProof,
+): Promise<Verification> {
+  if (!proof.proved) return { verified: false, reason: proof.reason };
+  const { domain, token } = proof;
+  const mine = and(
+    eq(organizationDomains.organizationId, organizationId),
+    eq(organizationDomains.domain, domain),
+    eq(organizationDomains.verificationToken, token),
+  );
+  try {
+    const [row] = await db
+      .update(organizationDomains)
+      .set({ verifiedAt: sql`coalesce(${organizationDomains.verifiedAt}, now())` })
+      .where(mine)
+      .returning();
+    if (!row) return { verified: false, reason: `${domain} was claimed again or released since its record was read` };
+    return { verified: true, claim: claimOf(row) };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return { verified: false, reason: `${domain} is verified by another organization` };
+  }
+}
+
+/** Proves and marks a claim in turn, outside any transaction (tests, scripts). */
 export async function verifyDomain(
   db: Database,
   organizationId: string,
   domain: string,
   lookup: (name: string) => Promise<string[]> = resolveTxt,
 ): Promise<Verification> {
-  const [claim] = await db
-    .select()
-    .from(organizationDomains)
-    .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.domain, domain)));
-  if (!claim) return { verified: false, reason: `${domain} is not claimed by this organization` };
-  if (claim.verifiedAt) return { verified: true, claim: claimOf(claim) };
-  let records: string[];
-  try {
-    records = await lookup(domainVerificationName(domain));
-  } catch {
-    return { verified: false, reason: `no TXT record found at ${domainVerificationName(domain)}` };
-  }
-  if (!txtProves(records, claim.verificationToken))
-    return { verified: false, reason: `the TXT record at ${domainVerificationName(domain)} does not hold the token` };
-  try {
-    const [row] = await db
-      .update(organizationDomains)
-      .set({ verifiedAt: new Date() })
-      .where(and(eq(organizationDomains.organizationId, organizationId), eq(organizationDomains.domain, domain)))
-      .returning();
-    return { verified: true, claim: claimOf(row as typeof organizationDomains.$inferSelect) };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return { verified: false, reason: `${domain} is verified by another organization` };
-  }
+  return markDomainVerified(db, organizationId, await proveDomain(db, organizationId, domain, lookup));
 }
 
 /** PostgreSQL's unique_violation (23505), through postgres.js or PGlite, wrapped by drizzle or not. */

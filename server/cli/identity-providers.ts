@@ -9,10 +9,11 @@ import {
   IdentityProviderError,
   identityProviderOf,
   idpPrivateHostsAllowed,
+  markDomainVerified,
   normaliseIssuer,
+  proveDomain,
   removeIdentityProvider,
   setIdentityProvider,
-  verifyDomain,
 } from "../accounts/identity-providers";
 import { requireOrganization } from "../accounts/organizations";
 import { normaliseDomain, publicKeySet } from "../domain/identity-providers";
@@ -132,22 +133,33 @@ async function set(args: string[], ctx: CliContext): Promise<number> {
   });
 }
 
+/** A claim the lookup did not prove, or that changed since: rolls the verification back. */
+class NotVerified extends Error {}
+
 async function verify(args: string[], ctx: CliContext): Promise<number> {
   const { values } = parse(args, { org: { type: "string" }, domain: { type: "string" } }, 0);
   const organizationId = requiredOption("org", values.org);
   const domain = domainOption(requiredOption("domain", values.domain));
   return withDatabase(ctx, async ({ db }) => {
     await requireOrganization(db, organizationId);
-    const outcome = await verifyDomain(db, organizationId, domain);
-    if (!outcome.verified) {
-      ctx.io.err(`error: ${outcome.reason}`);
+    // The lookup waits on DNS: outside the transaction that marks the claim and records it.
+    const proof = await proveDomain(db, organizationId, domain);
+    const outcome = await audited(
+      db,
+      async (tx) => {
+        const marked = await markDomainVerified(tx, organizationId, proof);
+        if (!marked.verified) throw new NotVerified(marked.reason); // nothing marked, nothing recorded
+        return marked;
+      },
+      () => ({ organizationId, action: "domain.verify", targetType: "domain", targetId: domain, details: { domain } }),
+    ).catch((error: unknown) => {
+      if (error instanceof NotVerified) return error;
+      throw error;
+    });
+    if (outcome instanceof NotVerified) {
+      ctx.io.err(`error: ${outcome.message}`);
       return 1;
     }
-    await audited(
-      db,
-      async () => undefined,
-      () => ({ organizationId, action: "domain.verify", targetType: "domain", targetId: domain, details: { domain } }),
-    );
     ctx.io.out(`${domain}: verified for ${organizationId}`);
     return 0;
   });

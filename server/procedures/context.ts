@@ -61,6 +61,8 @@ export interface ApiContext {
    * behind its link, server/mcp/reading-resources.ts): it costs no credits.
    */
   prepaid: boolean;
+  /** What a dashboard mutation's `audit.prepare` answered, before its transaction (server/procedures/trpc.ts). */
+  prepared?: unknown;
   /** Where a procedure queues background work (the dashboard's webhook resends); absent: it cannot. */
   queue?: JobSender;
   /**

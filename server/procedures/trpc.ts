@@ -46,6 +46,13 @@ export interface AuditMeta {
   target?: (input: never, output: never) => { type: string; id: string | null };
   details?: (input: never, output: never) => Record<string, unknown>;
   organization?: (input: never, output: never) => string | null;
+  /**
+   * Work the mutation needs that waits on the network (a DNS lookup): run after every guard and
+   * before the transaction begins, so no database connection waits with it. The mutation finds
+   * its answer in `ctx.prepared` and must check it still holds inside the transaction. `input`
+   * is as sent: parse it.
+   */
+  prepare?: (input: unknown, scope: { db: Database; organizationId: string | null }) => Promise<unknown>;
 }
 
 // `operation`: optional only for trpc-to-openapi's router type; apiProcedure refuses to run without it.
@@ -256,54 +263,67 @@ class RolledBack extends Error {
   }
 }
 
-/**
- * Dashboard procedures for a signed-in person (no operation metadata: never on REST or MCP).
- * A mutation that declares `audit` runs in one transaction (its `ctx.db` is that transaction)
- * with the event that records it, written after it succeeded: a failed mutation records nothing
- * and a recorded one happened.
- */
-export const userProcedure = procedure
-  .use(async ({ ctx, next }) => {
-    const caller = await ctx.authenticate();
-    if (!caller.userId) throw unauthorized("Sign in to use the dashboard.");
-    return next({ ctx: { caller, userId: caller.userId } });
-  })
-  .use(async ({ ctx, meta, type, getRawInput, next }) => {
-    const audit = meta?.audit;
-    if (!audit || type !== "mutation") return next();
-    try {
-      // The input as sent (this middleware runs before the procedure's parser): by the time it is
-      // used the procedure has succeeded, so it was valid; values worth keeping are read from the answer.
-      const input = await getRawInput();
-      return await ctx.db.transaction(async (tx) => {
-        const result = await next({ ctx: { db: tx as unknown as Database } });
-        if (!result.ok) throw new RolledBack(result);
-        const output = result.data as never;
-        const organizationId = audit.organization
-          ? audit.organization(input as never, output)
-          : (ctx.caller.organization?.id ?? null);
-        if (organizationId !== null)
-          await recordAuditEvent(tx, organizationId, auditActorOf(ctx.caller, ctx.headers), {
-            action: audit.action,
-            ...(audit.target ? toTarget(audit.target(input as never, output)) : {}),
-            details: audit.details?.(input as never, output) ?? {},
-          });
-        return result;
-      });
-    } catch (error) {
-      if (error instanceof RolledBack) return error.result as Awaited<ReturnType<typeof next>>;
-      throw error;
-    }
-  });
+/** A signed-in person (no operation metadata: never on REST or MCP). */
+const signedInProcedure = procedure.use(async ({ ctx, next }) => {
+  const caller = await ctx.authenticate();
+  if (!caller.userId) throw unauthorized("Sign in to use the dashboard.");
+  return next({ ctx: { caller, userId: caller.userId } });
+});
 
-const toTarget = (target: { type: string; id: string | null }) => ({ targetType: target.type, targetId: target.id });
-
-/** Dashboard procedures acting for the signed-in person's active organization. */
-export const organizationProcedure = userProcedure.use(async ({ ctx, next }) => {
+/** …acting for their active organization. */
+const inOrganizationProcedure = signedInProcedure.use(async ({ ctx, next }) => {
   const organization = ctx.caller.organization;
   if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
   return next({ ctx: { organization } });
 });
+
+/**
+ * A mutation that declares `audit` runs in one transaction (its `ctx.db` is that transaction)
+ * with the event that records it, written after it succeeded: a failed mutation records nothing
+ * and a recorded one happened. It is the last of the shared middlewares, so every guard (signed
+ * in, organization, permission) has decided before the transaction begins, and so has the
+ * mutation's `audit.prepare`, whose network work then holds no connection (on PGlite, the one).
+ */
+const auditedMutation = t.middleware(async ({ ctx, meta, type, getRawInput, next }) => {
+  const audit = meta?.audit;
+  if (!audit || type !== "mutation") return next();
+  const caller = ctx.caller;
+  if (!caller) throw unauthorized("Sign in to use the dashboard.");
+  // The input as sent (this middleware runs before the procedure's parser): by the time it is
+  // used the procedure has succeeded, so it was valid; values worth keeping are read from the answer.
+  const input = await getRawInput();
+  const prepared = audit.prepare
+    ? await audit.prepare(input, { db: ctx.db, organizationId: caller.organization?.id ?? null })
+    : undefined;
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const result = await next({ ctx: { db: tx as unknown as Database, prepared } });
+      if (!result.ok) throw new RolledBack(result);
+      const output = result.data as never;
+      const organizationId = audit.organization
+        ? audit.organization(input as never, output)
+        : (caller.organization?.id ?? null);
+      if (organizationId !== null)
+        await recordAuditEvent(tx, organizationId, auditActorOf(caller, ctx.headers), {
+          action: audit.action,
+          ...(audit.target ? toTarget(audit.target(input as never, output)) : {}),
+          details: audit.details?.(input as never, output) ?? {},
+        });
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof RolledBack) return error.result as Awaited<ReturnType<typeof next>>;
+    throw error;
+  }
+});
+
+const toTarget = (target: { type: string; id: string | null }) => ({ targetType: target.type, targetId: target.id });
+
+/** Dashboard procedures for a signed-in person. */
+export const userProcedure = signedInProcedure.use(auditedMutation);
+
+/** Dashboard procedures acting for the signed-in person's active organization. */
+export const organizationProcedure = inOrganizationProcedure.use(auditedMutation);
 
 /**
  * Dashboard procedures that need one power of the roles table (server/domain/roles.ts), checked
@@ -311,12 +331,14 @@ export const organizationProcedure = userProcedure.use(async ({ ctx, next }) => 
  * is enforced. A refusal is `403 forbidden` naming the permission.
  */
 export const permittedProcedure = (permission: Permission) =>
-  organizationProcedure.use(async ({ ctx, next }) => {
-    const role = ctx.organization.role;
-    if (!role || !can(role, permission))
-      throw forbidden(
-        `Your role in this organization (${role ?? "none"}) may not do this: it needs ${permission}.`,
-        permission,
-      );
-    return next({ ctx: { role } });
-  });
+  inOrganizationProcedure
+    .use(async ({ ctx, next }) => {
+      const role = ctx.organization.role;
+      if (!role || !can(role, permission))
+        throw forbidden(
+          `Your role in this organization (${role ?? "none"}) may not do this: it needs ${permission}.`,
+          permission,
+        );
+      return next({ ctx: { role } });
+    })
+    .use(auditedMutation);

@@ -8,22 +8,25 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { identityLinks, identityProviders, memberships, users } from "@/db/schema";
 import { auditPage } from "@/server/accounts/audit";
 import {
+  claimDomain,
   identityProviderByIssuer,
   identityProviderClientSecret,
   identityProviderForEmail,
   identityProviderOf,
   linkIdentity,
+  markDomainVerified,
   memberBySubject,
+  proveDomain,
   spendAssertion,
 } from "@/server/accounts/identity-providers";
 import { organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, dashboardCallerAs, type TestDatabase, testDatabaseKind } from "../helpers/database";
 import { startDnsServer, type TestDnsServer } from "../helpers/dns-server";
 
 let database: TestDatabase;
@@ -205,6 +208,67 @@ describe("ops org idp", () => {
     expect(removed.code).toBe(0);
     expect(await identityProviderOf(database.db, org.id)).toBeNull();
     expect((await runOps(database, ["org", "idp", "show", "--org", org.id])).stdout).toMatch(/no identity provider/);
+  });
+});
+
+describe("the dashboard's Verify", () => {
+  /** An organization whose owner set an IdP for `<name>.example` on its page. */
+  async function ownerWithProvider(name: string) {
+    const org = await organization(database.db, name, { homeCountry: "XC", credits: 0 });
+    const owner = await dashboardCallerAs(database.db, org.userId);
+    const host = `${name.toLowerCase()}.example`;
+    await owner.identityProvider.set({
+      issuer: `https://login.${host}`,
+      clientId: null,
+      clientSecret: null,
+      domains: [host],
+      defaultRole: "member",
+      requireSso: false,
+    });
+    return { org, owner };
+  }
+
+  it("looks the TXT record up before its transaction: a slow DNS server holds no database connection", async () => {
+    const { org: zeta, owner } = await ownerWithProvider("Zeta");
+    const claim = (await owner.identityProvider.show()).provider?.domains[0];
+    dns.records.TXT = { [claim?.recordName ?? ""]: [claim?.recordValue ?? ""] };
+    dns.pause();
+    let settled = false;
+    const verifying = owner.identityProvider.verify({ domain: "zeta.example" }).finally(() => {
+      settled = true;
+    });
+    try {
+      await vi.waitFor(() => expect(dns.asked).toContain("TXT _market-positioning.zeta.example"), { timeout: 1500 });
+      // While DNS has not answered: no transaction is open (on PGlite, the one connection is free)…
+      if (testDatabaseKind === "postgres") {
+        const rows = await database.db.execute(
+          sql`select count(*)::int as open from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+        );
+        expect((rows as unknown as { open: number }[])[0]?.open).toBe(0); // postgres.js: the rows
+      }
+      await database.db.transaction(async (tx) => {
+        await tx.update(users).set({ name: "Zeta owner" }).where(eq(users.id, zeta.userId));
+      });
+      expect(settled).toBe(false);
+    } finally {
+      dns.resume();
+    }
+    expect(await verifying).toMatchObject({ domain: "zeta.example", verifiedAt: expect.any(Date) });
+    const actions = (await auditPage(database.db, zeta.id, { limit: 10 })).events.map((e) => e.action);
+    expect(actions.filter((action) => action === "domain.verify")).toHaveLength(1);
+  });
+
+  it("refuses a proof of a claim made again since its record was read, and records nothing", async () => {
+    const { org: eta, owner } = await ownerWithProvider("Eta");
+    const first = await claimDomain(database.db, eta.id, "eta.example");
+    const proof = await proveDomain(database.db, eta.id, "eta.example", async () => [first.recordValue]);
+    expect(proof.proved).toBe(true);
+    await claimDomain(database.db, eta.id, "eta.example"); // a new token: the old record proves nothing now
+    expect(await markDomainVerified(database.db, eta.id, proof)).toMatchObject({
+      verified: false,
+      reason: expect.stringMatching(/claimed again or released/),
+    });
+    expect((await identityProviderOf(database.db, eta.id))?.domains[0]?.verifiedAt ?? null).toBeNull();
   });
 });
 

@@ -18,16 +18,28 @@ export interface TestDnsServer {
   records: DnsRecords;
   /** Every name asked, in order (with its type). */
   asked: string[];
+  /** Holds every answer until resume(): a DNS server that is slow to answer. */
+  pause(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 
 export async function startDnsServer(records: DnsRecords = {}): Promise<TestDnsServer> {
   const socket = createSocket("udp4");
   const asked: string[] = [];
+  let held: (() => void)[] | null = null;
   const server: TestDnsServer = {
     address: "",
     records,
     asked,
+    pause: () => {
+      held ??= [];
+    },
+    resume: () => {
+      const answers = held ?? [];
+      held = null;
+      for (const answer of answers) answer();
+    },
     close: () => new Promise((resolve) => socket.close(() => resolve())),
   };
   socket.on("message", (message, peer) => {
@@ -57,7 +69,9 @@ export async function startDnsServer(records: DnsRecords = {}): Promise<TestDnsS
       questions: query.questions,
       answers,
     });
-    socket.send(response, peer.port, peer.address);
+    const send = () => socket.send(response, peer.port, peer.address);
+    if (held) held.push(send);
+    else send();
   });
   await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
   server.address = `127.0.0.1:${socket.address().port}`;

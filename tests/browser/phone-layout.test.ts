@@ -143,7 +143,8 @@ async function misfits(page: Page): Promise<string[]> {
 }
 
 async function expectFits(page: Page, screenshot: string) {
-  // A row of tabs scrolls its current tab into view once the page is live: give it that moment
+  // A row of tabs scrolls its current tab into view once the page is live: give it that moment,
+  // which under a loaded machine (the suites run side by side in CI) can take seconds to come
   // (if it never does, misfits() reports the row).
   await page
     .waitForFunction(
@@ -154,7 +155,7 @@ async function expectFits(page: Page, screenshot: string) {
           return !current || (current.left >= shown.left - 1 && current.right <= shown.right + 1);
         }),
       undefined,
-      { timeout: 5_000 },
+      { timeout: 15_000 },
     )
     .catch(() => undefined);
   await page.screenshot({ path: path.join(SCREENSHOTS, `phone-${screenshot}.png`), fullPage: true });

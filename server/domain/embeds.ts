@@ -58,3 +58,32 @@ export interface EmbedFacts {
   /** Who publishes the numbers (the citation's author). */
   publisher: string;
 }
+
+/** One DNS label: letters, digits and inner hyphens, at most 63 (IDNs arrive as xn-- punycode). */
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const IPV6 = /^\[[0-9a-f:.]+\]$/;
+
+/**
+ * An origin an embed may be framed by, as a page's address bar has it (scheme://host[:port]), or
+ * why not. It is written into the page's `frame-ancestors` as it is, so its host must be a plain
+ * domain name or address: the URL parser lets through `*`, `;`, `,` and `'`, which would widen the
+ * list to any site, start another directive or start a second policy.
+ */
+export function frameableOrigin(raw: string): { origin: string } | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { problem: "not a URL" };
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password)
+    return { problem: "not an http(s) origin" };
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash)
+    return { problem: "an origin has no path, query or fragment" };
+  const host = url.hostname;
+  const isName = host.length <= 253 && host.split(".").every((label) => LABEL.test(label));
+  if (!isName && !IPV4.test(host) && !IPV6.test(host))
+    return { problem: "its host must be a domain name or an IP address (no wildcards or punctuation)" };
+  return { origin: url.origin };
+}

@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../../db/client";
 import { countEmbedViews, type EmbedRow, findEmbed } from "../accounts/embeds";
-import { type EmbedReading, type EmbedTheme, type EmbedView, viewFor } from "../domain/embeds";
+import { type EmbedReading, type EmbedTheme, type EmbedView, frameableOrigin, viewFor } from "../domain/embeds";
 import { ApiError } from "../errors/api-error";
 import { clientNetworkOf } from "../http/client-address";
 import { nodeHeaders } from "../http/node-headers";
@@ -102,6 +102,11 @@ const BASE_HEADERS = {
  * may frame it.
  */
 export function embedPolicy(allowedOrigins: readonly string[]): string {
+  // Checked when saved; checked again here, so a row saved before the check can widen nothing.
+  const framers = allowedOrigins.flatMap((raw) => {
+    const checked = frameableOrigin(raw);
+    return "origin" in checked && checked.origin === raw ? [raw] : [];
+  });
   return [
     "default-src 'none'",
     `script-src ${EMBED_SCRIPT_SOURCE}`,
@@ -109,7 +114,7 @@ export function embedPolicy(allowedOrigins: readonly string[]): string {
     "img-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
-    `frame-ancestors ${allowedOrigins.length > 0 ? allowedOrigins.join(" ") : "'none'"}`,
+    `frame-ancestors ${framers.length > 0 ? framers.join(" ") : "'none'"}`,
   ].join("; ");
 }
 
@@ -205,13 +210,22 @@ const CONTENT_TYPES: Record<Format, string> = {
 
 type Verdict = { ok: true } | { ok: false; retryAfterSeconds: number };
 
+/**
+ * A view is counted against its network first, and against the embed only once its network is
+ * within its own limit: views a network was refused never count against the embed, so one
+ * network cannot take an embed offline for everyone else.
+ */
 async function admitted(db: Database, id: string, headers: Headers): Promise<Verdict> {
   const rules = embedThrottles();
-  const verdict = await throttle(db, [
-    [rules.perEmbed, id],
+  const attempts: [ThrottleRule, string | null][] = [
     [rules.perNetwork, clientNetworkOf(headers)],
-  ]);
-  return verdict.allowed ? { ok: true } : { ok: false, retryAfterSeconds: verdict.retryAfterSeconds };
+    [rules.perEmbed, id],
+  ];
+  for (const attempt of attempts) {
+    const verdict = await throttle(db, [attempt]);
+    if (!verdict.allowed) return { ok: false, retryAfterSeconds: verdict.retryAfterSeconds };
+  }
+  return { ok: true };
 }
 
 function counted(db: Database, embedId: string) {

@@ -15,6 +15,7 @@ import {
   type EmbedReading,
   type EmbedTheme,
   type EmbedView,
+  frameableOrigin,
   READING_TAKES_COUNTRY,
 } from "../domain/embeds";
 import { ApiError, invalidRequest, notFound } from "../errors/api-error";
@@ -59,21 +60,14 @@ export interface EmbedRequest {
   createdByUserId: string | null;
 }
 
-/** An origin as a page's address bar has it (scheme://host[:port]), or why it is not one. */
+/** An origin as a page's address bar has it (scheme://host[:port]), or a 400 saying why not. */
 export function normalOrigin(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw invalidRequest(`"${raw}" is not an origin.`, [{ path: "allowedOrigins", message: "not a URL" }]);
-  }
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password)
-    throw invalidRequest(`"${raw}" is not an http(s) origin.`, [{ path: "allowedOrigins", message: "not an origin" }]);
-  if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash)
-    throw invalidRequest(`"${raw}" must be an origin only (scheme, host, port).`, [
-      { path: "allowedOrigins", message: "an origin has no path" },
+  const checked = frameableOrigin(raw);
+  if ("problem" in checked)
+    throw invalidRequest(`"${raw}" is not an origin that may frame an embed: ${checked.problem}.`, [
+      { path: "allowedOrigins", message: checked.problem },
     ]);
-  return url.origin;
+  return checked.origin;
 }
 
 /** Loads the release an embed names (pinned, or the latest): 404 when there is none. */
@@ -171,24 +165,35 @@ export interface ShownEmbed {
   release: number;
 }
 
+/** Whether a release can draw the embed: its country, if it names one, is a geography of the release. */
+function canShow(embed: EmbedRow, release: { countries: ReadonlyMap<string, unknown> }): boolean {
+  const country = READING_TAKES_COUNTRY[embed.reading as EmbedReading] ? embed.country : null;
+  return country === null || release.countries.has(country);
+}
+
 /**
  * What an embed shows now. Pinned: its release. Latest: the latest release once it is paid for —
- * a release not yet paid for is charged here, once (the first view to see it); when the balance
- * cannot cover it, the last release paid for, saying so.
+ * a release not yet paid for is charged here, once (the first view to see it), and only when it
+ * can draw the chart (a release whose geographies no longer include the embed's country is never
+ * charged); otherwise, or when the balance cannot cover it, the last release paid for, saying so.
  */
 export async function embedToShow(db: Database, embed: EmbedRow, origin: string): Promise<ShownEmbed> {
   const reading = embed.reading as EmbedReading;
   let note: string | undefined;
   let loaded = await releaseFor(db, embed.marketId, embed.release);
   if (embed.release === null) {
-    const paid = await chargeOnce(db, embed, loaded.data.release);
-    if (!paid) {
-      const last = (await chargedReleases(db, embed.id)).at(-1);
-      if (last === undefined) throw notFound("This embed has no release paid for.");
-      note = `Release ${loaded.data.release} is published; this chart shows release ${last}, the last one paid for.`;
+    const latest = loaded.data.release;
+    const showable = canShow(embed, loaded.data);
+    if (!showable || !(await chargeOnce(db, embed, latest))) {
+      const last = (await chargedReleases(db, embed.id)).filter((release) => release !== latest).at(-1);
+      if (last === undefined) throw notFound("This embed has no release it can show.");
+      note = showable
+        ? `Release ${latest} is published; this chart shows release ${last}, the last one paid for.`
+        : `Release ${latest} is published without ${embed.country}; this chart shows release ${last}.`;
       loaded = await releaseFor(db, embed.marketId, last);
     }
   }
+  if (!canShow(embed, loaded.data)) throw notFound("This chart's country is not a geography of its release.");
   const release = loaded.data;
   const declaration = DECLARATIONS[reading];
   const country = READING_TAKES_COUNTRY[reading] ? embed.country : null;

@@ -14,7 +14,9 @@ import { creditLedger, embedCharges } from "@/db/schema";
 import { auditPage } from "@/server/accounts/audit";
 import { changeCredits, creditBalance } from "@/server/accounts/credits";
 import { chargedReleases, findEmbed } from "@/server/accounts/embeds";
+import { answerEmbed } from "@/server/embeds/serve";
 import { describeError } from "@/server/errors/describe";
+import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
 import { createEmbed, embedPrice, embedToShow } from "@/server/procedures/embeds";
 import { OPERATIONS } from "@/server/procedures/operations";
 import { organization } from "../helpers/accounts";
@@ -96,6 +98,8 @@ describe("embeds", () => {
         request(org.id, { release: 99 }),
         request(org.id, { country: "ZZ" }),
         request(org.id, { allowedOrigins: ["https://x.example/path"] }),
+        request(org.id, { allowedOrigins: ["https://*"] }),
+        request(org.id, { allowedOrigins: ["https://a.example;sandbox"] }),
       ].map((r) =>
         createEmbed(database.db, r).then(
           () => "created",
@@ -103,7 +107,14 @@ describe("embeds", () => {
         ),
       ),
     );
-    expect(codes).toEqual(["not_found", "not_found", "invalid_request", "invalid_request"]);
+    expect(codes).toEqual([
+      "not_found",
+      "not_found",
+      "invalid_request",
+      "invalid_request",
+      "invalid_request",
+      "invalid_request",
+    ]);
     expect(await creditBalance(database.db, org.id)).toBe(100);
   });
 
@@ -244,5 +255,74 @@ describe("embeds", () => {
     expect((await runOps(database, ["embed", "revoke", id])).code).toBe(1);
     const bad = await runOps(database, ["embed", "create", "--org", org.id, "--market", MARKET, "--reading", "x"]);
     expect(bad.code).toBe(2);
+  });
+});
+
+describe("a latest embed whose country a new release leaves out", () => {
+  it("is not charged for that release, keeps showing the last one paid for, and says why", async () => {
+    const org = await organization(database.db, "Dropped", { homeCountry: "XA", credits: 100 });
+    const embed = await createEmbed(database.db, request(org.id, { country: "XD" }));
+    const paid = await chargedReleases(database.db, embed.id);
+    const balance = await creditBalance(database.db, org.id);
+    const geographies = parse(readFileSync(path.join(FIXTURES, "geographies.yaml"), "utf8"));
+    const withoutXd = path.join(dir, "geographies-without-xd.yaml");
+    writeFileSync(
+      withoutXd,
+      stringify({
+        ...geographies,
+        geographies: geographies.geographies.filter((g: { country: string }) => g.country !== "XD"),
+      }),
+    );
+    try {
+      expect((await runOps(database, ["catalog", "publish", withoutXd])).code).toBe(0);
+      await publish();
+      const shown = await Promise.all(
+        Array.from({ length: 4 }, () => embedToShow(database.db, embed, "http://localhost")),
+      );
+      expect(new Set(shown.map((s) => s.release))).toEqual(new Set(paid));
+      expect(shown[0]?.facts.note).toMatch(/is published without XD; this chart shows release \d+/);
+      expect(shown[0]?.facts.country?.code).toBe("XD");
+      expect(await chargedReleases(database.db, embed.id)).toEqual(paid);
+      expect(await creditBalance(database.db, org.id)).toBe(balance);
+    } finally {
+      expect((await runOps(database, ["catalog", "publish", path.join(FIXTURES, "geographies.yaml")])).code).toBe(0);
+      await publish();
+    }
+  });
+});
+
+describe("views of an embed", () => {
+  it("are refused to one network past its limit without using up the embed's: another network is served", async () => {
+    const saved = { embed: process.env.EMBED_VIEWS_PER_EMBED, network: process.env.EMBED_VIEWS_PER_NETWORK };
+    process.env.EMBED_VIEWS_PER_EMBED = "6";
+    process.env.EMBED_VIEWS_PER_NETWORK = "3";
+    try {
+      const org = await organization(database.db, "Viewed", { homeCountry: "XA", credits: 100 });
+      const embed = await createEmbed(database.db, request(org.id));
+      const view = (network: string) =>
+        answerEmbed(
+          database.db,
+          { id: embed.id, format: "svg" },
+          new Headers({ [CLIENT_ADDRESS_HEADER]: network }),
+          "http://localhost",
+        ).then((answer) => answer.status);
+      const flood = [];
+      for (let i = 0; i < 20; i++) flood.push(await view("198.51.100.7"));
+      expect(flood.filter((status) => status === 200)).toHaveLength(3);
+      expect(flood.filter((status) => status === 429)).toHaveLength(17);
+      // The flooding network spent 3 of the embed's 6: three other networks are each served.
+      expect([await view("198.51.100.8"), await view("198.51.100.9"), await view("198.51.100.10")]).toEqual([
+        200, 200, 200,
+      ]);
+      // Now the embed's own limit is reached, whoever asks.
+      expect(await view("198.51.100.11")).toBe(429);
+    } finally {
+      for (const [name, value] of [
+        ["EMBED_VIEWS_PER_EMBED", saved.embed],
+        ["EMBED_VIEWS_PER_NETWORK", saved.network],
+      ] as const)
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+    }
   });
 });

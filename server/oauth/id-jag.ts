@@ -119,6 +119,9 @@ async function verifiedAssertion(
   } catch (error) {
     throw verificationRefusal(error, audience);
   }
+  // The audience is this authorization server alone (jose accepts any list that includes it).
+  if (Array.isArray(payload.aud) && payload.aud.length !== 1)
+    throw refuse(`the assertion's audience must be this authorization server (${audience}) alone`);
   const { exp, iat, jti, sub } = payload as { exp: number; iat: number; jti: unknown; sub: unknown };
   if (iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw refuse("the assertion was issued in the future");
   if (exp - iat > MAX_ASSERTION_LIFETIME_SECONDS)
@@ -146,7 +149,10 @@ export function idJagGrant(settings: IdJagSettings) {
     const resources = [claims.resource ?? []].flat();
     if (resources.some((r) => r !== settings.resource))
       throw refuse(`the assertion is for the resource ${resources.join(" ")}, not ${settings.resource}`);
-    if (!(await spendAssertion(settings.db, idp.issuer, claims.jti, new Date(claims.exp * 1000))))
+    // Kept until jose would refuse it as expired (exp + the clock skew it allows): swept sooner,
+    // the same assertion would be accepted again within the skew.
+    const refusedAfter = new Date((claims.exp + CLOCK_SKEW_SECONDS) * 1000);
+    if (!(await spendAssertion(settings.db, idp.issuer, claims.jti, refusedAfter)))
       throw refuse("the assertion was already used (its jti was seen before); ask the identity provider for a new one");
     const member = await memberBySubject(settings.db, idp.organizationId, claims.sub);
     if (!member) {

@@ -138,7 +138,7 @@ async function prepare(db: Database): Promise<Prepared> {
 interface Assertion {
   iss?: string;
   sub?: string;
-  aud?: string;
+  aud?: string | string[];
   client_id?: string;
   resource?: string | null;
   scope?: string | null;
@@ -386,6 +386,14 @@ describe("what is refused, and why", () => {
     await refusedWith(exchange(await mint({ jti })), 400, "invalid_grant", /already used/);
   });
 
+  it("an assertion used twice after its exp, within the clock skew the check forgives", async () => {
+    // Expired 5 s ago: still accepted once (30 s of skew), so its jti must be kept past exp too.
+    const now = Math.floor(Date.now() / 1000);
+    const late = { jti: randomUUID(), iat: now - 60, exp: now - 5 };
+    expect((await exchange(await mint(late))).status).toBe(200);
+    await refusedWith(exchange(await mint(late)), 400, "invalid_grant", /already used/);
+  });
+
   it("an assertion for another authorization server, whatever Host the request names", async () => {
     await refusedWith(
       exchange(await mint({ aud: "https://as.other.example" })),
@@ -394,6 +402,13 @@ describe("what is refused, and why", () => {
       /audience is not this authorization server/,
     );
     await refusedWith(exchange(await mint({ aud: `${base}/` })), 400, "invalid_grant", /audience/);
+    // This server among others: an assertion meant for several is meant for none of them here.
+    await refusedWith(
+      exchange(await mint({ aud: [base, "https://as.other.example"] })),
+      400,
+      "invalid_grant",
+      /audience must be this authorization server .* alone/,
+    );
     // A forged Host cannot make the server expect the forger's audience.
     const forged = await hostileRequest(base, "/oauth/token", {
       method: "POST",

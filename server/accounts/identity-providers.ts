@@ -4,7 +4,7 @@
  * returns it. A domain is claimed with a fresh token and counts once its TXT record proves it.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import {
   assertionReplays,
@@ -27,16 +27,25 @@ export const idpPrivateHostsAllowed = (env: NodeJS.ProcessEnv = process.env) => 
 
 /**
  * An issuer as stored, or why it may not be one: an https URL (http and private hosts only when
- * tests allow them, IDP_ALLOW_PRIVATE_HOSTS), no query or fragment, no trailing slash (issuers are
- * compared exactly, RFC 8414 §3.3, so one spelling is kept).
+ * tests allow them, IDP_ALLOW_PRIVATE_HOSTS), no query, fragment or empty path segment. Issuers are
+ * compared exactly (RFC 8414 §3.3, OpenID Connect Discovery §4.3), and IdPs differ on the trailing
+ * slash (Okta: none; Auth0 and Azure AD v1: one), so it is kept as typed: only the slash the URL
+ * parser adds to a bare host is not.
  */
 export function normaliseIssuer(raw: string, allowPrivate: boolean): { issuer: string } | { problem: string } {
-  const problem = outboundUrlProblem(raw.trim(), allowPrivate);
+  const typed = raw.trim();
+  const problem = outboundUrlProblem(typed, allowPrivate);
   if (problem) return { problem: `the issuer ${problem}` };
-  const url = new URL(raw.trim());
-  if (url.search) return { problem: "the issuer must not have a query" };
-  return { issuer: url.href.replace(/\/$/, "") };
+  const url = new URL(typed);
+  if (url.search || url.hash) return { problem: "the issuer must not have a query or fragment" };
+  if (url.pathname.includes("//")) return { problem: "the issuer's path must not have an empty segment" };
+  return { issuer: typed.endsWith("/") ? url.href : url.href.replace(/\/$/, "") };
 }
+
+/** The spellings of an issuer that are one IdP to a person (with and without the trailing slash). */
+const issuerSpellings = (issuer: string) => [
+  ...new Set([issuer, issuer.replace(/\/$/, ""), `${issuer.replace(/\/$/, "")}/`]),
+];
 
 export interface IdentityProviderSettings {
   organizationId: string;
@@ -78,16 +87,32 @@ const claimOf = (row: { domain: string; verificationToken: string; verifiedAt: D
   verifiedAt: row.verifiedAt,
 });
 
-/** Sets (or replaces) the organization's IdP; an issuer another organization uses is refused. */
-export async function setIdentityProvider(db: Database, settings: IdentityProviderSettings): Promise<void> {
+/**
+ * Sets (or replaces) the organization's IdP; an issuer another organization uses (in either
+ * spelling of its trailing slash) is refused. A new issuer is a new set of subjects: the links of
+ * the old one's are dropped (a subject of one IdP is nobody at another), and the answer says how
+ * many.
+ */
+export async function setIdentityProvider(
+  db: Database,
+  settings: IdentityProviderSettings,
+): Promise<{ droppedLinks: number }> {
   if ((settings.clientId === null) !== (settings.clientSecret === null))
     throw new IdentityProviderError("give both the client id and the client secret, or neither");
   const [taken] = await db
     .select({ organizationId: identityProviders.organizationId })
     .from(identityProviders)
-    .where(eq(identityProviders.issuer, settings.issuer));
-  if (taken && taken.organizationId !== settings.organizationId)
-    throw new IdentityProviderError("that issuer is the identity provider of another organization");
+    .where(
+      and(
+        inArray(identityProviders.issuer, issuerSpellings(settings.issuer)),
+        ne(identityProviders.organizationId, settings.organizationId),
+      ),
+    );
+  if (taken) throw new IdentityProviderError("that issuer is the identity provider of another organization");
+  const [before] = await db
+    .select({ issuer: identityProviders.issuer })
+    .from(identityProviders)
+    .where(eq(identityProviders.organizationId, settings.organizationId));
   const values = {
     issuer: settings.issuer,
     clientId: settings.clientId,
@@ -101,6 +126,12 @@ export async function setIdentityProvider(db: Database, settings: IdentityProvid
     .insert(identityProviders)
     .values({ organizationId: settings.organizationId, ...values })
     .onConflictDoUpdate({ target: identityProviders.organizationId, set: values });
+  if (!before || before.issuer === settings.issuer) return { droppedLinks: 0 };
+  const dropped = await db
+    .delete(identityLinks)
+    .where(eq(identityLinks.organizationId, settings.organizationId))
+    .returning({ subject: identityLinks.subject });
+  return { droppedLinks: dropped.length };
 }
 
 /** The organization's IdP and domain claims, or null; never the client secret. */

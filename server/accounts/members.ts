@@ -10,7 +10,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
-import { apiTokens, memberships, users } from "../../db/schema";
+import { apiTokens, invitations, memberships, users } from "../../db/schema";
 import type { Role } from "../domain/roles";
 import { deleteGrants, grantsOfMember } from "./connections";
 
@@ -109,13 +109,15 @@ export async function changeRole(
 
 /**
  * Takes a person out of the organization (removed, or leaving), with what acted for them in it:
- * the API tokens they created for it are revoked and the MCP connections that act for it (bound to
- * it at consent: connections.ts) deleted; their connections to other organizations stay.
+ * the API tokens they created for it are revoked, the MCP connections that act for it (bound to
+ * it at consent: connections.ts) deleted, and the invitations they sent that are still open
+ * revoked (one sent on the way out must not bring them, or anyone, back in); their connections
+ * to other organizations stay.
  */
 export async function removeMember(
   db: Database,
   input: { organizationId: string; userId: string },
-): Promise<{ role: Role; revokedTokens: number; revokedConnections: number }> {
+): Promise<{ role: Role; revokedTokens: number; revokedConnections: number; revokedInvitations: number }> {
   const result = await db.transaction(async (tx) => {
     const { role, owners } = await lockForChange(tx, input.organizationId, input.userId);
     if (role === "owner" && owners <= 1) throw new LastOwnerError();
@@ -135,11 +137,28 @@ export async function removeMember(
       .returning({ id: apiTokens.id });
     const grants = await grantsOfMember(tx, input.organizationId, input.userId);
     await deleteGrants(tx, grants);
+    const invitationsSent = await tx
+      .update(invitations)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(
+          eq(invitations.organizationId, input.organizationId),
+          eq(invitations.invitedByUserId, input.userId),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+        ),
+      )
+      .returning({ id: invitations.id });
     await tx
       .update(users)
       .set({ activeOrganizationId: null })
       .where(and(eq(users.id, input.userId), eq(users.activeOrganizationId, input.organizationId)));
-    return { role, revokedTokens: tokens.length, revokedConnections: grants.length };
+    return {
+      role,
+      revokedTokens: tokens.length,
+      revokedConnections: grants.length,
+      revokedInvitations: invitationsSent.length,
+    };
   });
   // Cached token holders on this instance forget at once; other instances on the trigger's NOTIFY.
   announceChange("credentials");

@@ -114,6 +114,35 @@ export async function ssoRequiredFor(db: Database, email: string | null | undefi
   return (await ssoProviderForEmail(db, email))?.requireSso === true;
 }
 
+/**
+ * The organization whose IdP this person's address must sign in through, when they never have
+ * (no link there); null when none requires it or they have.
+ */
+export async function unlinkedUnderRequiredSso(db: Database, userId: string): Promise<string | null> {
+  const [person] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  if (!person?.email) return null;
+  const provider = await ssoProviderForEmail(db, person.email);
+  if (!provider?.requireSso) return null;
+  const [linked] = await db
+    .select({ subject: identityLinks.subject })
+    .from(identityLinks)
+    .where(and(eq(identityLinks.organizationId, provider.organizationId), eq(identityLinks.userId, userId)));
+  return linked ? null : provider.organizationId;
+}
+
+/**
+ * Ends the sessions of a person whose address must sign in through its organization's IdP and who
+ * never has: sessions made before SSO was required, by an e-mail link, GitHub or Google, stop
+ * counting at their next request. Answers whether it ended them.
+ */
+export async function endSessionsOutsideRequiredSso(db: Database, userId: string): Promise<boolean> {
+  const organizationId = await unlinkedUnderRequiredSso(db, userId);
+  if (!organizationId) return false;
+  await db.delete(authSessions).where(eq(authSessions.userId, userId));
+  log().info({ organizationId }, "sso: a session made outside a required IdP was ended");
+  return true;
+}
+
 /** The authorization request for this address: where to send the person, and what to keep until they return. */
 export async function beginSsoSignIn(
   db: Database,
@@ -185,8 +214,11 @@ export async function completeSsoSignIn(
     });
   } catch (error) {
     if (error instanceof oidc.AuthorizationResponseError && error.error === "access_denied") {
-      // The IdP would not sign them in: if this address is someone linked here, ask the IdP now
-      // whether that person is still there (their refresh token), rather than at the next recheck.
+      // The IdP would not sign them in: if this address is someone linked here and their link is
+      // due, ask the IdP whether that person is still there. Only when due: anyone can start a
+      // sign-in for any address and bring back `access_denied`, and a forced recheck on each
+      // would let them spend the person's refresh token at will (a rotating IdP then refuses it
+      // as reused, and the person would be removed).
       await recheckLinkedAddress(db, provider.organizationId, transaction.email);
       throw new SsoRefusal("denied");
     }
@@ -202,12 +234,15 @@ export async function completeSsoSignIn(
     email = typeof info?.email === "string" ? info.email : null;
     emailVerified = info?.email_verified;
   }
-  if (email === null || emailVerified === false) throw new SsoRefusal("no_email");
+  // Some IdPs send email_verified as a string.
+  if (email === null || emailVerified === false || emailVerified === "false") throw new SsoRefusal("no_email");
   const address = email.trim().toLowerCase();
+  if (!isPlainAddress(address)) throw new SsoRefusal("no_email");
   const domain = emailDomain(address);
   const verified = provider.domains.filter((d) => d.verifiedAt !== null).map((d) => d.domain);
   if (!domain || !verified.includes(domain)) throw new SsoRefusal("domain");
   return admit(db, {
+    verifiedDomains: verified,
     provider,
     subject: claims.sub,
     email: address,
@@ -217,10 +252,21 @@ export async function completeSsoSignIn(
   });
 }
 
+/**
+ * An address as mail and the audit trail can carry it: one `@`, no spaces or control characters,
+ * at most 254 characters (RFC 5321's path limit). The IdP's claim is text from outside.
+ */
+function isPlainAddress(address: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  return address.length <= 254 && /^[^\s\u0000-\u001f\u007f@]+@[^\s\u0000-\u001f\u007f@]+$/u.test(address);
+}
+
 /** The person of a validated ID token, joined (if new), linked and given a session. */
 async function admit(
   db: Database,
   input: {
+    /** The domains the organization has proved: a linked person's own address must be of one. */
+    verifiedDomains: string[];
     provider: IdentityProvider;
     subject: string;
     email: string;
@@ -240,6 +286,18 @@ async function admit(
     const person = linked
       ? { id: linked.userId }
       : await personByEmail(tx as unknown as Database, input.email, { create: true });
+    if (linked) {
+      // A link may have been made for ID-JAGs alone (`ops org idp link`), to a member of any
+      // domain: the IdP speaks only for its organization's proved domains, so it signs in a
+      // linked person only when their own address is of one of them (a session reaches every
+      // organization of theirs, and another's required SSO for their domain).
+      const [holder] = await tx.select({ email: users.email }).from(users).where(eq(users.id, linked.userId));
+      const own = holder?.email ? emailDomain(holder.email.toLowerCase()) : null;
+      if (!own || !input.verifiedDomains.includes(own)) {
+        log().warn({ organizationId }, "sso: a linked person whose address is outside the proved domains; refused");
+        throw new SsoRefusal("domain");
+      }
+    }
     const [earlier] = await tx
       .select({ subject: identityLinks.subject })
       .from(identityLinks)
@@ -285,21 +343,21 @@ async function admit(
   });
 }
 
-/** Rechecks the link of the person with this address in the organization, due or not. */
+/** Rechecks the link, if due, of the person with this address in this organization (its link alone). */
 async function recheckLinkedAddress(db: Database, organizationId: string, email: string): Promise<void> {
   const [row] = await db
     .select({ userId: identityLinks.userId })
     .from(identityLinks)
     .innerJoin(users, eq(users.id, identityLinks.userId))
     .where(and(eq(identityLinks.organizationId, organizationId), sql`lower(${users.email}) = ${email}`));
-  if (row) await recheckIdentityLinks(db, row.userId, { force: true });
+  if (row) await recheckIdentityLinks(db, row.userId, { organizationId });
 }
 
 export type RecheckOutcome = "confirmed" | "deprovisioned" | "unreachable" | "skipped";
 
 /**
  * Asks the IdP again about a signed-in person's links that are due (checked longer than
- * SSO_RECHECK_SECONDS ago; every one with `force`): they are claimed by moving their `checked_at`
+ * SSO_RECHECK_SECONDS ago; with `organizationId`, that organization's alone): they are claimed by moving their `checked_at`
  * in one statement (one request per due link, whichever instance wins), then each refresh token is
  * refreshed at the IdP. `invalid_grant` means the person is gone there: they are removed from the organization
  * (their tokens and MCP connections with them), it is audited as the system's act, and their
@@ -309,7 +367,7 @@ export type RecheckOutcome = "confirmed" | "deprovisioned" | "unreachable" | "sk
 export async function recheckIdentityLinks(
   db: Database,
   userId: string,
-  options: { force?: boolean; now?: Date } = {},
+  options: { organizationId?: string; now?: Date } = {},
 ): Promise<{ ended: boolean; outcomes: RecheckOutcome[] }> {
   const now = options.now ?? new Date();
   const due = new Date(now.getTime() - ssoRecheckSeconds() * 1000);
@@ -318,7 +376,13 @@ export async function recheckIdentityLinks(
   const links = await db
     .update(identityLinks)
     .set({ checkedAt: now })
-    .where(and(eq(identityLinks.userId, userId), options.force ? undefined : lt(identityLinks.checkedAt, due)))
+    .where(
+      and(
+        eq(identityLinks.userId, userId),
+        lt(identityLinks.checkedAt, due),
+        options.organizationId ? eq(identityLinks.organizationId, options.organizationId) : undefined,
+      ),
+    )
     .returning();
   const outcomes: RecheckOutcome[] = [];
   let ended = false;
@@ -383,6 +447,7 @@ async function deprovision(db: Database, link: typeof identityLinks.$inferSelect
             role: removed.role,
             revokedTokens: removed.revokedTokens,
             revokedConnections: removed.revokedConnections,
+            revokedInvitations: removed.revokedInvitations,
             issuer,
           },
         },

@@ -10,6 +10,7 @@ import type { Database } from "../../db/client";
 import {
   beginSsoSignIn,
   completeSsoSignIn,
+  endSessionsOutsideRequiredSso,
   recheckIdentityLinks,
   SSO_TRANSACTION_SECONDS,
   SsoRefusal,
@@ -135,13 +136,14 @@ export async function ssoCallback(request: Request, database?: Database): Promis
 }
 
 /**
- * For every dashboard request of a signed-in person: their identity links that are due are
- * rechecked at the IdP (server/accounts/sso.ts); false when the IdP said they are gone and their
- * session has ended. A fault here never signs anyone out.
+ * For every dashboard request of a signed-in person: a session made outside an IdP their address
+ * must now use ends, and their identity links that are due are rechecked at the IdP
+ * (server/accounts/sso.ts); false when their session has ended. A fault here never signs anyone out.
  */
 export async function stillSignedIn(userId: string, database?: Database): Promise<boolean> {
   try {
     const db = database ?? (await getDatabase()).db;
+    if (await endSessionsOutsideRequiredSso(db, userId)) return false;
     return !(await recheckIdentityLinks(db, userId)).ended;
   } catch (error) {
     log().warn({ error: errorMessage(error) }, "sso: the recheck failed; the session stays");

@@ -98,10 +98,10 @@ async function set(args: string[], ctx: CliContext): Promise<number> {
   const jwks = await jwksOption(values.jwks);
   return withDatabase(ctx, async ({ db }) => {
     await requireOrganization(db, organizationId);
-    const claims = await audited(
+    const { claims, droppedLinks } = await audited(
       db,
       async (tx) => {
-        await setIdentityProvider(tx, {
+        const { droppedLinks } = await setIdentityProvider(tx, {
           organizationId,
           issuer: issuer.issuer,
           clientId,
@@ -112,17 +112,28 @@ async function set(args: string[], ctx: CliContext): Promise<number> {
         });
         const made = [];
         for (const domain of domains) made.push(await claimDomain(tx, organizationId, domain));
-        return made;
+        return { claims: made, droppedLinks };
       },
-      () => ({
+      (result) => ({
         organizationId,
         action: "identity_provider.set",
         targetType: "identity_provider",
         targetId: issuer.issuer,
-        details: { issuer: issuer.issuer, domains, clientId, inlineKeys: jwks?.keys.length ?? 0, defaultRole },
+        details: {
+          issuer: issuer.issuer,
+          domains,
+          clientId,
+          inlineKeys: jwks?.keys.length ?? 0,
+          defaultRole,
+          droppedLinks: result.droppedLinks,
+        },
       }),
     );
     ctx.io.out(`identity provider of ${organizationId}: ${issuer.issuer}`);
+    if (droppedLinks > 0)
+      ctx.io.out(
+        `${droppedLinks} link(s) to the previous issuer's subjects dropped: people sign in again through the new one`,
+      );
     for (const claim of claims)
       ctx.io.out(
         claim.verifiedAt

@@ -54,7 +54,7 @@ export async function memberCommand(args: string[], ctx: CliContext): Promise<nu
         (out) => ({ organizationId, action: "member.remove", ...target, details: { ...out } }),
       );
       ctx.io.out(
-        `removed ${person.email} from ${organizationId}; revoked ${removed.revokedTokens} token(s) and ${removed.revokedConnections} MCP connection(s)`,
+        `removed ${person.email} from ${organizationId}; revoked ${removed.revokedTokens} token(s), ${removed.revokedConnections} MCP connection(s) and ${removed.revokedInvitations} open invitation(s) they sent`,
       );
     }
     ctx.io.out(person.id);

@@ -98,8 +98,10 @@ describe("ops org idp", () => {
     expect(dns.asked.some((q) => q.includes("_market-positioning.acme.example"))).toBe(true);
 
     const idp = await identityProviderForEmail(database.db, "Ann@ACME.example");
-    expect(idp).toMatchObject({ organizationId: acme.id, issuer: "https://login.acme.example", defaultRole: "admin" });
-    expect(await identityProviderByIssuer(database.db, "https://login.acme.example")).toMatchObject({
+    // The issuer as typed, its trailing slash too (as Auth0 and Azure AD v1 spell theirs): compared exactly.
+    expect(idp).toMatchObject({ organizationId: acme.id, issuer: "https://login.acme.example/", defaultRole: "admin" });
+    expect(await identityProviderByIssuer(database.db, "https://login.acme.example")).toBeNull();
+    expect(await identityProviderByIssuer(database.db, "https://login.acme.example/")).toMatchObject({
       organizationId: acme.id,
     });
     expect(await identityProviderClientSecret(database.db, acme.id)).toBe("s3cret-value");
@@ -118,30 +120,16 @@ describe("ops org idp", () => {
 
   it("refuses a second organization the same issuer or a domain another has verified", async () => {
     const rival = await organization(database.db, "Rival", { homeCountry: "XC", credits: 0 });
-    const sameIssuer = await runOps(database, [
-      "org",
-      "idp",
-      "set",
-      "--org",
-      rival.id,
-      "--issuer",
-      "https://login.acme.example",
-      "--domain",
-      "rival.example",
-    ]);
+    const setRival = (issuer: string, domain: string) =>
+      runOps(database, ["org", "idp", "set", "--org", rival.id, "--issuer", issuer, "--domain", domain]);
+    // The same IdP spelt without its trailing slash is still the same IdP: refused.
+    const sameIssuer = await setRival("https://login.acme.example", "rival.example");
     expect(sameIssuer.code).toBe(1);
     expect(sameIssuer.stderr).toMatch(/another organization/);
-    const sameDomain = await runOps(database, [
-      "org",
-      "idp",
-      "set",
-      "--org",
-      rival.id,
-      "--issuer",
-      "https://rival.example",
-      "--domain",
-      "acme.example",
-    ]);
+    const doubled = await setRival("https://login.acme.example//", "rival.example");
+    expect(doubled.code).toBe(2);
+    expect(doubled.stderr).toMatch(/empty segment/);
+    const sameDomain = await setRival("https://rival.example", "acme.example");
     expect(sameDomain.code).toBe(1);
     expect(sameDomain.stderr).toMatch(/verified by another organization/);
     expect(await identityProviderOf(database.db, rival.id)).toBeNull();

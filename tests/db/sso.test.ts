@@ -17,6 +17,7 @@ import {
   setIdentityProvider,
   verifyDomain,
 } from "@/server/accounts/identity-providers";
+import { createInvitation, invitationByToken } from "@/server/accounts/invitations";
 import { recheckIdentityLinks, ssoRequiredFor } from "@/server/accounts/sso";
 import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
 import { ssoCallback, ssoStart, stillSignedIn } from "@/server/auth/sso";
@@ -362,14 +363,54 @@ describe("de-provisioning at the token refresh", () => {
     expect(await actions(acmeId, "member.sso_deprovision")).toHaveLength(1); // fay's only
   });
 
-  it("access_denied at sign-in for a linked person asks the IdP at once; gone there, they are removed", async () => {
+  it("access_denied at sign-in for a linked person asks the IdP if their link is due; gone there, they are removed", async () => {
     await signIn("hal@acme.example", acmeIdp, { id: "hal-1", email: "hal@acme.example" });
     const hal = await userByEmail("hal@acme.example");
     await acmeIdp.revoke("hal-1");
+    // Just checked: a denial asks nothing (anyone can bring one back for any address).
+    expect((await signIn("hal@acme.example", acmeIdp, null)).location.href).toBe(`${ORIGIN}/signin?sso_error=denied`);
+    expect(await membership(acmeId, hal?.id ?? "")).toBeDefined();
+    // Due: the denial asks the IdP, which no longer knows them.
+    await database.db
+      .update(identityLinks)
+      .set({ checkedAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(identityLinks.userId, hal?.id ?? ""));
     const { location } = await signIn("hal@acme.example", acmeIdp, null);
     expect(location.href).toBe(`${ORIGIN}/signin?sso_error=denied`);
     expect(await membership(acmeId, hal?.id ?? "")).toBeUndefined();
     expect(await sessionsOf(hal?.id ?? "")).toEqual([]);
+  });
+
+  it("denials forged for someone else's address, many at once, spend their refresh token at most once a period", async () => {
+    await signIn("ida@acme.example", acmeIdp, { id: "ida-1", email: "ida@acme.example" });
+    const ida = await userByEmail("ida@acme.example");
+    const linkOf = async () =>
+      (
+        await database.db
+          .select()
+          .from(identityLinks)
+          .where(eq(identityLinks.userId, ida?.id ?? ""))
+      )[0];
+    const before = await linkOf();
+    // An outsider starts sign-ins for her address and brings back access_denied for each.
+    const forge = async () => {
+      const started = await start("ida@acme.example");
+      const state = new URL(started.headers.get("location") ?? "").searchParams.get("state");
+      const back = new URL(REDIRECT_URI);
+      back.searchParams.set("error", "access_denied");
+      back.searchParams.set("state", state ?? "");
+      back.searchParams.set("iss", acmeIdp.issuer);
+      const answer = await ssoCallback(new Request(back, { headers: { cookie: firstCookie(started) } }), database.db);
+      return answer.headers.get("location");
+    };
+    const answers = await Promise.all(Array.from({ length: 6 }, forge));
+    expect(answers).toEqual(Array(6).fill(`${ORIGIN}/signin?sso_error=denied`));
+    // Not due: her link was not asked about (its refresh token unspent), and she is still a member.
+    const after = await linkOf();
+    expect(after?.checkedAt).toEqual(before?.checkedAt);
+    expect(after?.refreshTokenSealed).toBe(before?.refreshTokenSealed);
+    expect(await membership(acmeId, ida?.id ?? "")).toBeDefined();
+    expect(await sessionsOf(ida?.id ?? "")).toHaveLength(1);
   });
 });
 
@@ -386,7 +427,7 @@ describe("the owner's identity provider page (tRPC)", () => {
       defaultRole: "billing",
       requireSso: true,
     });
-    expect(saved).toMatchObject({ issuer: "https://login.gamma.example", domains: ["gamma.example"] });
+    expect(saved).toMatchObject({ issuer: "https://login.gamma.example/", domains: ["gamma.example"] });
     const shown = await owner.identityProvider.show();
     expect(shown.redirectUri).toBe("http://dashboard.test/api/auth/sso/callback");
     expect(shown.provider).toMatchObject({
@@ -399,9 +440,9 @@ describe("the owner's identity provider page (tRPC)", () => {
     const [claim] = shown.provider?.domains ?? [];
     expect(claim?.recordName).toBe("_market-positioning.gamma.example");
     expect(claim?.verifiedAt).toBeNull();
-    // Saved again without a secret: the stored one is kept.
+    // Saved again without a secret: the stored one is kept (same IdP, same client).
     await owner.identityProvider.set({
-      issuer: "https://login.gamma.example",
+      issuer: "https://login.gamma.example/",
       clientId: "dash",
       clientSecret: null,
       domains: ["gamma.example"],
@@ -409,6 +450,18 @@ describe("the owner's identity provider page (tRPC)", () => {
       requireSso: false,
     });
     expect((await owner.identityProvider.show()).provider?.hasClientSecret).toBe(true);
+    // Another issuer, no secret given: the stored one is never sent to it; it must be given again.
+    await expect(
+      owner.identityProvider.set({
+        issuer: "https://login.elsewhere.example",
+        clientId: "dash",
+        clientSecret: null,
+        domains: ["gamma.example"],
+        defaultRole: "member",
+        requireSso: false,
+      }),
+    ).rejects.toThrow(/client id and its secret together/);
+    expect((await owner.identityProvider.show()).provider?.issuer).toBe("https://login.gamma.example/");
     // No TXT record anywhere (no resolver answers for it): not verified, nothing audited.
     process.env.DNS_SERVERS = "127.0.0.1:9";
     try {
@@ -496,5 +549,100 @@ describe("the owner's identity provider page (tRPC)", () => {
         requireSso: false,
       }),
     ).rejects.toThrow(/sso.manage/);
+  });
+});
+
+describe("what an IdP, an outsider or a departing member cannot do", () => {
+  /** Someone of Acme who signed in without the IdP (an e-mail link), with a session. */
+  async function unlinkedPerson(email: string, role: "owner" | "member") {
+    const [user] = await database.db.insert(users).values({ email, emailVerified: new Date() }).returning();
+    const userId = user?.id ?? "";
+    await database.db.insert(memberships).values({ organizationId: acmeId, userId, role });
+    await database.db
+      .insert(authSessions)
+      .values({ sessionToken: `s-${userId}`, userId, expires: new Date(Date.now() + 86_400_000) });
+    return userId;
+  }
+
+  it("required SSO ends a session made without it at its next request, and keeps those made through it", async () => {
+    expect(await ssoRequiredFor(database.db, "old@acme.example")).toBe(true); // required since above
+    const old = await unlinkedPerson("old@acme.example", "member");
+    expect(await stillSignedIn(old, database.db)).toBe(false);
+    expect(await sessionsOf(old)).toEqual([]);
+    await signIn("pat@acme.example", acmeIdp, { id: "pat-1", email: "pat@acme.example" });
+    const pat = await userByEmail("pat@acme.example");
+    expect(await stillSignedIn(pat?.id ?? "", database.db)).toBe(true);
+  });
+
+  it("an owner cannot require SSO from the page before signing in through it", async () => {
+    const owner = await unlinkedPerson("olga@acme.example", "owner");
+    const page = await dashboardCallerAs(database.db, owner);
+    const settings = {
+      issuer: acmeIdp.issuer,
+      clientId: "dashboard-Acme",
+      clientSecret: null,
+      domains: ["acme.example"],
+      defaultRole: "member" as const,
+      requireSso: true,
+    };
+    await expect(page.identityProvider.set(settings)).rejects.toThrow(/Sign in through your identity provider once/);
+    await signIn("olga@acme.example", acmeIdp, { id: "olga-1", email: "olga@acme.example" });
+    await expect(page.identityProvider.set(settings)).resolves.toMatchObject({ requireSso: true });
+  });
+
+  it("a subject linked to someone outside the proved domains is not signed in by the IdP", async () => {
+    const [bob] = await database.db.insert(users).values({ email: "bob@other.example" }).returning();
+    await database.db.insert(memberships).values({ organizationId: acmeId, userId: bob?.id ?? "", role: "member" });
+    // Linked by the operator for ID-JAGs; the IdP then names that subject with an address of Acme's.
+    await linkIdentity(database.db, {
+      organizationId: acmeId,
+      subject: "bob-sub",
+      userId: bob?.id ?? "",
+      refreshToken: null,
+    });
+    const { location } = await signIn("whoever@acme.example", acmeIdp, {
+      id: "bob-sub",
+      email: "whoever@acme.example",
+    });
+    expect(location.href).toBe(`${ORIGIN}/signin?sso_error=domain`);
+    expect(await sessionsOf(bob?.id ?? "")).toEqual([]);
+  });
+
+  it("an address the IdP says is unverified (as a string too), or that carries control characters, is refused", async () => {
+    for (const [change, who] of [
+      [(claims: Record<string, unknown>) => ({ ...claims, email_verified: "false" }), "quin"],
+      [(claims: Record<string, unknown>) => ({ ...claims, email: "rex\r\nbcc@acme.example" }), "rex"],
+      [(claims: Record<string, unknown>) => ({ ...claims, email: `${"s".repeat(250)}@acme.example` }), "sam"],
+    ] as const) {
+      acmeIdp.tamperIdTokens(change);
+      const { location } = await signIn(`${who}@acme.example`, acmeIdp, {
+        id: `${who}-1`,
+        email: `${who}@acme.example`,
+      });
+      expect(location.href, who).toBe(`${ORIGIN}/signin?sso_error=no_email`);
+      expect(await userByEmail(`${who}@acme.example`)).toBeUndefined();
+    }
+  });
+
+  it("a member the IdP removes takes the invitations they still had open with them", async () => {
+    await signIn("una@acme.example", acmeIdp, { id: "una-1", email: "una@acme.example" });
+    const una = await userByEmail("una@acme.example");
+    await database.db
+      .update(memberships)
+      .set({ role: "admin" })
+      .where(and(eq(memberships.organizationId, acmeId), eq(memberships.userId, una?.id ?? "")));
+    // On her way out she invites her own address elsewhere, as an admin.
+    const { token } = await createInvitation(database.db, {
+      organizationId: acmeId,
+      email: "una.private@mail.example",
+      role: "admin",
+      invitedByUserId: una?.id ?? null,
+    });
+    await acmeIdp.revoke("una-1");
+    process.env.SSO_RECHECK_SECONDS = "0";
+    expect(await stillSignedIn(una?.id ?? "", database.db)).toBe(false);
+    expect(await invitationByToken(database.db, token)).toBeNull(); // no longer usable
+    const [event] = (await actions(acmeId, "member.sso_deprovision")).filter((e) => e.targetId === una?.id);
+    expect(event?.details).toMatchObject({ revokedInvitations: 1 });
   });
 });

@@ -21,6 +21,7 @@ import {
   removeIdentityProvider,
   setIdentityProvider,
 } from "../../accounts/identity-providers";
+import { unlinkedUnderRequiredSso } from "../../accounts/sso";
 import { ssoRedirectUri } from "../../auth/sso";
 import { JWT_BEARER_GRANT, normaliseDomain, publicKeySet } from "../../domain/identity-providers";
 import { conflict, invalidRequest, notFound } from "../../errors/api-error";
@@ -123,6 +124,7 @@ export const identityProviderRouter = createRouter({
             clientId: string | null;
             defaultRole: string;
             requireSso: boolean;
+            droppedLinks: number;
           },
         ) => ({
           issuer: out.issuer,
@@ -131,6 +133,7 @@ export const identityProviderRouter = createRouter({
           clientId: out.clientId,
           defaultRole: out.defaultRole,
           requireSso: out.requireSso,
+          droppedLinks: out.droppedLinks,
         }),
       },
     })
@@ -154,24 +157,33 @@ export const identityProviderRouter = createRouter({
       const before = await identityProviderOf(ctx.db, organizationId);
       const clientId = input.clientId?.trim() || null;
       let clientSecret = input.clientSecret || null;
-      if (clientId !== null && clientSecret === null && before?.clientId === clientId)
+      // The stored secret is kept for the same client at the same IdP only: sent to another
+      // issuer's token endpoint, it would be shown to whoever runs that one.
+      const sameIdp = before?.issuer === issuer.issuer;
+      if (clientId !== null && clientSecret === null && sameIdp && before?.clientId === clientId)
         clientSecret = await identityProviderClientSecret(ctx.db, organizationId);
       if ((clientId === null) !== (clientSecret === null))
         throw invalidRequest("Give the client id and its secret together, or neither.", [
           { path: "clientSecret", message: "required with a client id" },
         ]);
-      await setIdentityProvider(ctx.db, {
+      const { droppedLinks } = await setIdentityProvider(ctx.db, {
         organizationId,
         issuer: issuer.issuer,
         clientId,
         clientSecret,
-        jwks: before?.jwks ?? null,
+        jwks: sameIdp ? (before?.jwks ?? null) : null,
         defaultRole: input.defaultRole,
         requireSso: input.requireSso,
       }).catch(refused);
       for (const domain of domains) await claimDomain(ctx.db, organizationId, domain).catch(refused);
       const released = (before?.domains ?? []).map((d) => d.domain).filter((d) => !domains.includes(d));
       for (const domain of released) await releaseDomain(ctx.db, organizationId, domain);
+      // Required, SSO ends every session made without it: the owner's own first, and if the IdP
+      // then fails them they are locked out. So they prove it works for them before requiring it.
+      if (input.requireSso && (await unlinkedUnderRequiredSso(ctx.db, ctx.userId)) === organizationId)
+        throw conflict(
+          "Sign in through your identity provider once before requiring it: requiring it ends every session made without it, yours too.",
+        );
       return {
         action: IDENTITY_PROVIDER_ACTIONS.set,
         issuer: issuer.issuer,
@@ -180,6 +192,8 @@ export const identityProviderRouter = createRouter({
         clientId,
         defaultRole: input.defaultRole,
         requireSso: input.requireSso,
+        /** People linked to the old issuer's subjects: unlinked, as a new IdP's subjects are others. */
+        droppedLinks,
       };
     }),
 

@@ -56,11 +56,12 @@ export const MEMBER_ACTIONS = {
 const personTarget = (input: { userId: string }) => ({ type: "user", id: input.userId });
 const invitationTarget = (input: { invitationId: string }) => ({ type: "invitation", id: input.invitationId });
 
-type Removed = { role: Role; revokedTokens: number; revokedConnections: number };
+type Removed = { role: Role; revokedTokens: number; revokedConnections: number; revokedInvitations: number };
 const removedDetails = (out: Removed) => ({
   role: out.role,
   revokedTokens: out.revokedTokens,
   revokedConnections: out.revokedConnections,
+  revokedInvitations: out.revokedInvitations,
 });
 
 /** The dashboard's words for a refused change. */

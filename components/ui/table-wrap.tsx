@@ -18,7 +18,18 @@ export function TableWrap({ label, children, live }: { label: string; children: 
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     for (const child of element.children) observer.observe(child);
-    return () => observer.disconnect();
+    // A table that arrives after mount (rows loaded on the client, in place of a notice) is a new
+    // child: watched too, and measured as it comes, or a wide one would scroll with no stop.
+    const arrivals = new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) if (node instanceof Element) observer.observe(node);
+      measure();
+    });
+    arrivals.observe(element, { childList: true });
+    return () => {
+      observer.disconnect();
+      arrivals.disconnect();
+    };
   }, []);
   // Named and focusable only while it scrolls; a table that fits adds no stop and no landmark.
   const region = scrolls ? { tabIndex: 0, role: "region", "aria-label": label } : {};

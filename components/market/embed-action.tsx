@@ -51,7 +51,7 @@ export function EmbedAction({
         .filter(Boolean),
     });
   };
-  const url = create.data && typeof window !== "undefined" ? `${window.location.origin}${create.data.path}` : null;
+  const url = create.data?.url ?? null;
   return (
     <details className="embed-action" data-testid={`embed-${reading}`} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Embed</summary>

@@ -175,6 +175,8 @@ describe("embeds", () => {
       view: "bars",
       allowedOrigins: ["https://a.example.com/", "https://a.example.com"],
     });
+    // The URL to paste is at the service's public origin, never the host the page was reached on.
+    expect(created.url).toBe(`http://dashboard.test/embed/${created.id}`);
     const listed = await me.embeds.list();
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({

@@ -76,7 +76,9 @@ export const embedsRouter = createRouter({
         allowedOrigins: input.allowedOrigins,
         createdByUserId: ctx.userId,
       });
-      return { id: embed.id, path: `/embed/${embed.id}` };
+      // The URL at the operator's origin (APP_URL): the one oEmbed vouches for, whatever host the
+      // dashboard was reached on.
+      return { id: embed.id, path: `/embed/${embed.id}`, url: `${ctx.origin}/embed/${embed.id}` };
     }),
 
   revoke: embedProcedure

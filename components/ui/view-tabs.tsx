@@ -41,15 +41,24 @@ export function ViewTabs({
     if (value) query.set(key, value);
   }
   const tail = query.toString();
-  // On a phone the tabs are one row that scrolls sideways: the current one is brought into view.
+  // On a phone the tabs are one row that scrolls sideways: the current one is brought into view,
+  // and again whenever the row is laid out anew — shown after being hidden (a Suspense boundary
+  // that suspends again hides its content, which loses its scroll position), or resized.
   const nav = useRef<HTMLElement>(null);
   useEffect(() => {
     const box = nav.current;
-    const tab = box?.querySelector<HTMLElement>(`[data-view="${CSS.escape(current)}"]`);
-    if (!box || !tab) return;
-    const shown = box.getBoundingClientRect();
-    const at = tab.getBoundingClientRect();
-    if (at.right > shown.right || at.left < shown.left) box.scrollLeft += at.left - shown.left - 16;
+    if (!box) return;
+    const bring = () => {
+      const tab = box.querySelector<HTMLElement>(`[data-view="${CSS.escape(current)}"]`);
+      const shown = box.getBoundingClientRect();
+      if (!tab || shown.width === 0) return;
+      const at = tab.getBoundingClientRect();
+      if (at.right > shown.right || at.left < shown.left) box.scrollLeft += at.left - shown.left - 16;
+    };
+    bring();
+    const observer = new ResizeObserver(bring);
+    observer.observe(box);
+    return () => observer.disconnect();
   }, [current]);
   return (
     <nav aria-label={label} className="tabs" data-testid={testId} data-scrolls="sideways" ref={nav}>

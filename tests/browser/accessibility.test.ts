@@ -40,7 +40,8 @@ async function expectAccessible(page: Page, url: string, ready?: string) {
   for (const viewport of WIDTHS) {
     await page.setViewportSize(viewport);
     await page.goto(url);
-    if (ready) await expect.poll(() => page.getByTestId(ready).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    // Visible, not only present (content a suspended view hides under its loading fallback is in the DOM).
+    if (ready) await page.getByTestId(ready).first().waitFor({ state: "visible", timeout: 20_000 });
     // A table frame becomes a keyboard stop once it has measured itself as scrolling (an effect
     // after its first paint, which a loaded machine delays): give it that moment. One that never
     // does is still reported by axe (scrollable-region-focusable).

@@ -264,7 +264,9 @@ describe(`every dashboard page at ${WIDTH} × ${HEIGHT}, in Chromium`, () => {
       ["methodology", "methodology"],
     ] as const) {
       await page.goto(`${market}/${view}?country=FR`);
-      await expect.poll(() => page.getByTestId(ready).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+      // Visible, not only present: a view that suspends again keeps its content hidden under the
+      // loading fallback, which is no page to measure.
+      await page.getByTestId(ready).first().waitFor({ state: "visible", timeout: 20_000 });
       await expectFits(page, `market-${view}`);
     }
   });

@@ -54,6 +54,10 @@ const keyFile = (name: string, value: unknown) => {
   writeFileSync(file, JSON.stringify(value));
   return file;
 };
+/** `ops org idp set` for an organization: its issuer and one domain. */
+const setIdp = (organizationId: string, issuer: string, domain: string) =>
+  runOps(database, ["org", "idp", "set", "--org", organizationId, "--issuer", issuer, "--domain", domain]);
+
 const PUBLIC_KEY = {
   kty: "EC",
   crv: "P-256",
@@ -120,8 +124,7 @@ describe("ops org idp", () => {
 
   it("refuses a second organization the same issuer or a domain another has verified", async () => {
     const rival = await organization(database.db, "Rival", { homeCountry: "XC", credits: 0 });
-    const setRival = (issuer: string, domain: string) =>
-      runOps(database, ["org", "idp", "set", "--org", rival.id, "--issuer", issuer, "--domain", domain]);
+    const setRival = (issuer: string, domain: string) => setIdp(rival.id, issuer, domain);
     // The same IdP spelt without its trailing slash is still the same IdP: refused.
     const sameIssuer = await setRival("https://login.acme.example", "rival.example");
     expect(sameIssuer.code).toBe(1);
@@ -160,38 +163,14 @@ describe("ops org idp", () => {
       expect(result.code, extra.join(" ")).toBe(2);
       expect(result.stderr).toMatch(problem);
     }
-    const badDomain = await runOps(database, [
-      "org",
-      "idp",
-      "set",
-      "--org",
-      org.id,
-      "--issuer",
-      "https://a.example",
-      "--domain",
-      "<script>.example",
-    ]);
+    const badDomain = await setIdp(org.id, "https://a.example", "<script>.example");
     expect(badDomain.code).toBe(2);
     expect(await identityProviderOf(database.db, org.id)).toBeNull();
   });
 
   it("removes the provider and its domains", async () => {
     const org = await organization(database.db, "Leaving", { homeCountry: "XC", credits: 0 });
-    expect(
-      (
-        await runOps(database, [
-          "org",
-          "idp",
-          "set",
-          "--org",
-          org.id,
-          "--issuer",
-          "https://leaving.example",
-          "--domain",
-          "leaving.example",
-        ])
-      ).code,
-    ).toBe(0);
+    expect((await setIdp(org.id, "https://leaving.example", "leaving.example")).code).toBe(0);
     const removed = await runOps(database, ["org", "idp", "remove", "--org", org.id]);
     expect(removed.code).toBe(0);
     expect(await identityProviderOf(database.db, org.id)).toBeNull();
@@ -296,21 +275,7 @@ describe("ops org idp link|unlink", () => {
     const noIdp = await runOps(database, ["org", "idp", "link", "--org", org.id, "--email", email, "--subject", "s-1"]);
     expect(noIdp.code).toBe(1);
     expect(noIdp.stderr).toMatch(/no identity provider/);
-    expect(
-      (
-        await runOps(database, [
-          "org",
-          "idp",
-          "set",
-          "--org",
-          org.id,
-          "--issuer",
-          "https://linker.example",
-          "--domain",
-          "linker.example",
-        ])
-      ).code,
-    ).toBe(0);
+    expect((await setIdp(org.id, "https://linker.example", "linker.example")).code).toBe(0);
 
     const linked = await runOps(database, [
       "org",

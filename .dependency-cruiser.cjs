@@ -22,6 +22,7 @@ const LAYERS = [
       "^server/observability/",
       "^server/keys/",
       "^server/outbound/",
+      "^server/workers/",
     ],
   },
   { name: "accounts", paths: ["^server/accounts/"] },

@@ -4,8 +4,9 @@
  * to disk on a worker thread (./export-worker.ts) and every later one reads them back. The event
  * loop only copies bytes from disk to the socket, and a flood of downloads costs one build.
  *
- * - One build per release at a time on this instance (later callers wait for the same build), and
- *   builds one after another (EXPORT_WORKERS at once, default 1), so exports never take every core.
+ * - One build per release at a time on this instance (later callers wait for the same build), on
+ *   the worker pool (server/workers/pool.ts), which bounds the threads and the tasks waiting: a
+ *   build the full pool cannot take is refused at once (WorkersBusy, answered 503).
  * - Written into a temporary folder and renamed into place: a folder that exists is complete, and
  *   instances sharing DATA_DIR never see half a build (the second rename loses, harmlessly).
  * - Named by what makes the bytes: the export format, the market, the release, its publish time
@@ -15,11 +16,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { dataFolder } from "../../db/client";
 import { EXPORT_FORMAT_VERSION } from "../readings/export";
 import type { ReleaseData } from "../readings/release";
-import { ARCHIVE_FILE, type BuildRequest, type BuiltExport } from "./export-layout";
+import { runTask } from "../workers/pool";
+import { shareRelease } from "../workers/shared-release";
+import { ARCHIVE_FILE } from "./export-layout";
 
 /** A release's export on disk: the folder and each file's size. */
 export interface BuiltFolder {
@@ -47,13 +49,11 @@ export const exportKey = (release: ReleaseData, origin: string) =>
 
 interface CacheState {
   building: Map<string, Promise<BuiltFolder>>;
-  running: number;
-  waiting: (() => void)[];
 }
 
 const state = globalThis as typeof globalThis & { __mpsExportCache?: CacheState };
 const cache = (): CacheState => {
-  state.__mpsExportCache ??= { building: new Map(), running: 0, waiting: [] };
+  state.__mpsExportCache ??= { building: new Map() };
   return state.__mpsExportCache;
 };
 
@@ -73,13 +73,7 @@ async function findOrBuild(key: string, release: ReleaseData, origin: string): P
   const folder = path.join(cacheRoot(), key);
   const found = await readBuilt(folder);
   if (found) return found;
-  await turn();
-  try {
-    // Another instance sharing the folder may have finished it while this one waited.
-    return (await readBuilt(folder)) ?? (await build(key, folder, release, origin));
-  } finally {
-    nextTurn();
-  }
+  return build(key, folder, release, origin);
 }
 
 async function readBuilt(folder: string): Promise<BuiltFolder | null> {
@@ -93,29 +87,15 @@ async function readBuilt(folder: string): Promise<BuiltFolder | null> {
   }
 }
 
-/** Waits for a worker's turn (EXPORT_WORKERS builds at once). */
-function turn(): Promise<void> {
-  const queue = cache();
-  if (queue.running < wholeSetting("EXPORT_WORKERS", 1)) {
-    queue.running += 1;
-    return Promise.resolve();
-  }
-  return new Promise((resolve) => queue.waiting.push(resolve));
-}
-
-function nextTurn(): void {
-  const queue = cache();
-  const next = queue.waiting.shift();
-  if (next) next();
-  else queue.running -= 1;
-}
-
 async function build(key: string, folder: string, release: ReleaseData, origin: string): Promise<BuiltFolder> {
   const root = cacheRoot();
   const temporary = path.join(root, `.${key}-${randomBytes(6).toString("hex")}`);
   await mkdir(temporary, { recursive: true });
   try {
-    const { files } = await inWorker({ origin, folder: temporary }, release);
+    const { files } = await runTask("export", {
+      request: { origin, folder: temporary },
+      release: await shareRelease(release),
+    });
     await writeFile(path.join(temporary, INDEX_FILE), JSON.stringify(files));
     await rename(temporary, folder).catch(async (error: NodeJS.ErrnoException) => {
       // Another instance put the same folder in place first: theirs holds the same bytes.
@@ -129,34 +109,6 @@ async function build(key: string, folder: string, release: ReleaseData, origin: 
     throw error;
   }
 }
-
-/** Where the worker's TypeScript starts: the project's own folder (Next bundles this module elsewhere). */
-const workerFile = (name: string) => path.join(/*turbopackIgnore: true*/ process.cwd(), "server", "exports", name);
-
-function inWorker(request: BuildRequest, release: ReleaseData): Promise<BuiltExport> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(/*turbopackIgnore: true*/ workerFile("worker-boot.mjs"), {
-      workerData: { entry: workerFile("export-worker.ts"), request, release: releaseJson(release) },
-    });
-    let answer: BuiltExport | undefined;
-    worker.once("message", (message: BuiltExport) => {
-      answer = message;
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) =>
-      answer ? resolve(answer) : reject(new Error(`the export worker exited with ${code} and no export`)),
-    );
-  });
-}
-
-/**
- * The release as JSON text for the worker, which parses it on its own thread: the structured clone
- * postMessage would make of it blocks the event loop four times longer (361 ms against 84 ms for a
- * 1,000-product release). Its countries travel as entries; its sensitivity (a getter on some
- * releases) as the data it gives.
- */
-const releaseJson = (release: ReleaseData): string =>
-  JSON.stringify({ ...release, countries: [...release.countries], sensitivity: release.sensitivity });
 
 /** Keeps the EXPORT_CACHE_RELEASES most recently used folders (never the one just built). */
 async function evict(root: string, keep: string): Promise<void> {

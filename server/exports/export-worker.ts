@@ -1,14 +1,15 @@
 /**
- * The worker thread that writes a release's export to disk (./export-cache.ts starts it): every
+ * The worker task that writes a release's export to disk (./export-cache.ts runs it on the worker
+ * pool, server/workers/pool.ts): every
  * file of the export, then the ZIP archive, each written as it is generated. All the CPU of an
  * export — the tables' text and the archive's deflate — is spent here, on this thread, so the
  * event loop that answers every organization's calls never waits for it.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
-import { parentPort, workerData } from "node:worker_threads";
 import { exportFiles, fileContent, releaseArchive } from "../readings/export";
 import type { ReleaseData } from "../readings/release";
+import { openRelease, type SharedRelease } from "../workers/shared-release";
 import { ARCHIVE_FILE, type BuildRequest, type BuiltExport } from "./export-layout";
 
 /** Writes pieces to a new file; its size in bytes. */
@@ -23,12 +24,6 @@ function writeFile(file: string, pieces: Iterable<string | Uint8Array>): number 
   return bytes;
 }
 
-/** The release the cache sent as JSON text (./export-cache.ts, releaseJson), as the readings take it. */
-function releaseOf(json: string): ReleaseData {
-  const parsed = JSON.parse(json) as Omit<ReleaseData, "countries"> & { countries: [string, unknown][] };
-  return { ...parsed, countries: new Map(parsed.countries) } as ReleaseData;
-}
-
 function build(release: ReleaseData, { origin, folder }: BuildRequest): BuiltExport {
   const where = { origin };
   const files: Record<string, number> = {};
@@ -38,5 +33,12 @@ function build(release: ReleaseData, { origin, folder }: BuildRequest): BuiltExp
   return { files };
 }
 
-const { request, release } = workerData as { request: BuildRequest; release: string };
-parentPort?.postMessage(build(releaseOf(release), request));
+export default function buildExport({
+  request,
+  release,
+}: {
+  request: BuildRequest;
+  release: SharedRelease;
+}): BuiltExport {
+  return build(openRelease(release), request);
+}

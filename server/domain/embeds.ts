@@ -57,7 +57,16 @@ export interface EmbedFacts {
   methodologyUrl: string;
   /** Who publishes the numbers (the citation's author). */
   publisher: string;
+  /** Where every product of the reading is listed (the dashboard's reading), for a chart that shows only the first. */
+  fullTableUrl?: string;
 }
+
+/**
+ * How many products a chart draws: the first under its reading. A chart of a market of any size
+ * is then a picture of bounded size and bounded cost to draw (docs/embeds.md, "Size"); the rest
+ * are counted in its caption and listed in the full table it links.
+ */
+export const EMBED_DRAWN_PRODUCTS = 25;
 
 /** One DNS label: letters, digits and inner hyphens, at most 63 (IDNs arrive as xn-- punycode). */
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

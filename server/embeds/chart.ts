@@ -18,7 +18,14 @@ import {
 } from "../../components/charts/chart-data";
 import { inkOn, retainedColour } from "../../components/charts/heat-scale";
 import { placeLabels, streakLabelPlacement } from "../../components/charts/label-placement";
-import { type EmbedFacts, type EmbedReading, type EmbedTheme, type EmbedView, READING_TITLES } from "../domain/embeds";
+import {
+  EMBED_DRAWN_PRODUCTS,
+  type EmbedFacts,
+  type EmbedReading,
+  type EmbedTheme,
+  type EmbedView,
+  READING_TITLES,
+} from "../domain/embeds";
 
 export type { EmbedFacts, EmbedReading, EmbedTheme, EmbedView } from "../domain/embeds";
 
@@ -66,6 +73,50 @@ export interface EmbedChart {
   note?: string;
   methodologyUrl: string;
   drawing: EmbedDrawing;
+  /** How many products the reading has; the drawing holds the first `EMBED_DRAWN_PRODUCTS`. */
+  total: number;
+  /** Said when the drawing holds fewer products than the reading: how many, and where the rest are. */
+  more?: string;
+  fullTableUrl?: string;
+}
+
+/** The drawing's rows, whichever its kind. */
+export const drawnCount = (drawing: EmbedDrawing) =>
+  drawing.kind === "bars" ? drawing.bars.length : drawing.kind === "map" ? drawing.streaks.length : drawing.rows.length;
+
+/**
+ * The first `limit` products under the reading. The map draws the same products as the bars (the
+ * Delta's two views of one embed show one set), in the bars' order of the reading.
+ */
+function boundedDrawing(data: EmbedPayload, view: EmbedView, limit: number): EmbedDrawing {
+  const drawing = drawingOf(data, view);
+  switch (drawing.kind) {
+    case "bars":
+      return { ...drawing, bars: drawing.bars.slice(0, limit) };
+    case "grid":
+      return { ...drawing, rows: drawing.rows.slice(0, limit) };
+    case "map": {
+      if (drawing.streaks.length <= limit || data.reading !== "delta")
+        return { ...drawing, streaks: drawing.streaks.slice(0, limit) };
+      const first = new Set(
+        deltaGhostBars(data.payload)
+          .slice(0, limit)
+          .map((bar) => bar.productId),
+      );
+      return { ...drawing, streaks: drawing.streaks.filter((streak) => first.has(streak.productId)) };
+    }
+  }
+}
+
+const payloadSize = (data: EmbedPayload) => data.payload.products.length;
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** "Showing the first 25 of 1,000 products under this reading; every product: URL." */
+export function moreOf(drawn: number, total: number, fullTableUrl: string | undefined): string | undefined {
+  if (drawn >= total) return undefined;
+  const where = fullTableUrl ? ` Every product: ${fullTableUrl}` : "";
+  return `Showing the first ${count(drawn)} of ${count(total)} products under this reading; ${count(total - drawn)} more are in the full table.${where}`;
 }
 
 function drawingOf(data: EmbedPayload, view: EmbedView): EmbedDrawing {
@@ -129,7 +180,16 @@ export function citationOf(reading: EmbedReading, facts: EmbedFacts): string {
   return `${facts.publisher}, “${facts.marketName}: ${READING_TITLES[reading]}${country}”, release ${facts.release} (${dateOf(facts.releasedAt)}). Methodology: ${facts.methodologyUrl}`;
 }
 
-export function embedChart(data: EmbedPayload, view: EmbedView, theme: EmbedTheme, facts: EmbedFacts): EmbedChart {
+export function embedChart(
+  data: EmbedPayload,
+  view: EmbedView,
+  theme: EmbedTheme,
+  facts: EmbedFacts,
+  limit = EMBED_DRAWN_PRODUCTS,
+): EmbedChart {
+  const drawing = boundedDrawing(data, view, limit);
+  const total = payloadSize(data);
+  const more = moreOf(drawnCount(drawing), total, facts.fullTableUrl);
   return {
     reading: data.reading,
     view,
@@ -139,7 +199,10 @@ export function embedChart(data: EmbedPayload, view: EmbedView, theme: EmbedThem
     citation: citationOf(data.reading, facts),
     ...(facts.note ? { note: facts.note } : {}),
     methodologyUrl: facts.methodologyUrl,
-    drawing: drawingOf(data, view),
+    drawing,
+    total,
+    ...(more ? { more } : {}),
+    ...(facts.fullTableUrl ? { fullTableUrl: facts.fullTableUrl } : {}),
   };
 }
 
@@ -267,15 +330,14 @@ function textLines(lines: string[], y: number, attributes: string): Part {
  * A mark's opening: reachable by Tab, named for screen readers, and its numbers as the tooltip a
  * pointer shows (a <title> child: no script needed).
  */
-function openMark(drawing: EmbedDrawing, index: number, productId: string, value?: string): string {
-  const label = escapeText(markLabel(drawing, index));
+function openMark(table: EmbedTable, index: number, productId: string, value?: string): string {
+  const label = escapeText(markLabel(table, index));
   const data = value === undefined ? "" : ` data-value="${value}"`;
   return `<g class="mark" tabindex="0" role="img" aria-label="${label}" data-product="${escapeText(productId)}"${data}><title>${label}</title>`;
 }
 
 /** One accessible name per mark: what a screen reader says on reaching it. */
-function markLabel(drawing: EmbedDrawing, index: number): string {
-  const table = tableOf(drawing);
+function markLabel(table: EmbedTable, index: number): string {
   const row = table.rows[index];
   if (!row) return "";
   return table.columns.map((column, i) => `${column}: ${row.cells[i]}`).join("; ");
@@ -284,6 +346,7 @@ function markLabel(drawing: EmbedDrawing, index: number): string {
 function barsPart(drawing: Extract<EmbedDrawing, { kind: "bars" }>, top: number, colours: typeof THEMES.light): Part {
   const plot = WIDTH - LABEL_WIDTH - PAD * 2 - 60;
   const x0 = PAD + LABEL_WIDTH;
+  const table = tableOf(drawing);
   const body = drawing.bars
     .map((bar, i) => {
       const y = top + i * ROW;
@@ -296,7 +359,7 @@ function barsPart(drawing: Extract<EmbedDrawing, { kind: "bars" }>, top: number,
         : "";
       const value = bar.available ? shown(bar.value) : "unavailable";
       return (
-        openMark(drawing, i, bar.productId, bar.available ? shown(bar.value) : "") +
+        openMark(table, i, bar.productId, bar.available ? shown(bar.value) : "") +
         `<text x="${PAD}" y="${y + ROW - 7}" fill="${colours.ink}" font-size="12">${escapeText(label)}</text>${ghost}${kept}` +
         `<text x="${x0 + plot + 6}" y="${y + ROW - 7}" fill="${bar.available ? colours.ink : colours.muted}" font-size="12">${value}</text></g>`
       );
@@ -337,6 +400,7 @@ function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, c
       segments,
     }).map((label) => [label.id, label]),
   );
+  const table = tableOf(drawing);
   const marks = drawing.streaks
     .map((s, i) => {
       const line =
@@ -356,7 +420,7 @@ function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, c
               ? `<line x1="${label.leader.x1.toFixed(1)}" y1="${label.leader.y1.toFixed(1)}" x2="${label.leader.x2.toFixed(1)}" y2="${label.leader.y2.toFixed(1)}" stroke="${colours.muted}" stroke-width="0.75"/>`
               : "") +
             `<text x="${label.x.toFixed(1)}" y="${label.y.toFixed(1)}" text-anchor="${label.anchor}" fill="${ink}" font-size="11">${escapeText(label.text)}</text>`;
-      return `${openMark(drawing, i, s.productId, s.available ? shown(s.to.y) : "")}${line}${dot}${name}</g>`;
+      return `${openMark(table, i, s.productId, s.available ? shown(s.to.y) : "")}${line}${dot}${name}</g>`;
     })
     .join("");
   const legend = `<text x="${x0 + size + 16}" y="${y0 + 12}" fill="${colours.muted}" font-size="11">Line: published → under controls.</text><text x="${x0 + size + 16}" y="${y0 + 28}" fill="${colours.muted}" font-size="11">Dashed ring, grey name: unavailable.</text>`;
@@ -375,6 +439,7 @@ function gridPart(drawing: Extract<EmbedDrawing, { kind: "grid" }>, top: number,
         `<text x="${x0 + j * cell + cell / 2}" y="${top + 14}" fill="${colours.ink}" font-size="11" text-anchor="middle">${escapeText(clip(c.country, 4))}</text>`,
     )
     .join("");
+  const table = tableOf(drawing);
   const rows = drawing.rows
     .map((r, i) => {
       const y = top + 20 + i * ROW;
@@ -389,7 +454,7 @@ function gridPart(drawing: Extract<EmbedDrawing, { kind: "grid" }>, top: number,
         })
         .join("");
       return (
-        openMark(drawing, i, r.productId) +
+        openMark(table, i, r.productId) +
         `<text x="${PAD}" y="${y + ROW - 7}" fill="${colours.ink}" font-size="12">${escapeText(`${clip(r.name, 28)} (${clip(r.vendor, 14)})`)}</text>${cells}</g>`
       );
     })
@@ -402,7 +467,7 @@ function gridPart(drawing: Extract<EmbedDrawing, { kind: "grid" }>, top: number,
 export function descriptionOf(chart: EmbedChart): string {
   const table = tableOf(chart.drawing);
   const rows = table.rows.map((row) => table.columns.map((c, i) => `${c} ${row.cells[i]}`).join(", "));
-  return [chart.caption, chart.note ?? "", ...rows.map((r) => `${r}.`)].filter(Boolean).join(" ");
+  return [chart.caption, chart.note ?? "", chart.more ?? "", ...rows.map((r) => `${r}.`)].filter(Boolean).join(" ");
 }
 
 /**
@@ -424,6 +489,7 @@ export function embedSvg(
   add(textLines([clip(chart.title, 90)], y, `fill="${colours.ink}" font-size="15" font-weight="bold"`));
   add(textLines(wrapText(chart.caption, 100), y, `fill="${colours.ink}" font-size="12"`));
   if (chart.note) add(textLines(wrapText(chart.note, 100), y, `fill="${colours.muted}" font-size="12"`));
+  if (chart.more) add(textLines(wrapText(chart.more, 100), y, `fill="${colours.muted}" font-size="12" class="more"`));
   y += 8;
   const drawing = chart.drawing;
   add(

@@ -59,6 +59,16 @@ function tableHtml(chart: EmbedChart): string {
   return `<table><caption class="visually-hidden">${escapeText(chart.title)}: the chart's numbers</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** How many products the chart leaves out, with a link to every one (the dashboard's reading). */
+function moreHtml(chart: EmbedChart): string {
+  if (!chart.more) return "";
+  const text = chart.fullTableUrl ? chart.more.replace(/ Every product: \S+$/, "") : chart.more;
+  const link = chart.fullTableUrl
+    ? ` <a href="${escapeText(chart.fullTableUrl)}" target="_blank" rel="noopener noreferrer">Every product</a>`
+    : "";
+  return `<p class="note" id="embed-more">${escapeText(text)}${link}</p>`;
+}
+
 /** The switch's name for a view of the chart. */
 const VIEW_NAMES: Record<string, string> = { map: "Map", bars: "Bars", grid: "Grid" };
 
@@ -100,6 +110,7 @@ ${toolbar}
 ${figures}
 <figcaption id="embed-caption">${escapeText(chart.caption)}</figcaption>
 ${chart.note ? `<p class="note" id="embed-note">${escapeText(chart.note)}</p>` : ""}
+${moreHtml(chart)}
 <details id="embed-table"><summary>Table of the chart</summary>${tableHtml(chart)}</details>
 <p class="citation" id="embed-citation">${escapeText(chart.citation.replace(/ Methodology: \S+$/, ""))} <a href="${escapeText(chart.methodologyUrl)}" target="_blank" rel="noopener noreferrer">Methodology</a> · <a href="${escapeText(links.svg)}" target="_blank" rel="noopener noreferrer">SVG</a>${links.png ? ` · <a href="${escapeText(links.png)}" target="_blank" rel="noopener noreferrer">PNG</a>` : ""}</p>
 </figure></main>

@@ -6,7 +6,9 @@
  * Each view is counted against two throttles (per embed, per viewer network: the client address
  * the door stamped, X-Forwarded-For only behind TRUST_PROXY) before anything is read. The embed's
  * row is read on every view (one primary-key read), so a revocation answers 410 on every instance
- * at once: nothing is cached per instance. Numbers and caching: docs/embeds.md.
+ * at once: what an instance keeps is the built answer (bounded by design: at most
+ * EMBED_DRAWN_PRODUCTS products drawn), never the row. The PNG is rendered on the worker pool.
+ * Numbers and caching: docs/embeds.md.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -20,6 +22,7 @@ import { publicOriginFrom } from "../http/origin";
 import { PROBLEM_CONTENT_TYPE, problemOf } from "../http/problem";
 import { type ThrottleRule, throttle } from "../limits/throttles";
 import { embedToShow } from "../procedures/embeds";
+import { WORKERS_RETRY_AFTER_SECONDS, WorkersBusy } from "../workers/pool";
 import { type EmbedChart, type EmbedPayload, embedChart, embedSvg, fitWithin, svgSize } from "./chart";
 import { embedPage, placeholderPage } from "./page";
 import { EMBED_SCRIPT_SOURCE } from "./page-script";
@@ -51,6 +54,7 @@ function pageExtraHeight(chart: EmbedChart, toolbar: boolean): number {
     (toolbar ? 36 : 0) +
     22 * lines(chart.caption, 90) +
     (chart.note ? 22 * lines(chart.note, 90) : 0) +
+    (chart.more ? 22 * lines(chart.more, 90) : 0) +
     28 +
     20 * lines(`${chart.citation} Methodology · SVG · PNG`, 100) +
     24
@@ -161,22 +165,39 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 interface Rendered {
-  embed: EmbedRow;
   svg: string;
   page: string;
+  /** The ETag of each format: the page's and the SVG's bytes, the PNG named by the SVG it renders. */
+  etags: Record<Format, string>;
   title: string;
   pinned: boolean;
   /** The page's size at full width, its tallest view shown (the frame oEmbed offers). */
   pageSize: { width: number; height: number };
+  /** What the answer holds in memory, for the bound on what is kept. */
+  bytes: number;
 }
 
-async function render(db: Database, embed: EmbedRow, origin: string): Promise<Rendered> {
-  const shown = await embedToShow(db, embed, origin);
+/** Where every product of an embed's reading is listed: the dashboard's reading, at its release and country. */
+function fullTableUrl(embed: EmbedRow, release: number, country: string | null, origin: string): string {
+  const view = embed.reading === "availability" ? "availability" : "readings";
+  const query = new URLSearchParams({ release: String(release), ...(country ? { country } : {}) });
+  return `${origin}/markets/${encodeURIComponent(embed.marketId)}/${view}?${query}`;
+}
+
+/**
+ * The answers of one embed at one release, built from inputs that never change once made (the
+ * release, the reading, its country, view and theme, the origin, the caption's note): kept by
+ * them, so a view of a kept answer renders nothing, and a conditional request is answered from
+ * the kept ETag. Each one is bounded whatever the market's size: the chart draws at most
+ * EMBED_DRAWN_PRODUCTS products.
+ */
+function build(embed: EmbedRow, shown: Awaited<ReturnType<typeof embedToShow>>, origin: string): Rendered {
   const reading = embed.reading as EmbedReading;
   const facts = {
     ...shown.facts,
     methodologyUrl: `${origin}/markets/${encodeURIComponent(embed.marketId)}/methodology`,
     publisher: PROVIDER_NAME,
+    fullTableUrl: fullTableUrl(embed, shown.release, shown.facts.country?.code ?? null, origin),
   };
   const view = viewFor(reading, embed.view);
   const drawn = (as: EmbedView) => embedChart(shown.data as EmbedPayload, as, embed.theme as EmbedTheme, facts);
@@ -186,17 +207,53 @@ async function render(db: Database, embed: EmbedRow, origin: string): Promise<Re
   const page = `${origin}${EMBED_PREFIX}${embed.id}`;
   const svg = embedSvg(chart);
   const sizes = [svgSize(svg), ...others.map((other) => svgSize(embedSvg(other)))];
+  const html = embedPage(
+    chart,
+    { page, svg: `${page}.svg`, png: `${page}.png`, oembed: oembedUrl(origin, page) },
+    others,
+  );
   return {
-    embed,
     svg,
+    page: html,
+    etags: { html: strongEtag(html), svg: strongEtag(svg), png: strongEtag(`png:${svg}`) },
     pageSize: {
       width: Math.max(...sizes.map((size) => size.width)) + PAGE_EXTRA_WIDTH,
       height: Math.max(...sizes.map((size) => size.height)) + pageExtraHeight(chart, others.length > 0),
     },
-    page: embedPage(chart, { page, svg: `${page}.svg`, png: `${page}.png`, oembed: oembedUrl(origin, page) }, others),
     title: chart.title,
     pinned: embed.release !== null,
+    bytes: (svg.length + html.length) * 2,
   };
+}
+
+/** Built answers, least recently used first; at most EMBED_ANSWERS_BYTES (default 32 MiB) in all. */
+const state = globalThis as typeof globalThis & { __mpsEmbedAnswers?: { kept: Map<string, Rendered>; bytes: number } };
+const answers = () => {
+  state.__mpsEmbedAnswers ??= { kept: new Map(), bytes: 0 };
+  return state.__mpsEmbedAnswers;
+};
+const answersBudget = () => perMinute("EMBED_ANSWERS_BYTES", 32 * 1024 * 1024);
+
+async function render(db: Database, embed: EmbedRow, origin: string): Promise<Rendered> {
+  // Which release it shows (and its note) is decided on every view: a latest embed follows releases.
+  const shown = await embedToShow(db, embed, origin);
+  const key = JSON.stringify([embed.id, shown.release, shown.facts.note ?? "", origin]);
+  const cache = answers();
+  const found = cache.kept.get(key);
+  if (found) {
+    cache.kept.delete(key);
+    cache.kept.set(key, found);
+    return found;
+  }
+  const made = build(embed, shown, origin);
+  cache.kept.set(key, made);
+  cache.bytes += made.bytes;
+  for (const [oldest, answer] of cache.kept) {
+    if (cache.bytes <= answersBudget() || oldest === key) break;
+    cache.kept.delete(oldest);
+    cache.bytes -= answer.bytes;
+  }
+  return made;
 }
 
 export const oembedUrl = (origin: string, page: string) =>
@@ -232,9 +289,15 @@ function counted(db: Database, embedId: string) {
   countEmbedViews(db, embedId).catch((error: unknown) => console.error("[embeds] a view was not counted:", error));
 }
 
-/** A failure the embed's procedures raise (no release any more, …) as a neutral answer. */
+/** A failure the embed's procedures raise (no release any more, a full worker pool, …) as a neutral answer. */
 function failed(error: unknown, format: Format | "oembed", origin: string): Answer {
   if (!(error instanceof ApiError)) throw error;
+  if (error.problemCode === "unavailable") {
+    const retry = { "Retry-After": String(WORKERS_RETRY_AFTER_SECONDS) };
+    return format === "html"
+      ? placeholder(503, "Chart busy", "This chart cannot be drawn just now. Try again shortly.", retry)
+      : problem(503, "unavailable", "This chart cannot be drawn just now; retry shortly.", origin, retry);
+  }
   return format === "html"
     ? placeholder(404, "Chart unavailable", "This chart cannot be shown.")
     : problem(404, "not_found", "This chart cannot be shown.", origin);
@@ -270,11 +333,8 @@ export async function answerEmbed(
     return failed(error, target.format, origin);
   }
   counted(db, embed.id);
-  // The PNG is named by the SVG it renders: a current one is answered 304 without rendering.
-  const etag =
-    target.format === "png"
-      ? strongEtag(`png:${rendered.svg}`)
-      : strongEtag(target.format === "html" ? rendered.page : rendered.svg);
+  // Kept with the answer: a current copy is answered 304 without rendering anything.
+  const etag = rendered.etags[target.format];
   const policy =
     target.format === "html" ? embedPolicy(embed.allowedOrigins) : `${NEUTRAL_POLICY}; frame-ancestors 'none'`;
   const common = {
@@ -284,8 +344,16 @@ export async function answerEmbed(
     ETag: etag,
   };
   if (matches(headers.get("if-none-match"), etag)) return { status: 304, headers: common, body: "" };
-  const body =
-    target.format === "html" ? rendered.page : target.format === "svg" ? rendered.svg : await svgToPng(rendered.svg);
+  let body: string | Buffer | null;
+  try {
+    body =
+      target.format === "html" ? rendered.page : target.format === "svg" ? rendered.svg : await svgToPng(rendered.svg);
+  } catch (error) {
+    if (!(error instanceof WorkersBusy)) throw error;
+    return problem(503, "unavailable", "Every PNG renderer is busy; retry shortly or use the SVG.", origin, {
+      "Retry-After": String(WORKERS_RETRY_AFTER_SECONDS),
+    });
+  }
   if (body === null) return problem(404, "not_found", "PNG rendering is not available on this server.", origin);
   return {
     status: 200,

@@ -14,7 +14,16 @@ import { findRelease, readReleaseById } from "./store";
 
 export type { LoadedRelease } from "../readings/cache";
 
-const readings = new ReadingsCache<Database>(16, (cache, hit) => serviceMetrics().cacheLookup(cache, hit));
+/**
+ * One cache per process, not per copy of this module: the routes Node serves itself (/v1, /mcp,
+ * embeds) and Next's bundles of the dashboard each load their own copy, and a large release decoded
+ * once per copy would cost its memory, and its loading time, once per copy.
+ */
+const processWide = globalThis as typeof globalThis & { __mpsReleaseReadings?: ReadingsCache<Database> };
+processWide.__mpsReleaseReadings ??= new ReadingsCache<Database>(16, (cache, hit) =>
+  serviceMetrics().cacheLookup(cache, hit),
+);
+const readings = processWide.__mpsReleaseReadings;
 
 type Pointer = Awaited<ReturnType<typeof findRelease>>;
 

@@ -3,7 +3,7 @@
  * market release, archiving, listing. Every write is one transaction and runs only after the
  * file has been fully checked, so bad input writes nothing.
  */
-import { and, asc, count, desc, eq, max, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, inArray, max, sql } from "drizzle-orm";
 import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
 import * as t from "../../db/schema";
@@ -11,9 +11,10 @@ import { canonicalJson, sha256 } from "../domain/canonical";
 import { checkGeographies, checkMarket } from "../domain/definition-checks";
 import type { Control, GeographiesFile, Geography, MarketFile } from "../domain/market-definition";
 import type { CountryResult } from "../domain/scores";
-import type { ReleaseData } from "../readings/release";
+import { type ReleaseData, SENSITIVITY_JSON } from "../readings/release";
 import { scoreMarket } from "../scoring/engine";
 import { analyseSensitivity, type MarketSensitivity } from "../scoring/sensitivity";
+import { workerMinProducts } from "../workers/pool";
 
 /** A catalogue operation refused for a reason other than the file's content. */
 export class CatalogStateError extends Error {
@@ -308,14 +309,28 @@ export async function readMarketStatus(db: Reader, marketId: string): Promise<"l
 
 /** A release as the readings see it: what the releases table stores and the release's country results. */
 export function decodeRelease(
-  stored: Omit<ReturnType<typeof releaseRecord>, "definitionSha256"> & { sensitivity?: MarketSensitivity | null },
+  stored: Omit<ReturnType<typeof releaseRecord>, "definitionSha256" | "sensitivity"> & {
+    sensitivity?: MarketSensitivity | null;
+    /**
+     * Instead of `sensitivity`: its stored JSON text, or how to read it when first asked (a large
+     * market's, ./store.ts readReleaseById), parsed only when `sensitivity` is read.
+     */
+    sensitivityJson?: string | null | (() => Promise<string | null>);
+  },
   results: readonly { country: string; result: CountryResult }[],
 ): ReleaseData {
+  let text: string | null | undefined =
+    typeof stored.sensitivityJson === "function" ? undefined : stored.sensitivityJson;
+  let reading: Promise<string | null> | undefined;
+  const readText = typeof stored.sensitivityJson === "function" ? stored.sensitivityJson : undefined;
+  let sensitivity: MarketSensitivity | undefined;
   // Stored at publish time; a release from before the analysis (or before its rank odds) is
   // analysed once, when first asked, with its own seed and draws: the same numbers, and the odds.
-  let sensitivity = stored.sensitivity?.odds ? stored.sensitivity : undefined;
-  const draws = stored.sensitivity?.draws;
-  return {
+  const analysed = (kept: MarketSensitivity | null | undefined) =>
+    kept?.odds
+      ? kept
+      : analyseRelease(storedDefinition(stored.definition), stored.geographies, stored.release, kept?.draws);
+  const release = {
     marketId: stored.marketId,
     name: stored.definition.name,
     description: stored.definition.description,
@@ -332,21 +347,76 @@ export function decodeRelease(
     definition: storedDefinition(stored.definition),
     geographies: stored.geographies,
     get sensitivity() {
-      sensitivity ??= analyseRelease(storedDefinition(stored.definition), stored.geographies, stored.release, draws);
+      if (sensitivity) return sensitivity;
+      if (text !== undefined) sensitivity = analysed(text === null ? null : (JSON.parse(text) as MarketSensitivity));
+      else if (readText) {
+        // Read on the event loop of a large market (its readings go to workers): the same numbers, analysed again.
+        console.warn(`[catalog] ${stored.marketId} release ${stored.release}: sensitivity read before it was loaded`);
+        sensitivity = analysed(undefined);
+      } else sensitivity = analysed(stored.sensitivity);
+      text = undefined;
       return sensitivity;
     },
   };
+  // The text as stored, while unparsed and holding the odds (else the getter analyses).
+  Object.defineProperty(release, SENSITIVITY_JSON, {
+    value: async () => {
+      if (sensitivity === undefined && text === undefined && readText) {
+        reading ??= readText();
+        text = await reading;
+      }
+      return sensitivity === undefined && typeof text === "string" && text.includes('"odds"') ? text : undefined;
+    },
+    enumerable: false,
+  });
+  return release;
 }
 
-/** One stored release, decoded for the readings. */
+/** How many countries' results one query reads: each some 75 KB of JSON at 1,000 products (about 10 ms on the embedded database). */
+const RESULTS_PER_QUERY = 2;
+
+/** A turn of the event loop: the embedded database answers in microtasks, so awaits alone never give one. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * One stored release, decoded for the readings. Read in pieces with a turn of the event loop
+ * between them, so that no piece holds it long for a large market: the release's row, then its
+ * countries' results a few at a time. A large market's sensitivity (megabytes of JSON) is read only
+ * when a worker thread is handed the release (its readings are computed there: WORKER_MIN_PRODUCTS),
+ * as text; a small one's with the row.
+ */
 export async function readReleaseById(db: Reader, id: number): Promise<ReleaseData> {
-  const [stored] = await db.select().from(t.releases).where(eq(t.releases.id, id));
+  const { sensitivity: _, ...columns } = getTableColumns(t.releases);
+  const [stored] = await db.select(columns).from(t.releases).where(eq(t.releases.id, id));
   if (!stored) throw new Error(`release ${id} does not exist`);
-  const results = await db
-    .select({ country: t.releaseCountryResults.country, result: t.releaseCountryResults.result })
+  const sensitivityText = async () => {
+    await turn();
+    const [row] = await db
+      .select({ text: sql<string | null>`${t.releases.sensitivity}::text` })
+      .from(t.releases)
+      .where(eq(t.releases.id, id));
+    return row?.text ?? null;
+  };
+  const large = stored.products.length >= workerMinProducts();
+  const sensitivityJson = large ? sensitivityText : await sensitivityText();
+  await turn();
+  const countries = await db
+    .select({ country: t.releaseCountryResults.country })
     .from(t.releaseCountryResults)
-    .where(eq(t.releaseCountryResults.releaseId, stored.id));
-  return decodeRelease(stored, results);
+    .where(eq(t.releaseCountryResults.releaseId, stored.id))
+    .orderBy(asc(t.releaseCountryResults.country));
+  const results: { country: string; result: CountryResult }[] = [];
+  for (let i = 0; i < countries.length; i += RESULTS_PER_QUERY) {
+    await turn();
+    const batch = countries.slice(i, i + RESULTS_PER_QUERY).map((c) => c.country);
+    results.push(
+      ...(await db
+        .select({ country: t.releaseCountryResults.country, result: t.releaseCountryResults.result })
+        .from(t.releaseCountryResults)
+        .where(and(eq(t.releaseCountryResults.releaseId, stored.id), inArray(t.releaseCountryResults.country, batch)))),
+    );
+  }
+  return decodeRelease({ ...stored, sensitivityJson }, results);
 }
 
 /**

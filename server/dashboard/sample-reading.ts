@@ -11,6 +11,7 @@ import { getDatabase } from "../database/app-database";
 import { clientNetworkOf } from "../http/client-address";
 import { publicOriginOf } from "../http/origin";
 import { THROTTLES, throttle } from "../limits/throttles";
+import { computeReading } from "../procedures/off-loop";
 import { servicemax } from "../procedures/operations/servicemax";
 
 /** The country the sample engages when the release was scored for it: many controls, a clear story. */
@@ -56,12 +57,18 @@ export async function sampleReading(): Promise<SampleReading> {
   const country = release.countries.has(SAMPLE_COUNTRY) ? SAMPLE_COUNTRY : [...release.countries.keys()].sort()[0];
   if (!country) return { kind: "none" };
   const geography = release.geographies.find((g) => g.country === country);
-  // The reading's own declared computation: the numbers the API answers. Not kept (the API's kept
-  // answers stay the procedure's alone).
-  const reading = await servicemax.compute(
-    { release, country, cached: loaded.reading, origin: publicOriginOf(requestHeaders) },
-    { marketId: release.marketId, country },
-  );
+  // The reading's own declared computation: the numbers the API answers. Kept with the release
+  // under a key of its own (the API's kept answers stay the procedure's), and computed off the event
+  // loop for a large market (server/procedures/off-loop.ts): a visitor's view costs no CPU that grows
+  // with the market.
+  const origin = publicOriginOf(requestHeaders);
+  const reading = (await loaded.reading(`sample:servicemax:${country}:${origin}`, () =>
+    computeReading(
+      servicemax,
+      { release, country, cached: loaded.reading, origin },
+      servicemax.input.parse({ marketId: release.marketId, country }),
+    ),
+  )) as Awaited<ReturnType<typeof servicemax.compute>>;
   const usable = reading.products.filter((p) => p.available);
   const firstPage = [...usable, ...reading.products.filter((p) => !p.available)].slice(0, SAMPLE_ROWS);
   return {

@@ -114,6 +114,14 @@ export const serviceUnavailable = () =>
     headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
   });
 
+/** Every worker thread is busy and the pool's queue is full: refused at once, nothing charged. */
+export const workersBusy = () =>
+  new ApiError(
+    "unavailable",
+    "Every worker that computes readings of large markets is busy; nothing was debited. Retry shortly.",
+    { headers: { "Retry-After": "2" } },
+  );
+
 /** The call could not finish within its deadline; nothing was charged. */
 export const deadlineExceeded = (deadlineMs: number) =>
   new ApiError(

@@ -116,6 +116,12 @@ export interface ReadingDeclaration<I extends z.ZodObject, O extends z.ZodType> 
    */
   namedByOrigin?: boolean;
   /**
+   * Its work grows with the market's size (every product, every country): on a release of
+   * WORKER_MIN_PRODUCTS products or more it is computed on a worker thread (./off-loop.ts), never
+   * on the event loop that answers everyone else.
+   */
+  growsWithMarket?: true;
+  /**
    * The answer; a promise for work long enough to hand the event loop back between its steps
    * (computed once all the same, when cached per release).
    */

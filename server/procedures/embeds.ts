@@ -20,6 +20,7 @@ import {
 } from "../domain/embeds";
 import { ApiError, invalidRequest, notFound } from "../errors/api-error";
 import { operationOf } from "./declaration";
+import { computeReading } from "./off-loop";
 import { availability } from "./operations/availability";
 import { capaindex } from "./operations/capaindex";
 import { delta } from "./operations/delta";
@@ -203,9 +204,9 @@ export async function embedToShow(db: Database, embed: EmbedRow, origin: string)
     ...(country ? { country } : {}),
   });
   // Computed once per release, reading, country and origin, kept with the release's readings.
-  const payload = await loaded.reading(`embed:${reading}:${country ?? ""}:${origin}`, () =>
-    declaration.compute({ release, country, cached: loaded.reading, origin }, input as never),
-  );
+  const payload = (await loaded.reading(`embed:${reading}:${country ?? ""}:${origin}`, () =>
+    computeReading(declaration, { release, country, cached: loaded.reading, origin }, input as never),
+  )) as Awaited<ReturnType<(typeof declaration)["compute"]>>;
   const geography = country ? release.geographies.find((g) => g.country === country) : undefined;
   const controls = country && "controls" in payload ? (payload.controls as { name: string }[]).map((c) => c.name) : [];
   return {

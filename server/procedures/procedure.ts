@@ -21,6 +21,7 @@ import {
   type ReadingDeclaration,
 } from "./declaration";
 import { cacheReading } from "./http-cache";
+import { computeReading } from "./off-loop";
 import { resolveScope } from "./reading-scope";
 import { apiProcedure, operationMeta } from "./trpc";
 import { deepFreeze, validatedOnce } from "./validated-once";
@@ -100,9 +101,9 @@ async function serveReading(
             ...country,
             ...origin,
           ].join(":"),
-          () => frozen(declaration.compute(scope, input)),
+          () => frozen(computeReading(declaration, scope, input)),
         )
-      : declaration.compute(scope, input);
+      : computeReading(declaration, scope, input);
   // Only a long computation is a promise: the common reading is answered without awaiting one.
   const payload = computed instanceof Promise ? await computed : computed;
   if (hasEtag(declaration.caching))
@@ -165,8 +166,13 @@ export function procedureOf<I extends z.ZodObject, O extends z.ZodType>(declarat
   // and MCP callers ask for `fields`, and the documents they read say the union.
   const answer = answerSchema(full) as O;
   // Only an answer kept and served as the same frozen object may skip validation the second time.
+  // So may an answer a worker thread validated (./off-loop.ts): a reading whose work grows with the market.
   const output =
-    declaration.caching === "release" || (full.caching === "live" && full.keep) ? validatedOnce(answer) : answer;
+    declaration.caching === "release" ||
+    (full.caching === "live" && full.keep) ||
+    ("growsWithMarket" in full && full.growsWithMarket)
+      ? validatedOnce(answer)
+      : answer;
   const spec = "narrowing" in full ? full.narrowing : undefined;
   return (
     apiProcedure

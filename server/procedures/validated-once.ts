@@ -16,16 +16,28 @@ import type { z } from "zod";
 /** Where the JSON text of a validated payload is kept; the REST adapter writes it as the body. */
 export const SERIALIZED_JSON = Symbol.for("market-positioning.serialized-json");
 
-const once = new WeakSet<z.ZodType>();
+/** What each schema validated, by the object it was given: the validated copy. */
+const validatedBy = new WeakMap<z.ZodType, WeakMap<object, unknown>>();
+
+/**
+ * An answer validated elsewhere against `schema` (a worker thread, server/procedures/off-loop.ts),
+ * with its JSON text: kept as validated, so the event loop neither validates nor writes it again.
+ */
+export function rememberValidated<T extends object>(schema: z.ZodType, output: T, json: string): T {
+  Object.defineProperty(output, SERIALIZED_JSON, { value: json, enumerable: false });
+  deepFreeze(output);
+  validatedBy.get(schema)?.set(output, output);
+  return output;
+}
 
 /**
  * The schema itself, its `parseAsync` (what tRPC calls on an output) remembering what it
  * validated. The instance is kept, not cloned, so its OpenAPI component (its meta id) stays.
  */
 export function validatedOnce<S extends z.ZodType>(schema: S): S {
-  if (once.has(schema)) return schema;
-  once.add(schema);
+  if (validatedBy.has(schema)) return schema;
   const validated = new WeakMap<object, unknown>();
+  validatedBy.set(schema, validated);
   const parseAsync = schema.parseAsync.bind(schema);
   const remembering = async (value: unknown, params?: Parameters<S["parseAsync"]>[1]) => {
     if (value === null || typeof value !== "object") return parseAsync(value, params);

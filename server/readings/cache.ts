@@ -51,7 +51,15 @@ export class ReadingsCache<Store extends object> {
       reading: <T>(key: string, compute: (release: ReleaseData) => T): T => {
         const hit = readings.has(key);
         this.observe("readings", hit);
-        if (!hit) readings.set(key, compute(data));
+        if (!hit) {
+          const value = compute(data);
+          readings.set(key, value);
+          // A computation that fails (a full worker pool, …) is tried again by the next caller.
+          if (value instanceof Promise)
+            value.catch(() => {
+              if (readings.get(key) === value) readings.delete(key);
+            });
+        }
         return readings.get(key) as T;
       },
     };

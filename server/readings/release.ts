@@ -34,6 +34,17 @@ export interface ReleaseData {
   readonly sensitivity: MarketSensitivity;
 }
 
+/**
+ * Where a release read from the database gives its sensitivity as the stored JSON text, while
+ * nothing has parsed it: a worker thread is handed the text as it is, so the event loop never
+ * reads, nor parses, the few megabytes of a large market's analysis that it does not use itself.
+ */
+export const SENSITIVITY_JSON = Symbol.for("market-positioning.sensitivity-json");
+
+/** The stored sensitivity's JSON text (read when first asked), while unparsed; undefined otherwise. */
+export const unparsedSensitivity = async (release: ReleaseData): Promise<string | undefined> =>
+  (release as { [SENSITIVITY_JSON]?: () => Promise<string | undefined> })[SENSITIVITY_JSON]?.();
+
 /** The country is not among the geographies the release was scored for. */
 export class UnknownCountryError extends Error {
   constructor(readonly country: string) {

@@ -60,6 +60,7 @@ export const availability = declareReading({
   output: availabilitySchema,
   example: { marketId: "foundation-model-apis" },
   caching: "release",
+  growsWithMarket: true,
   releases: "one",
   compute: ({ release }) => availabilityOf(release, release.geographies),
   tool: {

@@ -49,6 +49,7 @@ export const capaindex = declareReading({
   output: capaindexSchema,
   example: { marketId: "foundation-model-apis" },
   caching: "release",
+  growsWithMarket: true,
   releases: "one",
   compute: ({ release }) => capaindexOf(release),
   tool: {

@@ -137,6 +137,7 @@ export const changes = declareReading({
   example: { marketId: "foundation-model-apis", country: "FR" },
   // The pair is immutable: the ETag holds for good once both releases are named.
   caching: "release",
+  growsWithMarket: true,
   releases: "pair",
   country: "home",
   compute: ({ earlier, release, country }) => changesOf(earlier as typeof release, release, country as string),

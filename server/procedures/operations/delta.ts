@@ -57,6 +57,7 @@ export const delta = declareReading({
   output: deltaSchema,
   example: { marketId: "foundation-model-apis", country: "FR", view: "bars" },
   caching: "release",
+  growsWithMarket: true,
   releases: "one",
   country: "home",
   // map and bars are the same bytes: one ETag, one cached answer.

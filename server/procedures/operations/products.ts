@@ -45,6 +45,7 @@ export const products = declareReading({
   output: productsSchema,
   example: { marketId: "foundation-model-apis" },
   caching: "release",
+  growsWithMarket: true,
   releases: "one",
   compute: ({ release }) => productsOf(release),
   tool: {

@@ -74,6 +74,7 @@ export const servicemax = declareReading({
   output: servicemaxSchema,
   example: { marketId: "foundation-model-apis", country: "FR" },
   caching: "release",
+  growsWithMarket: true,
   releases: "one",
   country: "home",
   compute: ({ release, country }, input) => servicemaxOf(release, country as string, gatesOf(input, release)),

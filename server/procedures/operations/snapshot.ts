@@ -109,6 +109,7 @@ export const snapshot = declareReading({
   output: snapshotSchema,
   example: { marketId: "foundation-model-apis" },
   caching: "release",
+  growsWithMarket: true,
   releases: "one",
   compute: ({ release }) => snapshotOf(release),
   tool: {

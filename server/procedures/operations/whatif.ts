@@ -123,6 +123,7 @@ export const whatif = declareReading({
   example: { marketId: "foundation-model-apis", weights: "reasoning-benchmark:2,key-custody:0.5", country: "FR" },
   // The weights are the caller's: computed per call, never kept, no ETag.
   caching: "none",
+  growsWithMarket: true,
   releases: "one",
   country: "optional",
   compute: ({ release, country }, input) => {

@@ -39,6 +39,13 @@ export default defineConfig({
         test: { name: "faults", include: ["tests/faults/**/*.test.ts"], testTimeout: 300_000, hookTimeout: 300_000 },
       },
       {
+        // Safe at any size: generated markets of 1,000 products through every surface whose work grows
+        // with a market, each request's hold on the app's event loop measured, and floods beside
+        // another organization's calls. Times answers under load, so CI runs it alone (`npm run test:size`).
+        extends: true,
+        test: { name: "size", include: ["tests/size/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 400_000 },
+      },
+      {
         // Two app instances on a private PostgreSQL (and TEST_REDIS_URL's Redis when set): one
         // organization's held row or burst against another's calls. CI runs it.
         extends: true,

@@ -6,7 +6,7 @@
  */
 
 import type { Database } from "../../db/client";
-import { auth } from "../auth/config";
+import { signedInPerson } from "../auth/session";
 import { JWT_BEARER_GRANT } from "../domain/identity-providers";
 import { clientNetworkOf } from "../http/client-address";
 import { publicOrigin } from "../http/origin";
@@ -117,22 +117,23 @@ export function protectedResourceMetadataResponse(request: Request): Response {
 }
 
 /**
- * The consent form's POST: only from our own pages, only by the signed-in person, who becomes
- * the account the client acts for. The provider checks the browser holds the interaction.
+ * The consent form's POST: only from our own pages, only by a person the session check of every
+ * dashboard request still counts as signed in (server/auth/session.ts), who becomes the account
+ * the client acts for. The provider checks the browser holds the interaction.
  */
 async function handleDecisionRequestUnguarded(request: Request, uid: string, database: DatabaseOf): Promise<Response> {
   const origin = publicOrigin(request);
   if (!isSameOriginRequest(request, origin))
     return oauthError(403, "access_denied", "The decision must come from this site's consent page.");
-  const session = await auth();
-  const accountId = session?.user?.id;
-  if (!accountId)
+  const db = await database();
+  const person = await signedInPerson(db);
+  if (!person)
     return Response.redirect(`${origin}${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent(interactionPath(uid))}`, 303);
   const form = await request.formData().catch(() => new FormData());
   const allow = form.get("decision") === "allow";
-  return forwardToProvider(await database(), origin, request, {
+  return forwardToProvider(db, origin, request, {
     path: `${interactionPath(uid)}/decision`,
-    body: JSON.stringify({ accountId, allow }),
+    body: JSON.stringify({ accountId: person.id, allow }),
     internal: { "content-type": "application/json" },
   });
 }

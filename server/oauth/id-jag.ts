@@ -30,6 +30,7 @@ import {
   subjectLinked,
 } from "../accounts/identity-providers";
 import { JWT_BEARER_GRANT } from "../domain/identity-providers";
+import { connectionRefusal } from "../domain/roles";
 import { clientAddress } from "../http/client-address";
 import { RESOURCE_SCOPES } from "../http/protected-resource";
 import { createConnection } from "./connection";
@@ -160,6 +161,9 @@ export function idJagGrant(settings: IdJagSettings) {
         throw refuse("the person the assertion names is no longer a member of the organization");
       throw refuse(`the assertion's subject is not linked to a member of the organization (sub ${claims.sub})`);
     }
+    // An IdP vouches for who the person is, not for what their role here lets them do.
+    const refusal = connectionRefusal(member.role);
+    if (refusal) throw refuse(`the person's ${refusal}`);
 
     const scopes = tokenScopes(claims.scope, params.scope);
     const grantId = await connectionFor(ctx, provider, settings, { idp, userId: member.userId, scopes });

@@ -140,6 +140,12 @@ export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
   if (operation.scope && !caller.scopes.includes(operation.scope)) throw insufficientScope(operation.scope);
   const organization = caller.organization;
   if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
+  // A person reads within their role (markets.read); an API token has none, and its scope decides.
+  if (operation.scope && organization.role && !can(organization.role, "markets.read"))
+    throw forbidden(
+      `Your role in this organization (${organization.role}) may not read markets: it needs markets.read.`,
+      "markets.read",
+    );
   ctx.facts.organizationId = organization.id;
   // Metered calls take a place in the organization's bulkhead first: a burst waits behind itself,
   // and what it cannot hold is refused in memory, before it costs the database anything (the rate

@@ -405,9 +405,21 @@ export const connectionOrganizations = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The client the grant is for (the grant's own clientId, kept here for the index below). */
+    clientId: text("client_id"),
+    /** How it was made: `consent` (the consent page) or `id-jag` (an identity assertion). */
+    via: text("via").notNull().default("consent"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [index("connection_organizations_organization").on(t.organizationId, t.userId)],
+  (t) => [
+    index("connection_organizations_organization").on(t.organizationId, t.userId),
+    // One connection per person, client and organization through identity assertions
+    // (docs/enterprise-mcp.md): exchanges at once race on this index, not on a read.
+    uniqueIndex("connection_organizations_id_jag")
+      .on(t.organizationId, t.userId, t.clientId)
+      .where(sql`${t.via} = 'id-jag'`),
+    check("connection_organizations_via", sql`${t.via} in ('consent', 'id-jag')`),
+  ],
 );
 
 export const oauthSigningKeys = pgTable("oauth_signing_keys", {

@@ -6,7 +6,7 @@
  * Revoking deletes the grant and every code and token of it; access tokens already issued are
  * refused on their next call because /mcp checks that their grant still exists.
  */
-import { and, desc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, notExists, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, Transaction } from "../../db/client";
 import { connectionOrganizations, oauthRecords, organizations, users } from "../../db/schema";
@@ -179,6 +179,9 @@ export async function connectionOrganizationOf(db: Database, grantId: string): P
   return row?.organizationId ?? null;
 }
 
+/** How a connection was made: the consent page, or an identity assertion from the organization's IdP. */
+export type ConnectionVia = "consent" | "id-jag";
+
 /**
  * Binds a new connection (an OAuth grant the person just consented to, or one an organization's
  * identity provider asserted: docs/enterprise-mcp.md) to the organization it will act for, and
@@ -187,18 +190,46 @@ export async function connectionOrganizationOf(db: Database, grantId: string): P
  * acts for their active one, whichever it is at each call); an identity assertion names its
  * organization (`organizationId`). The grant is saved by oidc-provider's adapter before this
  * runs, so the grant and its binding are not one transaction (docs/accounts.md).
+ *
+ * Answers the grant that acts: this one, or — for an identity assertion, when another exchange
+ * already bound this person's connection with this client to the organization — that one. The
+ * unique index (migration 0022) decides between exchanges that arrive together: the insert is an
+ * upsert, so the one that loses reads the winner's grant in the same statement, and records nothing.
  */
 export async function bindConnection(
   db: Database,
   userId: string,
   connection: { grantId: string; clientId: string; scopes: string[] },
   where: Pick<AuditActor, "clientAddress" | "userAgent">,
-  options: { organizationId?: string; details?: Record<string, string> } = {},
-): Promise<void> {
+  options: { organizationId?: string; via?: ConnectionVia; details?: Record<string, string> } = {},
+): Promise<string> {
   const organizationId = options.organizationId ?? (await activeOrganizationOf(db, userId))?.id;
-  if (!organizationId) return;
-  await db.transaction(async (tx) => {
-    await tx.insert(connectionOrganizations).values({ grantId: connection.grantId, organizationId, userId });
+  if (!organizationId) return connection.grantId;
+  const via = options.via ?? "consent";
+  return db.transaction(async (tx) => {
+    const binding = { grantId: connection.grantId, organizationId, userId, clientId: connection.clientId, via };
+    const [bound] =
+      via === "id-jag"
+        ? await tx
+            .insert(connectionOrganizations)
+            .values(binding)
+            .onConflictDoUpdate({
+              target: [
+                connectionOrganizations.organizationId,
+                connectionOrganizations.userId,
+                connectionOrganizations.clientId,
+              ],
+              targetWhere: sql`${connectionOrganizations.via} = 'id-jag'`,
+              // Unchanged: the update only makes the statement return the binding that stands.
+              set: { grantId: sql`${connectionOrganizations.grantId}` },
+            })
+            .returning({ grantId: connectionOrganizations.grantId })
+        : await tx
+            .insert(connectionOrganizations)
+            .values(binding)
+            .returning({ grantId: connectionOrganizations.grantId });
+    if (!bound) throw new Error("the connection's binding returned nothing");
+    if (bound.grantId !== connection.grantId) return bound.grantId;
     await recordAuditEvent(
       tx,
       organizationId,
@@ -210,32 +241,24 @@ export async function bindConnection(
         details: { clientId: connection.clientId, scopes: connection.scopes, ...options.details },
       },
     );
+    return connection.grantId;
   });
 }
 
 /**
- * The live grant through which this client already acts as this person for this organization,
- * or null: an identity assertion presented again (each is single use, so a client presents a
- * new one every time its access token ends) reuses its connection rather than adding another.
+ * Releases a binding whose grant has lapsed (expired, or gone), so that the person's next
+ * assertion can make the connection again; a binding whose grant is live stays.
  */
-export async function liveConnectionOf(
-  db: Database,
-  connection: { organizationId: string; userId: string; clientId: string },
-): Promise<string | null> {
-  const [row] = await db
-    .select({ id: oauthRecords.id })
-    .from(oauthRecords)
-    .innerJoin(connectionOrganizations, eq(connectionOrganizations.grantId, oauthRecords.id))
-    .where(
-      and(
-        eq(oauthRecords.model, "Grant"),
-        live(oauthRecords),
-        eq(connectionOrganizations.organizationId, connection.organizationId),
-        eq(connectionOrganizations.userId, connection.userId),
-        sql`${oauthRecords.payload}->>'clientId' = ${connection.clientId}`,
+export async function releaseLapsedBinding(db: Database, grantId: string): Promise<void> {
+  await db.delete(connectionOrganizations).where(
+    and(
+      eq(connectionOrganizations.grantId, grantId),
+      notExists(
+        db
+          .select({ id: oauthRecords.id })
+          .from(oauthRecords)
+          .where(and(eq(oauthRecords.model, "Grant"), eq(oauthRecords.id, grantId), live(oauthRecords))),
       ),
-    )
-    .orderBy(desc(sql`(${oauthRecords.payload}->>'iat')::bigint`))
-    .limit(1);
-  return row?.id ?? null;
+    ),
+  );
 }

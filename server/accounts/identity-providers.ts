@@ -4,7 +4,7 @@
  * returns it. A domain is claimed with a fresh token and counts once its TXT record proves it.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray, isNotNull, lt, ne, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lt, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import {
   assertionReplays,
@@ -14,7 +14,13 @@ import {
   organizationDomains,
   users,
 } from "../../db/schema";
-import { domainVerificationName, domainVerificationValue, emailDomain, txtProves } from "../domain/identity-providers";
+import {
+  domainVerificationName,
+  domainVerificationValue,
+  emailDomain,
+  issuerKey,
+  txtProves,
+} from "../domain/identity-providers";
 import type { Role } from "../domain/roles";
 import { seal, unseal } from "../keys/sealed";
 import { outboundUrlProblem } from "../outbound/guard";
@@ -41,11 +47,6 @@ export function normaliseIssuer(raw: string, allowPrivate: boolean): { issuer: s
   if (url.pathname.includes("//")) return { problem: "the issuer's path must not have an empty segment" };
   return { issuer: typed.endsWith("/") ? url.href : url.href.replace(/\/$/, "") };
 }
-
-/** The spellings of an issuer that are one IdP to a person (with and without the trailing slash). */
-const issuerSpellings = (issuer: string) => [
-  ...new Set([issuer, issuer.replace(/\/$/, ""), `${issuer.replace(/\/$/, "")}/`]),
-];
 
 export interface IdentityProviderSettings {
   organizationId: string;
@@ -88,8 +89,8 @@ const claimOf = (row: { domain: string; verificationToken: string; verifiedAt: D
 });
 
 /**
- * Sets (or replaces) the organization's IdP; an issuer another organization uses (in either
- * spelling of its trailing slash) is refused. A new issuer is a new set of subjects: the links of
+ * Sets (or replaces) the organization's IdP; an issuer another organization uses (in any
+ * spelling: issuerKey) is refused. A new issuer is a new set of subjects: the links of
  * the old one's are dropped (a subject of one IdP is nobody at another), and the answer says how
  * many.
  */
@@ -99,16 +100,16 @@ export async function setIdentityProvider(
 ): Promise<{ droppedLinks: number }> {
   if ((settings.clientId === null) !== (settings.clientSecret === null))
     throw new IdentityProviderError("give both the client id and the client secret, or neither");
-  const [taken] = await db
-    .select({ organizationId: identityProviders.organizationId })
+  // Compared by what the issuer is (issuerKey), not as typed: every spelling of another
+  // organization's IdP — trailing slash, case, default port, an empty query, an IPv6-mapped
+  // address — is that IdP. One row per organization, so reading them all is small.
+  const key = issuerKey(settings.issuer);
+  const others = await db
+    .select({ issuer: identityProviders.issuer })
     .from(identityProviders)
-    .where(
-      and(
-        inArray(identityProviders.issuer, issuerSpellings(settings.issuer)),
-        ne(identityProviders.organizationId, settings.organizationId),
-      ),
-    );
-  if (taken) throw new IdentityProviderError("that issuer is the identity provider of another organization");
+    .where(ne(identityProviders.organizationId, settings.organizationId));
+  if (others.some((other) => issuerKey(other.issuer) === key))
+    throw new IdentityProviderError("that issuer is the identity provider of another organization");
   const [before] = await db
     .select({ issuer: identityProviders.issuer })
     .from(identityProviders)

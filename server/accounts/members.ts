@@ -7,11 +7,11 @@
  * connections.
  */
 
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, notInArray, sql } from "drizzle-orm";
 import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
 import { apiTokens, invitations, memberships, users } from "../../db/schema";
-import type { Role } from "../domain/roles";
+import { mayAssign, ROLES, type Role } from "../domain/roles";
 import { deleteGrants, grantsOfMember } from "./connections";
 
 export class MemberError extends Error {}
@@ -91,11 +91,43 @@ export async function addMember(
   if (inserted.length === 0) throw new AlreadyMemberError("That person already belongs to this organization.");
 }
 
-/** Gives a member another role; refused when it would take the last owner's. Answers the old role. */
+/**
+ * Revokes the open invitations a person sent that they could no longer send: with `role` null
+ * (they are leaving) every one, else those inviting a role `role` may not hand out. An invitation
+ * acts with its sender's authority when it is accepted, so it must not outlive that authority.
+ * Answers how many it revoked.
+ */
+async function revokeInvitationsBeyond(
+  tx: Transaction,
+  input: { organizationId: string; userId: string },
+  role: Role | null,
+): Promise<number> {
+  const mayStillSend = role ? ROLES.filter((invited) => mayAssign(role, null, invited)) : [];
+  const revoked = await tx
+    .update(invitations)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(invitations.organizationId, input.organizationId),
+        eq(invitations.invitedByUserId, input.userId),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+        mayStillSend.length > 0 ? notInArray(invitations.role, mayStillSend) : undefined,
+      ),
+    )
+    .returning({ id: invitations.id });
+  return revoked.length;
+}
+
+/**
+ * Gives a member another role; refused when it would take the last owner's. Revokes, in the same
+ * transaction, the open invitations they sent that the new role could not send. Answers the old
+ * role and how many invitations were revoked.
+ */
 export async function changeRole(
   db: Database,
   input: { organizationId: string; userId: string; role: Role },
-): Promise<Role> {
+): Promise<{ from: Role; revokedInvitations: number }> {
   return db.transaction(async (tx) => {
     const { role, owners } = await lockForChange(tx, input.organizationId, input.userId);
     if (role === "owner" && input.role !== "owner" && owners <= 1) throw new LastOwnerError();
@@ -103,7 +135,7 @@ export async function changeRole(
       .update(memberships)
       .set({ role: input.role })
       .where(and(eq(memberships.organizationId, input.organizationId), eq(memberships.userId, input.userId)));
-    return role;
+    return { from: role, revokedInvitations: await revokeInvitationsBeyond(tx, input, input.role) };
   });
 }
 
@@ -137,18 +169,7 @@ export async function removeMember(
       .returning({ id: apiTokens.id });
     const grants = await grantsOfMember(tx, input.organizationId, input.userId);
     await deleteGrants(tx, grants);
-    const invitationsSent = await tx
-      .update(invitations)
-      .set({ revokedAt: new Date() })
-      .where(
-        and(
-          eq(invitations.organizationId, input.organizationId),
-          eq(invitations.invitedByUserId, input.userId),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-        ),
-      )
-      .returning({ id: invitations.id });
+    const revokedInvitations = await revokeInvitationsBeyond(tx, input, null);
     await tx
       .update(users)
       .set({ activeOrganizationId: null })
@@ -157,7 +178,7 @@ export async function removeMember(
       role,
       revokedTokens: tokens.length,
       revokedConnections: grants.length,
-      revokedInvitations: invitationsSent.length,
+      revokedInvitations,
     };
   });
   // Cached token holders on this instance forget at once; other instances on the trigger's NOTIFY.
@@ -167,14 +188,15 @@ export async function removeMember(
 
 /**
  * Hands ownership from one owner to another member: the new owner is made one, the old becomes
- * an admin, in one transaction (there are never zero owners in between).
+ * an admin, in one transaction (there are never zero owners in between); the owner invitations
+ * the old owner sent, which an admin could not send, are revoked with it. Answers how many.
  */
 export async function transferOwnership(
   db: Database,
   input: { organizationId: string; fromUserId: string; toUserId: string },
-): Promise<void> {
+): Promise<{ revokedInvitations: number }> {
   if (input.fromUserId === input.toUserId) throw new MemberError("You already own this organization.");
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const from = await lockForChange(tx, input.organizationId, input.fromUserId);
     if (from.role !== "owner") throw new MemberError("Only an owner can transfer ownership.");
     await lockForChange(tx, input.organizationId, input.toUserId);
@@ -182,6 +204,13 @@ export async function transferOwnership(
       and(eq(memberships.organizationId, input.organizationId), eq(memberships.userId, userId));
     await tx.update(memberships).set({ role: "owner" }).where(where(input.toUserId));
     await tx.update(memberships).set({ role: "admin" }).where(where(input.fromUserId));
+    return {
+      revokedInvitations: await revokeInvitationsBeyond(
+        tx,
+        { organizationId: input.organizationId, userId: input.fromUserId },
+        "admin",
+      ),
+    };
   });
 }
 

@@ -234,8 +234,9 @@ export async function completeSsoSignIn(
     email = typeof info?.email === "string" ? info.email : null;
     emailVerified = info?.email_verified;
   }
-  // Some IdPs send email_verified as a string.
-  if (email === null || emailVerified === false || emailVerified === "false") throw new SsoRefusal("no_email");
+  // Only the boolean true says the IdP verified the address: "False", 0, a missing claim or any
+  // other spelling is not a verification (a truthiness test took "False" for one).
+  if (email === null || emailVerified !== true) throw new SsoRefusal("no_email");
   const address = email.trim().toLowerCase();
   if (!isPlainAddress(address)) throw new SsoRefusal("no_email");
   const domain = emailDomain(address);

@@ -12,6 +12,7 @@ import type { Database } from "../../db/client";
 import { oauthRecords } from "../../db/schema";
 import { connectionOrganizationOf } from "../accounts/connections";
 import { activeOrganizationOf, organizationsOf } from "../accounts/organizations";
+import { connectionRefusal } from "../domain/roles";
 import { mcpResource } from "../http/protected-resource";
 import type { Caller } from "./caller";
 import { callerOrganizationOf } from "./session-caller";
@@ -85,6 +86,9 @@ export async function authenticateAccessToken(db: Database, token: string, origi
     : await activeOrganizationOf(db, userId);
   if (boundTo && !membership)
     return { ok: false, reason: "This connection's organization no longer counts you as a member." };
+  // A person demoted to a role that may not connect (billing) stops acting through their connections.
+  const refusal = connectionRefusal(membership?.role);
+  if (refusal) return { ok: false, reason: `Your ${refusal}.` };
   return {
     ok: true,
     caller: {

@@ -41,12 +41,14 @@ export async function memberCommand(args: string[], ctx: CliContext): Promise<nu
       );
       ctx.io.out(`${person.created ? "created and added" : "added"} ${person.email} to ${organizationId} as ${role}`);
     } else if (command === "role") {
-      const from = await audited(
+      const changed = await audited(
         db,
         (tx) => changeRole(tx, { organizationId, userId: person.id, role: role as Role }),
-        (was) => ({ organizationId, action: "member.role_change", ...target, details: { from: was, to: role } }),
+        (out) => ({ organizationId, action: "member.role_change", ...target, details: { ...out, to: role } }),
       );
-      ctx.io.out(`${person.email} in ${organizationId}: ${from} → ${role}`);
+      ctx.io.out(
+        `${person.email} in ${organizationId}: ${changed.from} → ${role}; revoked ${changed.revokedInvitations} open invitation(s) they sent that the role may not send`,
+      );
     } else {
       const removed = await audited(
         db,

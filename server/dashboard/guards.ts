@@ -7,15 +7,11 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { unreadCount } from "../accounts/inbox";
 import { activeOrganizationOf, type Membership, organizationsOf } from "../accounts/organizations";
-import { auth } from "../auth/config";
-import { stillSignedIn } from "../auth/sso";
+import { type SignedIn, signedInPerson } from "../auth/session";
 import { getDatabase } from "../database/app-database";
 import { ONBOARDING_PATH, SIGN_IN_PATH } from "../http/paths";
 
-export interface SignedIn {
-  id: string;
-  email: string | null;
-}
+export type { SignedIn };
 
 /** A relative path to return to, or null: never another origin (`//host`, `https:`…). */
 export function safeReturnPath(value: unknown): string | null {
@@ -25,18 +21,11 @@ export function safeReturnPath(value: unknown): string | null {
 }
 
 /**
- * The IdP's verdict on a person, once per request: the header and the page both ask, and only the
- * first would see a de-provisioning happen (the session next-auth read is the request's own).
+ * The session's check (server/auth/session.ts), once per request: the header and the page both
+ * ask, and only the first would see a de-provisioning happen (the session next-auth read is the
+ * request's own).
  */
-const stillSignedInThisRequest = cache((userId: string) => stillSignedIn(userId));
-
-export async function currentUser(): Promise<SignedIn | null> {
-  const session = await auth();
-  const id = session?.user?.id;
-  // A member their organization's IdP no longer knows is signed out here (docs/enterprise.md).
-  if (!id || !(await stillSignedInThisRequest(id))) return null;
-  return { id, email: session?.user?.email ?? null };
-}
+export const currentUser: () => Promise<SignedIn | null> = cache(() => signedInPerson());
 
 export async function requireUser(returnTo: string): Promise<SignedIn> {
   const user = await currentUser();

@@ -57,3 +57,25 @@ export function publicKeySet(value: unknown): { jwks: { keys: Record<string, unk
 
 /** The token endpoint grant an ID-JAG is presented with (RFC 7523's JWT bearer grant). */
 export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+/** An IPv4 address written as an IPv6-mapped one (`[::ffff:7f00:1]`, as the URL parser writes it). */
+const MAPPED_IPV4 = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/i;
+
+/**
+ * What an issuer is, for telling one IdP from another (never for matching a token's `iss`, which
+ * is compared with the issuer as typed): scheme and host in lower case, an IPv6-mapped IPv4 host
+ * as the IPv4 address, the default port dropped, an empty query or fragment dropped, and no
+ * trailing slash. Two issuers with the same key are one IdP to a person. Null: not a URL.
+ */
+export function issuerKey(issuer: string): string | null {
+  const url = URL.parse(issuer.trim());
+  if (!url) return null;
+  const mapped = MAPPED_IPV4.exec(url.hostname);
+  if (mapped) {
+    const [high, low] = [Number.parseInt(mapped[1] as string, 16), Number.parseInt(mapped[2] as string, 16)];
+    url.hostname = [high >> 8, high & 255, low >> 8, low & 255].join(".");
+  }
+  // The URL parser already lower-cases scheme and host and drops a scheme's default port.
+  const rest = `${url.pathname}${url.search}${url.hash}`.replace(/\/$/, "");
+  return `${url.protocol}//${url.host}${rest}`;
+}

@@ -86,6 +86,18 @@ export function mayAssign(actor: Role, from: Role | null, to: Role): boolean {
   return true;
 }
 
+/**
+ * Why a person of this role may not connect an MCP client to the organization — words to follow
+ * "Your " or "the person's " — or null when they may (or have no role: a connection made before
+ * any organization acts for none yet). Asked at
+ * each door a connection comes through — the consent page, its decision, an identity assertion
+ * (ID-JAG) — and at each call a connection makes, so a demotion stops it too.
+ */
+export function connectionRefusal(role: Role | null | undefined): string | null {
+  if (!role || can(role, "connections.own")) return null;
+  return `role in this organization (${role}) may not connect MCP clients: it needs connections.own`;
+}
+
 /** What a person reads next to each role on the members page and in the invitation mail. */
 export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
   owner: "Everything, including transferring ownership and deleting the organization",

@@ -9,8 +9,13 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPCError["code"]> = {
   403: "FORBIDDEN",
   404: "NOT_FOUND",
   405: "METHOD_NOT_SUPPORTED",
+  408: "TIMEOUT",
+  // Without it a conflict (the last owner leaving) reached the dashboard as a 500.
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
   429: "TOO_MANY_REQUESTS",
   500: "INTERNAL_SERVER_ERROR",
+  501: "NOT_IMPLEMENTED",
   503: "SERVICE_UNAVAILABLE",
 };
 

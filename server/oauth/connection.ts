@@ -7,7 +7,12 @@
  */
 import type Provider from "oidc-provider";
 import type { Database } from "../../db/client";
-import { bindConnection, deleteGrants, METADATA_DOCUMENT_CLIENT_MODEL } from "../accounts/connections";
+import {
+  bindConnection,
+  type ConnectionVia,
+  deleteGrants,
+  METADATA_DOCUMENT_CLIENT_MODEL,
+} from "../accounts/connections";
 import { DatabaseAdapter } from "../accounts/oauth-records";
 import type { AuditActor } from "../domain/audit";
 import { errorMessage, log } from "../observability/logger";
@@ -41,13 +46,19 @@ export interface NewConnection {
   scopes: { oidc: string[]; resource: string[] };
   /** The organization it acts for; unset: the person's active one (consent). */
   organizationId?: string;
+  /** How it is made (an identity assertion's is one per person, client and organization); default consent. */
+  via?: ConnectionVia;
   /** Added to the audit event's details (how it was made). */
   details?: Record<string, string>;
   where: Pick<AuditActor, "clientAddress" | "userAgent">;
   grantTtlSeconds: number;
 }
 
-/** Saves and binds the grant; its id, or null when it could not be bound (and was withdrawn). */
+/**
+ * Saves and binds the grant: the id of the grant that acts, or null when it could not be bound
+ * (and was withdrawn). For an identity assertion whose person already has a connection with the
+ * client (another exchange bound it first), that connection's grant, and this one is withdrawn.
+ */
 export async function createConnection(db: Database, provider: Provider, made: NewConnection): Promise<string | null> {
   const grant = new provider.Grant({ accountId: made.accountId, clientId: made.clientId });
   if (made.scopes.oidc.length > 0) grant.addOIDCScope(made.scopes.oidc.join(" "));
@@ -59,9 +70,12 @@ export async function createConnection(db: Database, provider: Provider, made: N
     made.accountId,
     { grantId, clientId: made.clientId, scopes: [...made.scopes.oidc, ...made.scopes.resource] },
     made.where,
-    { organizationId: made.organizationId, details: made.details },
+    { organizationId: made.organizationId, via: made.via, details: made.details },
   ).then(
-    () => grantId,
+    async (acting) => {
+      if (acting !== grantId) await deleteGrants(db, [grantId]);
+      return acting;
+    },
     async (error: unknown) => {
       log().error({ grantId, error: errorMessage(error) }, "a new connection could not be bound; withdrawn");
       await deleteGrants(db, [grantId]);

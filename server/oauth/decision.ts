@@ -1,6 +1,7 @@
 /**
  * The end of the consent page, inside the provider: the app has already checked the dashboard
- * session and the form's origin, and forwards the person's decision with the internal secret.
+ * session, the person's role and the form's origin, and forwards the person's decision (and the
+ * organization it checked) with the internal secret.
  * Allow: a grant of exactly what the client asked for (on /mcp, never more), and the dashboard
  * user as the signed-in account. Deny: access_denied back to the client.
  */
@@ -19,6 +20,8 @@ const DECISION_PATH = new RegExp(`^${OAUTH_PREFIX}/interaction/([^/]+)/decision$
 export interface Decision {
   accountId: string;
   allow: boolean;
+  /** The organization the app checked the person may connect for (their active one); null: none yet. */
+  organizationId: string | null;
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
@@ -73,6 +76,7 @@ export function handleDecision(
         clientId: String(interaction.params.client_id),
         resource,
         scopes: grantableScopes(interaction.params.scope),
+        organizationId: decision.organizationId ?? undefined,
         where: { clientAddress: clientAddress(headers), userAgent: headers.get("user-agent") },
         grantTtlSeconds,
       });

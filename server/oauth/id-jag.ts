@@ -20,7 +20,7 @@ import {
 import type Provider from "oidc-provider";
 import { errors, type ResourceServer, type TokenEndpointGrantContext } from "oidc-provider";
 import type { Database } from "../../db/client";
-import { liveConnectionOf } from "../accounts/connections";
+import { releaseLapsedBinding } from "../accounts/connections";
 import {
   type IdentityProvider,
   identityProviderByIssuer,
@@ -30,6 +30,7 @@ import {
   subjectLinked,
 } from "../accounts/identity-providers";
 import { JWT_BEARER_GRANT } from "../domain/identity-providers";
+import { connectionRefusal } from "../domain/roles";
 import { clientAddress } from "../http/client-address";
 import { RESOURCE_SCOPES } from "../http/protected-resource";
 import { createConnection } from "./connection";
@@ -160,6 +161,9 @@ export function idJagGrant(settings: IdJagSettings) {
         throw refuse("the person the assertion names is no longer a member of the organization");
       throw refuse(`the assertion's subject is not linked to a member of the organization (sub ${claims.sub})`);
     }
+    // An IdP vouches for who the person is, not for what their role here lets them do.
+    const refusal = connectionRefusal(member.role);
+    if (refusal) throw refuse(`the person's ${refusal}`);
 
     const scopes = tokenScopes(claims.scope, params.scope);
     const grantId = await connectionFor(ctx, provider, settings, { idp, userId: member.userId, scopes });
@@ -181,9 +185,14 @@ export function idJagGrant(settings: IdJagSettings) {
   };
 }
 
+/** How many times an exchange races again after the connection it met had lapsed. */
+const LAPSED_RETRIES = 2;
+
 /**
- * The connection the token belongs to: the one this client already has as this person for the
- * IdP's organization, or a new one, bound to it and recorded in its audit trail.
+ * The connection the token belongs to: the one this client has as this person for the IdP's
+ * organization, made now by the first of the exchanges that arrive (the database's unique index
+ * decides, server/accounts/connections.ts), and recorded in its audit trail once. A grant is saved
+ * before each race, so the binding that wins names one that exists; a losing exchange's is withdrawn.
  */
 async function connectionFor(
   ctx: TokenEndpointGrantContext,
@@ -192,37 +201,37 @@ async function connectionFor(
   who: { idp: IdentityProvider; userId: string; scopes: string[] },
 ): Promise<string> {
   const clientId = ctx.oidc.client.clientId;
-  const existing = await liveConnectionOf(settings.db, {
-    organizationId: who.idp.organizationId,
-    userId: who.userId,
-    clientId,
-  });
-  const grant = existing ? await provider.Grant.find(existing) : undefined;
-  if (grant) {
-    if (who.scopes.length > 0) {
-      grant.addResourceScope(settings.resource, who.scopes.join(" "));
-      await grant.save();
-    }
-    return existing as string;
-  }
   const headers = { get: (name: string) => ctx.get(name) || null };
-  const grantId = await createConnection(settings.db, provider, {
-    accountId: who.userId,
-    clientId,
-    resource: settings.resource,
-    scopes: { oidc: [], resource: who.scopes },
-    organizationId: who.idp.organizationId,
-    details: { via: "id-jag", issuer: who.idp.issuer },
-    where: { clientAddress: clientAddress(headers), userAgent: headers.get("user-agent") },
-    grantTtlSeconds: settings.grantTtlSeconds,
-  });
-  if (!grantId) {
-    const unavailable = new errors.CustomOIDCProviderError(
-      "temporarily_unavailable",
-      "the connection could not be saved; try again",
-    );
-    unavailable.status = 503;
-    throw unavailable;
+  for (let attempt = 0; ; attempt++) {
+    const grantId = await createConnection(settings.db, provider, {
+      accountId: who.userId,
+      clientId,
+      resource: settings.resource,
+      scopes: { oidc: [], resource: who.scopes },
+      organizationId: who.idp.organizationId,
+      via: "id-jag",
+      details: { via: "id-jag", issuer: who.idp.issuer },
+      where: { clientAddress: clientAddress(headers), userAgent: headers.get("user-agent") },
+      grantTtlSeconds: settings.grantTtlSeconds,
+    });
+    if (!grantId) break;
+    const grant = await provider.Grant.find(grantId);
+    if (grant) {
+      // The connection may be older than this assertion's scopes: it holds them from now on.
+      if (who.scopes.length > 0) {
+        grant.addResourceScope(settings.resource, who.scopes.join(" "));
+        await grant.save();
+      }
+      return grantId;
+    }
+    // The binding that stood names a grant that has lapsed: release it and race again.
+    if (attempt >= LAPSED_RETRIES) break;
+    await releaseLapsedBinding(settings.db, grantId);
   }
-  return grantId;
+  const unavailable = new errors.CustomOIDCProviderError(
+    "temporarily_unavailable",
+    "the connection could not be saved; try again",
+  );
+  unavailable.status = 503;
+  throw unavailable;
 }

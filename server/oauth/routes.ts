@@ -6,14 +6,17 @@
  */
 
 import type { Database } from "../../db/client";
-import { auth } from "../auth/config";
+import { activeOrganizationOf } from "../accounts/organizations";
+import { signedInPerson } from "../auth/session";
 import { JWT_BEARER_GRANT } from "../domain/identity-providers";
+import { connectionRefusal } from "../domain/roles";
 import { clientNetworkOf } from "../http/client-address";
 import { publicOrigin } from "../http/origin";
 import { SIGN_IN_PATH } from "../http/paths";
 import { protectedResourceMetadata, RESOURCE_SCOPES } from "../http/protected-resource";
 import { isSameOriginRequest } from "../http/same-origin";
 import { THROTTLES, throttle } from "../limits/throttles";
+import type { Decision } from "./decision";
 import { inOAuthFormat, oauthError } from "./failure";
 import { forwardToProvider } from "./host";
 import { interactionPath, OAUTH_ROUTES } from "./provider";
@@ -117,22 +120,32 @@ export function protectedResourceMetadataResponse(request: Request): Response {
 }
 
 /**
- * The consent form's POST: only from our own pages, only by the signed-in person, who becomes
- * the account the client acts for. The provider checks the browser holds the interaction.
+ * The consent form's POST: only from our own pages, only by a person the session check of every
+ * dashboard request still counts as signed in (server/auth/session.ts), who becomes the account
+ * the client acts for, and only when their role in their active organization may connect
+ * (connections.own); the connection is bound to that organization. The provider checks the
+ * browser holds the interaction.
  */
 async function handleDecisionRequestUnguarded(request: Request, uid: string, database: DatabaseOf): Promise<Response> {
   const origin = publicOrigin(request);
   if (!isSameOriginRequest(request, origin))
     return oauthError(403, "access_denied", "The decision must come from this site's consent page.");
-  const session = await auth();
-  const accountId = session?.user?.id;
-  if (!accountId)
+  const db = await database();
+  const person = await signedInPerson(db);
+  if (!person)
     return Response.redirect(`${origin}${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent(interactionPath(uid))}`, 303);
+  const organization = await activeOrganizationOf(db, person.id);
+  const refusal = connectionRefusal(organization?.role);
+  if (refusal) return oauthError(403, "access_denied", `Your ${refusal}.`);
   const form = await request.formData().catch(() => new FormData());
-  const allow = form.get("decision") === "allow";
-  return forwardToProvider(await database(), origin, request, {
+  const decision: Decision = {
+    accountId: person.id,
+    allow: form.get("decision") === "allow",
+    organizationId: organization?.id ?? null,
+  };
+  return forwardToProvider(db, origin, request, {
     path: `${interactionPath(uid)}/decision`,
-    body: JSON.stringify({ accountId, allow }),
+    body: JSON.stringify(decision),
     internal: { "content-type": "application/json" },
   });
 }

@@ -20,11 +20,14 @@ export const marketIdParam = z
     example: "foundation-model-apis",
   });
 
+/** The largest PostgreSQL `integer` (releases, serial ids): a larger number is the caller's 400, never a database error. */
+export const MAX_INTEGER = 2_147_483_647;
+
 /**
  * The largest release number there can be: releases are stored as PostgreSQL `integer`. Declared,
  * so the OpenAPI document states it and a larger one is the caller's 400, never a database error.
  */
-export const MAX_RELEASE = 2_147_483_647;
+export const MAX_RELEASE = MAX_INTEGER;
 
 /**
  * A whole-number parameter with its range declared: the OpenAPI document and the MCP tool schema

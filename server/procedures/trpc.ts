@@ -81,9 +81,26 @@ const t = initTRPC
   .create({
     // `problem` is what every surface shows: the code, the words and the body's extension members.
     // The REST edge rebuilds its problem+json (and headers) from describeError itself.
-    errorFormatter: ({ shape, error }) => {
+    // Only what describeError says reaches a client: an internal error's own message (SQL text and
+    // its parameters, a path) and every stack stay in the server's log (trpc-handler.ts logs them
+    // with the request id, which the answer names so the two can be matched).
+    errorFormatter: ({ shape, error, ctx }) => {
       const { code, detail, issues, members } = describeError(error);
-      return { ...shape, problem: { code, detail, ...(issues ? { issues } : {}), ...members } };
+      const requestId = ctx?.requestId;
+      const words = code === "internal_error" && requestId ? `${detail} (request ${requestId})` : detail;
+      const { stack: _stack, ...data } = shape.data;
+      return {
+        ...shape,
+        message: code === "internal_error" ? words : shape.message,
+        data,
+        problem: {
+          code,
+          detail: words,
+          ...(requestId ? { requestId } : {}),
+          ...(issues ? { issues } : {}),
+          ...members,
+        },
+      };
     },
   });
 
@@ -123,6 +140,12 @@ export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
   if (operation.scope && !caller.scopes.includes(operation.scope)) throw insufficientScope(operation.scope);
   const organization = caller.organization;
   if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
+  // A person reads within their role (markets.read); an API token has none, and its scope decides.
+  if (operation.scope && organization.role && !can(organization.role, "markets.read"))
+    throw forbidden(
+      `Your role in this organization (${organization.role}) may not read markets: it needs markets.read.`,
+      "markets.read",
+    );
   ctx.facts.organizationId = organization.id;
   // Metered calls take a place in the organization's bulkhead first: a burst waits behind itself,
   // and what it cannot hold is refused in memory, before it costs the database anything (the rate

@@ -20,6 +20,7 @@ import { idpKeys } from "@/server/oauth/idp-keys";
 import { organization } from "../helpers/accounts";
 import { dashboardCall } from "../helpers/dashboard";
 import { hostileRequest } from "../helpers/hostile";
+import { memberWithSession } from "../helpers/id-jag";
 import { callToolWithToken, type ToolResult } from "../helpers/mcp";
 import { postMcp, register } from "../helpers/oauth";
 import { type OwnApp, startOwnApp } from "../helpers/own-app";
@@ -91,19 +92,8 @@ async function startDownIdp(): Promise<{ server: Server; issuer: string; request
   return { server, issuer: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
-async function person(db: Database, organizationId: string, role: "member" | "admin"): Promise<Person> {
-  const [user] = await db
-    .insert(users)
-    .values({ email: `idjag-${randomBytes(5).toString("hex")}@acme.example`, emailVerified: new Date() })
-    .returning({ id: users.id });
-  if (!user) throw new Error("no user");
-  await db.insert(memberships).values({ organizationId, userId: user.id, role });
-  const session = randomBytes(32).toString("hex");
-  await db
-    .insert(authSessions)
-    .values({ sessionToken: session, userId: user.id, expires: new Date(Date.now() + 86_400_000) });
-  return { userId: user.id, session };
-}
+const person = (db: Database, organizationId: string, role: "member" | "admin"): Promise<Person> =>
+  memberWithSession(db, organizationId, role, "acme.example");
 
 async function prepare(db: Database): Promise<Prepared> {
   const acme = await organization(db, "Acme", { credits: 10_000 });
@@ -324,6 +314,24 @@ describe("an ID-JAG exchanged for an access token", () => {
     expect(again.body.refresh_token).toBeUndefined();
     expect(again.body).toMatchObject({ token_type: "Bearer", scope: SCOPE });
     expect(again.body.expires_in).toBeGreaterThan(0);
+  });
+
+  it("makes one connection of twenty exchanges at once, each with its own assertion", async () => {
+    // A client this person has no connection with yet: every exchange races to make the first.
+    const racer = await registerClient({ client_name: "Racing MCP client" });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async () => exchange(await mint({ client_id: racer.id }), { as: racer })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    const grants = new Set(answers.map((a) => decodeJwt(a.body.access_token).gid));
+    expect(grants.size).toBe(1);
+    const list = (await dashboardCall(base, app.prepared.acme.owner.session, "connections.organizationList")).data as {
+      grantId: string;
+      clientId: string;
+    }[];
+    expect(list.filter((c) => c.clientId === racer.id).map((c) => c.grantId)).toEqual([...grants]);
+    // Every token answers: none belongs to a connection that lost the race.
+    for (const answer of answers.slice(0, 3)) expect((await postMcp(base, answer.body.access_token)).status).toBe(200);
   });
 
   it("finds the keys of an IdP given none inline through its discovery document", async () => {

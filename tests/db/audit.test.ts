@@ -364,7 +364,7 @@ describe("the operator CLI", () => {
       ["member.remove", "operator", "user"],
     ]);
     expect(recorded[0]?.details).toEqual({ email: "ops.member@example.com", role: "admin" });
-    expect(recorded[1]?.details).toEqual({ from: "admin", to: "owner" });
+    expect(recorded[1]?.details).toEqual({ from: "admin", to: "owner", revokedInvitations: 0 });
     expect(recorded[2]?.details).toMatchObject({ role: "owner", revokedTokens: 0, revokedConnections: 0 });
   });
 });

@@ -138,6 +138,33 @@ describe("ops org idp", () => {
     expect(await identityProviderOf(database.db, rival.id)).toBeNull();
   });
 
+  it("refuses every other spelling of another organization's issuer, and keeps each issuer as typed", async () => {
+    const mapped = await organization(database.db, "By address", { homeCountry: "XC", credits: 0 });
+    expect((await setIdp(mapped.id, "https://8.8.8.8/oidc", "by-address.example")).code).toBe(0);
+    const rival = await organization(database.db, "Spellings", { homeCountry: "XC", credits: 0 });
+    for (const spelling of [
+      "https://login.acme.example/?",
+      "https://login.acme.example/#",
+      "https://login.acme.example?",
+      "https://LOGIN.Acme.example/",
+      "HTTPS://login.acme.example:443",
+      "https://[::ffff:8.8.8.8]/oidc",
+      "https://[0:0:0:0:0:ffff:808:808]/oidc/",
+      "https://8.8.8.8:443/oidc/?#",
+    ]) {
+      const refused = await setIdp(rival.id, spelling, "spellings.example");
+      expect(`${spelling}: ${refused.code} ${refused.stderr.trim()}`).toMatch(/: 1 .*another organization/);
+    }
+    expect(await identityProviderOf(database.db, rival.id)).toBeNull();
+    // Another path of the same host is another IdP (Azure AD's tenants, Auth0's are hosts).
+    expect((await setIdp(rival.id, "https://login.acme.example/tenant-2/", "spellings.example")).code).toBe(0);
+    // Kept as typed, trailing slash included: tokens are matched against it exactly.
+    expect(await identityProviderByIssuer(database.db, "https://login.acme.example/tenant-2/")).toMatchObject({
+      organizationId: rival.id,
+    });
+    expect(await identityProviderByIssuer(database.db, "https://login.acme.example/tenant-2")).toBeNull();
+  });
+
   it("refuses what an issuer, a domain, a role or a key set may not be", async () => {
     const org = await organization(database.db, "Strict", { homeCountry: "XC", credits: 0 });
     const base = ["org", "idp", "set", "--org", org.id, "--domain", "strict.example"];

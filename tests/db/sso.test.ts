@@ -608,9 +608,14 @@ describe("what an IdP, an outsider or a departing member cannot do", () => {
     expect(await sessionsOf(bob?.id ?? "")).toEqual([]);
   });
 
-  it("an address the IdP says is unverified (as a string too), or that carries control characters, is refused", async () => {
+  it("an address the IdP does not say is verified (boolean true), or that carries control characters, is refused", async () => {
     for (const [change, who] of [
       [(claims: Record<string, unknown>) => ({ ...claims, email_verified: "false" }), "quin"],
+      // Only the boolean true is a verification: not "False", 0, "true" as text, nor no claim at all.
+      [(claims: Record<string, unknown>) => ({ ...claims, email_verified: "False" }), "quincy"],
+      [(claims: Record<string, unknown>) => ({ ...claims, email_verified: 0 }), "quentin"],
+      [(claims: Record<string, unknown>) => ({ ...claims, email_verified: "true" }), "quinn"],
+      [({ email_verified: _, ...claims }: Record<string, unknown>) => claims, "quill"],
       [(claims: Record<string, unknown>) => ({ ...claims, email: "rex\r\nbcc@acme.example" }), "rex"],
       [(claims: Record<string, unknown>) => ({ ...claims, email: `${"s".repeat(250)}@acme.example` }), "sam"],
     ] as const) {

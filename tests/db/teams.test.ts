@@ -332,6 +332,45 @@ async function grant(id: string, userId: string, organizationId: string, accessT
   );
 }
 
+describe("a role change and the invitations the person sent", () => {
+  const eventOf = async (organizationId: string, action: string) =>
+    (
+      await queryRows<{ details: Record<string, unknown> }>(
+        database.db,
+        sql`select details from audit_events where organization_id = ${organizationId} and action = ${action} order by id desc limit 1`,
+      )
+    )[0]?.details;
+
+  it("revokes an admin's open admin invitation when they are made a member, and audits it", async () => {
+    const t = await team("Demoted inviter");
+    const invitee = await person();
+    await (await as(t.admin.id)).members.invite({ email: invitee.email, role: "admin" });
+    const token = tokenOf((await lastMail(invitee.email))?.url);
+    const changed = await (await as(t.owner.id)).members.changeRole({ userId: t.admin.id, role: "member" });
+    // The link no longer makes anyone an admin, nor anything else.
+    expect((await failure((await as(invitee.id)).members.accept({ token }))).code).toBe("not_found");
+    expect((await listMembers(database.db, t.id)).some((m) => m.userId === invitee.id)).toBe(false);
+    expect(changed).toMatchObject({ from: "admin", to: "member", revokedInvitations: 1 });
+    expect(await eventOf(t.id, "member.role_change")).toEqual({ from: "admin", to: "member", revokedInvitations: 1 });
+  });
+
+  it("keeps the invitations the new role may still send, and ends an old owner's owner invitations", async () => {
+    const t = await team("Kept invitations");
+    const member = await person();
+    const owner = await person();
+    await (await as(t.owner.id)).members.invite({ email: member.email, role: "member" });
+    await (await as(t.owner.id)).members.invite({ email: owner.email, role: "owner" });
+    const memberToken = tokenOf((await lastMail(member.email))?.url);
+    const ownerToken = tokenOf((await lastMail(owner.email))?.url);
+    // Ownership handed over: the old owner is an admin, who may invite members but not owners.
+    const transferred = await (await as(t.owner.id)).members.transferOwnership({ userId: t.admin.id });
+    expect((await failure((await as(owner.id)).members.accept({ token: ownerToken }))).code).toBe("not_found");
+    expect(transferred).toMatchObject({ revokedInvitations: 1 });
+    expect(await eventOf(t.id, "ownership.transfer")).toEqual({ revokedInvitations: 1 });
+    expect(await (await as(member.id)).members.accept({ token: memberToken })).toMatchObject({ role: "member" });
+  });
+});
+
 describe("tokens and webhooks belong to the organization", () => {
   it("name the person who made them; admins see everyone's tokens, members their own", async () => {
     const t = await team("Owned Co");

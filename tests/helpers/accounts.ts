@@ -69,6 +69,8 @@ export interface AccountFixtures {
   victim: FixtureOrganization;
   /** Credits and rate limit to spare: the schema-derived fuzz (tests/app/schema-fuzz.test.ts), billed apart. */
   schemaFuzz: FixtureOrganization;
+  /** Credits and rate limit to spare: the dashboard procedures' fuzz (tests/app/dashboard-fuzz.test.ts), billed apart. */
+  dashboardFuzz: FixtureOrganization;
   /** Home FR, credits and rate limit to spare: the browser suite's walks over every view of every market. */
   walker: FixtureOrganization;
   /**
@@ -169,6 +171,7 @@ export async function createAccountFixtures(db: Database): Promise<AccountFixtur
     hostile: await organization(db, "Hostile", { credits: 1000 }),
     victim: await organization(db, "Victim", { homeCountry: "FR", credits: 1000 }),
     schemaFuzz: await organization(db, "Schema fuzz", { credits: 100_000_000, rateLimit: 1_000_000_000 }),
+    dashboardFuzz: await organization(db, "Dashboard fuzz", { credits: 100_000_000, rateLimit: 1_000_000_000 }),
     walker: await organization(db, "Walker", {
       homeCountry: "FR",
       credits: 100_000_000,

@@ -175,3 +175,42 @@ export function postMcp(base: string, token?: string): Promise<Response> {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
   });
 }
+
+/**
+ * A new public MCP client's authorization started in `jar`'s browser, stopping before the
+ * consent page: the interaction's URL (its page; the decision is `${href}/decision`) and the client.
+ */
+export async function startAuthorization(
+  base: string,
+  jar: CookieJar,
+  scope = "Market.Read.All offline_access",
+): Promise<{ interaction: URL; clientId: string }> {
+  const { metadata } = await discover(base);
+  const redirectUri = "http://127.0.0.1:33418/callback";
+  const client = await register(metadata, {
+    client_name: "Consent client",
+    redirect_uris: [redirectUri],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  });
+  const clientId = client.body.client_id;
+  const url = authorizeUrl(metadata, {
+    clientId,
+    redirectUri,
+    scope,
+    resource: `${base}/mcp`,
+    challenge: pkcePair().challenge,
+  });
+  const start = await browse(jar, url);
+  if (start.status !== 303) throw new Error(`authorize answered ${start.status}: ${await start.text()}`);
+  return { interaction: new URL(start.headers.get("location") as string, base), clientId };
+}
+
+/** The person's answer on the consent page (the form's POST from the site's own page). */
+export const postDecision = (base: string, jar: CookieJar, interaction: URL, decision: "allow" | "deny" = "allow") =>
+  browse(jar, `${interaction.href}/decision`, {
+    method: "POST",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ decision }).toString(),
+  });

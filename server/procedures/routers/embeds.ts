@@ -8,6 +8,7 @@ import { listEmbeds, revokeEmbed } from "../../accounts/embeds";
 import { EMBED_READINGS, EMBED_THEMES, EMBED_VIEWS, viewFor } from "../../domain/embeds";
 import { notFound } from "../../errors/api-error";
 import { createEmbed, EMBED_ACTIONS, embedPrice } from "../embeds";
+import { releaseNumber } from "../schemas";
 import { createRouter, permittedProcedure } from "../trpc";
 
 const embedProcedure = permittedProcedure("embeds.manage");
@@ -58,7 +59,8 @@ export const embedsRouter = createRouter({
           .string()
           .regex(/^[A-Za-z]{2}$/, "A two-letter country code")
           .optional(),
-        release: z.number().int().positive().nullable().optional(),
+        // Bounded as every release parameter is: a larger one is the caller's 400, never a database error.
+        release: releaseNumber("release").nullable().optional(),
         view: z.enum(EMBED_VIEWS).optional(),
         theme: z.enum(EMBED_THEMES).default("light"),
         allowedOrigins: z.array(z.string().max(300)).max(20).default([]),

@@ -187,7 +187,11 @@ export const membersRouter = createRouter({
       audit: {
         action: MEMBER_ACTIONS.changeRole,
         target: personTarget,
-        details: (_: unknown, out: { from: Role; to: Role }) => ({ from: out.from, to: out.to }),
+        details: (_: unknown, out: { from: Role; to: Role; revokedInvitations: number }) => ({
+          from: out.from,
+          to: out.to,
+          revokedInvitations: out.revokedInvitations,
+        }),
       },
     })
     .input(z.object({ userId: userIdInput, role: z.enum(ROLES) }))
@@ -195,8 +199,8 @@ export const membersRouter = createRouter({
       const current = await roleOf(ctx.db, ctx.organization.id, input.userId);
       if (!current) throw notFound("That person does not belong to this organization.");
       mayHandOut(ctx.role, current, input.role);
-      const from = await changeRole(ctx.db, { organizationId: ctx.organization.id, ...input }).catch(refusal);
-      return { action: MEMBER_ACTIONS.changeRole, userId: input.userId, from, to: input.role };
+      const changed = await changeRole(ctx.db, { organizationId: ctx.organization.id, ...input }).catch(refusal);
+      return { action: MEMBER_ACTIONS.changeRole, userId: input.userId, ...changed, to: input.role };
     }),
 
   // member.remove
@@ -231,15 +235,21 @@ export const membersRouter = createRouter({
 
   // ownership.transfer
   transferOwnership: permittedProcedure("ownership.transfer")
-    .meta({ audit: { action: MEMBER_ACTIONS.transferOwnership, target: personTarget } })
+    .meta({
+      audit: {
+        action: MEMBER_ACTIONS.transferOwnership,
+        target: personTarget,
+        details: (_: unknown, out: { revokedInvitations: number }) => ({ revokedInvitations: out.revokedInvitations }),
+      },
+    })
     .input(z.object({ userId: userIdInput }))
     .mutation(async ({ ctx, input }) => {
-      await transferOwnership(ctx.db, {
+      const transferred = await transferOwnership(ctx.db, {
         organizationId: ctx.organization.id,
         fromUserId: ctx.userId,
         toUserId: input.userId,
       }).catch(refusal);
-      return { action: MEMBER_ACTIONS.transferOwnership, userId: input.userId };
+      return { action: MEMBER_ACTIONS.transferOwnership, userId: input.userId, ...transferred };
     }),
 
   /** What a link invites to, for the acceptance page (signed in, any organization or none). */

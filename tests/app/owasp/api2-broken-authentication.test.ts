@@ -5,9 +5,19 @@
  * issuer and problem URL must name the operator's origin, whatever the request says. Then the
  * credentials themselves: malformed, revoked, expired and other-audience tokens are refused alike.
  */
-import { describe, expect, inject, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Database } from "@/db/client";
+import { authSessions, memberships, users } from "@/db/schema";
+import { claimDomain, setIdentityProvider, verifyDomain } from "@/server/accounts/identity-providers";
+import { appSecret } from "@/server/keys/app-secret";
+import { organization } from "../../helpers/accounts";
+import { dashboardCall } from "../../helpers/dashboard";
 import { askForSignInLink, hostileRequest } from "../../helpers/hostile";
 import { outboxLinks } from "../../helpers/logs";
+import { browse, CookieJar, postDecision, startAuthorization } from "../../helpers/oauth";
+import { type OwnApp, startOwnApp } from "../../helpers/own-app";
+import { startTestIdp, type TestIdp, type TestIdpAccount } from "../../helpers/test-idp";
 
 const base = inject("appUrl");
 const accounts = inject("accounts");
@@ -98,5 +108,132 @@ describe("API2 Broken Authentication: credentials", () => {
     const unknown = await askForLink(`nobody-${Date.now()}@example.com`, {});
     expect(known.status).toBe(unknown.status);
     expect(String(known.headers.location)).toBe(String(unknown.headers.location));
+  });
+});
+
+/**
+ * The consent decision trusts the session cookie as every dashboard page does: a session that
+ * Require SSO ended (made by e-mail link before SSO was required) and the session of a person
+ * their IdP has just refused (de-provisioned) are both signed out at the decision, which then
+ * makes no MCP connection. An app of its own, with an IdP on loopback and every link due for a
+ * recheck at each request (SSO_RECHECK_SECONDS=0).
+ */
+describe("API2 Broken Authentication: the consent decision checks the session as the dashboard does", () => {
+  const SSO_CLIENT = { clientId: "dashboard-client", clientSecret: "dashboard-secret" };
+  interface Prepared {
+    strict: { id: string; ownerSession: string; early: { session: string } };
+    dept: { id: string; ownerSession: string };
+  }
+  /** Each organization's own IdP (an issuer belongs to one organization). */
+  let strictIdp: TestIdp;
+  let deptIdp: TestIdp;
+  let app: OwnApp<Prepared>;
+  let ownBase: string;
+
+  async function orgWithIdp(db: Database, name: string, idp: TestIdp, domain: string, requireSso: boolean) {
+    const org = await organization(db, name, { credits: 100 });
+    await setIdentityProvider(db, {
+      organizationId: org.id,
+      issuer: idp.issuer,
+      ...SSO_CLIENT,
+      jwks: null,
+      defaultRole: "member",
+      requireSso,
+    });
+    const claim = await claimDomain(db, org.id, domain);
+    await verifyDomain(db, org.id, domain, async () => [claim.recordValue]);
+    return org;
+  }
+
+  beforeAll(async () => {
+    strictIdp = await startTestIdp();
+    deptIdp = await startTestIdp();
+    // The IdP's client secret is sealed here, before the app starts: the app must open it.
+    const env = { IDP_ALLOW_PRIVATE_HOSTS: "1", SSO_RECHECK_SECONDS: "0", AUTH_SECRET: appSecret() };
+    app = await startOwnApp(env, async (db) => {
+      const strict = await orgWithIdp(db, "Strict", strictIdp, "strict.example", true);
+      // Signed in by e-mail link before Strict required SSO: never through the IdP, no link.
+      const [early] = await db
+        .insert(users)
+        .values({ email: "early@strict.example", activeOrganizationId: strict.id })
+        .returning({ id: users.id });
+      if (!early) throw new Error("no user");
+      await db.insert(memberships).values({ organizationId: strict.id, userId: early.id, role: "member" });
+      const session = randomBytes(32).toString("hex");
+      await db
+        .insert(authSessions)
+        .values({ sessionToken: session, userId: early.id, expires: new Date(Date.now() + 86_400_000) });
+      const dept = await orgWithIdp(db, "Dept", deptIdp, "dept.example", false);
+      return {
+        strict: { id: strict.id, ownerSession: strict.session, early: { session } },
+        dept: { id: dept.id, ownerSession: dept.session },
+      };
+    });
+    ownBase = app.url;
+    const port = new URL(ownBase).port;
+    for (const idp of [strictIdp, deptIdp])
+      idp.addClient({
+        ...SSO_CLIENT,
+        redirectUris: [`${ownBase}/api/auth/sso/callback`, `http://localhost:${port}/api/auth/sso/callback`],
+      });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await strictIdp?.close();
+    await deptIdp?.close();
+  });
+
+  /** A dashboard session made the way a person makes one: through the organization's IdP. */
+  async function signInThroughIdp(idp: TestIdp, account: TestIdpAccount): Promise<CookieJar> {
+    const jar = new CookieJar();
+    const start = await browse(jar, `${ownBase}/api/auth/sso/start`, {
+      method: "POST",
+      headers: { Origin: ownBase, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: account.email, callbackUrl: "/" }).toString(),
+    });
+    expect(start.status).toBe(303);
+    idp.signInAs(account);
+    const callback = await idp.authorize(start.headers.get("location") as string);
+    const back = await browse(jar, `${ownBase}${callback.pathname}${callback.search}`);
+    expect(back.status).toBe(303);
+    expect(back.headers.get("location")).not.toContain("sso_error");
+    return jar;
+  }
+
+  /** An MCP client's authorization up to the consent decision; the decision's answer. */
+  async function decide(jar: CookieJar, options: { viewConsent: boolean; beforeDecision?: () => Promise<void> }) {
+    const { interaction, clientId } = await startAuthorization(ownBase, jar);
+    if (options.viewConsent) expect((await browse(jar, interaction.href)).status).toBe(200);
+    await options.beforeDecision?.();
+    return { decided: await postDecision(ownBase, jar, interaction), clientId };
+  }
+
+  const connectionsOfClient = async (ownerSession: string, clientId: string) => {
+    const list = await dashboardCall(ownBase, ownerSession, "connections.organizationList");
+    expect(list.status).toBe(200);
+    return (list.data as { clientId: string }[]).filter((c) => c.clientId === clientId);
+  };
+
+  it("refuses a session Require SSO ended, and makes no connection", async () => {
+    const jar = new CookieJar(app.prepared.strict.early.session);
+    // Straight to the decision: the consent page would have ended the session first.
+    const { decided, clientId } = await decide(jar, { viewConsent: false });
+    expect(decided.status).toBe(303);
+    expect(decided.headers.get("location")).toContain("/signin");
+    expect(await connectionsOfClient(app.prepared.strict.ownerSession, clientId)).toEqual([]);
+    expect((await dashboardCall(ownBase, app.prepared.strict.early.session, "connections.list")).status).toBe(401);
+  });
+
+  it("refuses the session of a person their IdP has just refused, and makes no connection", async () => {
+    const account = { id: "dee-sub", email: "dee@dept.example" };
+    const jar = await signInThroughIdp(deptIdp, account);
+    const { decided, clientId } = await decide(jar, {
+      viewConsent: true,
+      // Between the consent page and the decision, the IdP de-provisions them.
+      beforeDecision: () => deptIdp.revoke(account.id),
+    });
+    expect(decided.status).toBe(303);
+    expect(decided.headers.get("location")).toContain("/signin");
+    expect(await connectionsOfClient(app.prepared.dept.ownerSession, clientId)).toEqual([]);
   });
 });

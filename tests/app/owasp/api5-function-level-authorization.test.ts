@@ -4,9 +4,21 @@
  * dashboard's own origin; an operator's functions (grants, publishing) are on no HTTP surface; the
  * dev outbox and the metrics answer this machine only.
  */
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { organization } from "../../helpers/accounts";
 import { dashboardCall } from "../../helpers/dashboard";
+import {
+  exchangeAssertion,
+  type InlineIdp,
+  inlineIdp,
+  type JwtBearerClient,
+  jwtBearerClient,
+  memberWithSession,
+  type SessionPerson,
+} from "../../helpers/id-jag";
 import { callToolWithToken, scopeRefusal } from "../../helpers/mcp";
+import { browse, CookieJar, postDecision, startAuthorization } from "../../helpers/oauth";
+import { type OwnApp, startOwnApp } from "../../helpers/own-app";
 import { nonLoopbackUrl } from "../../helpers/server";
 import { SERVED_TOOL_NAMES } from "../../helpers/spec";
 
@@ -115,5 +127,83 @@ describe("API5: this machine's pages", () => {
     expect((await fetch(`${remote}/dev/outbox`)).status).toBe(404);
     expect([401, 403, 404]).toContain((await fetch(`${remote}/metrics`)).status);
     expect((await fetch(`${base}/dev/outbox`)).status).toBe(200);
+  });
+});
+
+/**
+ * Connecting an MCP client is `connections.own` (docs/accounts.md, "Roles"), which the billing
+ * role does not hold: neither the consent page and its decision nor an identity assertion from the
+ * organization's IdP (ID-JAG) may connect a billing member, and no connection is made. A member
+ * of the same organization connects both ways. An app of its own, the IdP's keys given inline.
+ */
+describe("API5: connecting an MCP client needs connections.own", () => {
+  let app: OwnApp<{ id: string; owner: SessionPerson; billing: SessionPerson; member: SessionPerson }>;
+  let own: string;
+  let idp: InlineIdp;
+  let client: JwtBearerClient;
+
+  beforeAll(async () => {
+    idp = await inlineIdp("https://idp.billing-test.example", "billing-1");
+    app = await startOwnApp({}, async (db) => {
+      const org = await organization(db, "Billing test", { credits: 1000 });
+      await idp.setFor(db, org.id);
+      const billing = await memberWithSession(db, org.id, "billing");
+      const member = await memberWithSession(db, org.id, "member");
+      await idp.link(db, org.id, "billing-sub", billing.userId);
+      await idp.link(db, org.id, "member-sub", member.userId);
+      return { id: org.id, owner: { userId: org.userId, session: org.session }, billing, member };
+    });
+    own = app.url;
+    client = await jwtBearerClient(own, "Enterprise client");
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const organizationConnections = async () =>
+    (await dashboardCall(own, app.prepared.owner.session, "connections.organizationList")).data as {
+      userId: string;
+    }[];
+  const exchange = (subject: string) => exchangeAssertion(own, idp, client, subject);
+
+  /** Authorization through the consent page, as `session`: the page and the decision's answers. */
+  async function consent(session: string) {
+    const jar = new CookieJar(session);
+    const { interaction } = await startAuthorization(own, jar, "Market.Read.All");
+    const page = await browse(jar, interaction.href);
+    const decided = await postDecision(own, jar, interaction);
+    return { page: { status: page.status, html: await page.text() }, decided };
+  }
+
+  it("refuses a billing member's identity assertion, and makes no connection", async () => {
+    const refused = await exchange("billing-sub");
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      error: "invalid_grant",
+      error_description: expect.stringMatching(/billing.*connections\.own/),
+    });
+    expect(refused.body.access_token).toBeUndefined();
+    expect((await organizationConnections()).map((c) => c.userId)).not.toContain(app.prepared.billing.userId);
+    // A member of the same organization connects.
+    expect((await exchange("member-sub")).status).toBe(200);
+    expect((await organizationConnections()).map((c) => c.userId)).toContain(app.prepared.member.userId);
+  });
+
+  it("offers a billing member no consent form and refuses their decision, making no connection", async () => {
+    const { page, decided } = await consent(app.prepared.billing.session);
+    // The page says why, and offers nothing to allow.
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("connections.own");
+    expect(page.html).not.toContain('value="allow"');
+    expect(decided.status).toBe(403);
+    expect(await decided.json()).toMatchObject({
+      error: "access_denied",
+      error_description: expect.stringMatching(/connections\.own/),
+    });
+    expect((await organizationConnections()).map((c) => c.userId)).not.toContain(app.prepared.billing.userId);
+    // The member's consent makes their connection.
+    const allowed = await consent(app.prepared.member.session);
+    expect(allowed.page.status).toBe(200);
+    expect(allowed.decided.status).toBe(303);
   });
 });

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { activeOrganizationOf } from "@/server/accounts/organizations";
 import { requireUser } from "@/server/dashboard/guards";
 import { getDatabase } from "@/server/database/app-database";
+import { connectionRefusal } from "@/server/domain/roles";
 import { publicOriginOf } from "@/server/http/origin";
 import { ONBOARDING_PATH } from "@/server/http/paths";
 import { consentRequest } from "@/server/oauth/consent";
@@ -28,6 +29,18 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
       <main className="narrow">
         <h1>This connection request has expired</h1>
         <p>Start the connection again from your MCP client; it will open a new request here.</p>
+      </main>
+    );
+  // The decision refuses it too (server/oauth/routes.ts); the page offers no form to submit.
+  const refusal = connectionRefusal(organization?.role);
+  if (refusal)
+    return (
+      <main className="narrow">
+        <h1>You cannot connect {request.clientName}</h1>
+        <p role="alert">
+          Your {refusal}. Ask an owner or admin of <strong>{organization?.name}</strong> for another role, or switch to
+          an organization where you may connect MCP clients.
+        </p>
       </main>
     );
   return (

@@ -99,7 +99,7 @@ function boundedDrawing(data: EmbedPayload, view: EmbedView, limit: number): Emb
       if (drawing.streaks.length <= limit || data.reading !== "delta")
         return { ...drawing, streaks: drawing.streaks.slice(0, limit) };
       const first = new Set(
-        deltaGhostBars(data.payload)
+        barsOf(data.payload)
           .slice(0, limit)
           .map((bar) => bar.productId),
       );
@@ -119,6 +119,17 @@ export function moreOf(drawn: number, total: number, fullTableUrl: string | unde
   return `Showing the first ${count(drawn)} of ${count(total)} products under this reading; ${count(total - drawn)} more are in the full table.${where}`;
 }
 
+/** The Delta's bars, ordered once per payload: its bars view and its map's choice of products share them. */
+const deltaBars = new WeakMap<DeltaPayload, GhostBar[]>();
+function barsOf(payload: DeltaPayload): GhostBar[] {
+  let bars = deltaBars.get(payload);
+  if (!bars) {
+    bars = deltaGhostBars(payload);
+    deltaBars.set(payload, bars);
+  }
+  return bars;
+}
+
 function drawingOf(data: EmbedPayload, view: EmbedView): EmbedDrawing {
   switch (data.reading) {
     case "delta":
@@ -128,7 +139,7 @@ function drawingOf(data: EmbedPayload, view: EmbedView): EmbedDrawing {
             kind: "bars",
             valueLabel: "Innovation under controls",
             ceilingLabel: "Published Innovation",
-            bars: deltaGhostBars(data.payload),
+            bars: barsOf(data.payload),
           };
     case "servicemax":
       return {
@@ -371,6 +382,27 @@ function barsPart(drawing: Extract<EmbedDrawing, { kind: "bars" }>, top: number,
   return { height: drawing.bars.length * ROW + (legend ? 20 : 0), body: body + legend };
 }
 
+type Placed = Map<string, ReturnType<typeof placeLabels>[number]>;
+const placements = new WeakMap<EmbedDrawing, Map<number, Placed>>();
+
+/**
+ * The map's names placed once per drawing and height: the embed's SVG and its page draw the same
+ * map, and placing labels is the costliest step of a chart (some 20 ms for 25 names).
+ */
+function placedOnce(drawing: EmbedDrawing, top: number, place: () => Placed): Placed {
+  let byTop = placements.get(drawing);
+  if (!byTop) {
+    byTop = new Map();
+    placements.set(drawing, byTop);
+  }
+  let placed = byTop.get(top);
+  if (!placed) {
+    placed = place();
+    byTop.set(top, placed);
+  }
+  return placed;
+}
+
 function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, colours: typeof THEMES.light): Part {
   const size = 360;
   const x0 = PAD + 40;
@@ -391,15 +423,17 @@ function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, c
   // Names placed all at once, as on the dashboard's map: none overlaps another or covers a point.
   const pixel = (point: { x: number; y: number }) => ({ x: Number(px(point.x)), y: Number(py(point.y)) });
   const legendBox = { left: x0 + size + 12, top: y0, width: WIDTH - PAD - (x0 + size + 12), height: 34 };
-  const { points, obstacles, segments } = streakLabelPlacement(drawing.streaks, pixel);
-  const placed = new Map(
-    placeLabels(points, {
-      bounds: { left: x0, top: y0, width: WIDTH - PAD - x0, height: size },
-      fontSize: 11,
-      obstacles: [...obstacles, legendBox],
-      segments,
-    }).map((label) => [label.id, label]),
-  );
+  const placed = placedOnce(drawing, y0, () => {
+    const { points, obstacles, segments } = streakLabelPlacement(drawing.streaks, pixel);
+    return new Map(
+      placeLabels(points, {
+        bounds: { left: x0, top: y0, width: WIDTH - PAD - x0, height: size },
+        fontSize: 11,
+        obstacles: [...obstacles, legendBox],
+        segments,
+      }).map((label) => [label.id, label]),
+    );
+  });
   const table = tableOf(drawing);
   const marks = drawing.streaks
     .map((s, i) => {

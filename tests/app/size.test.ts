@@ -175,7 +175,7 @@ describe(`MCP on a market of ${SIZED_MARKET.products.toLocaleString("en")} produ
       }
       expect(assembled, reading.tool).toEqual(whole);
     }
-  });
+  }, 180_000); // every page of every reading at 1,000 products: half a minute alone, twice that beside other suites
 
   it("fits more products in a page when fewer fields are asked for", async () => {
     const page = async (args: Json) =>

@@ -9,6 +9,8 @@
  *   event loop keeps a core;
  * - WORKER_QUEUE tasks waiting at most (default 16). A task past that is refused at once
  *   (`WorkersBusy`): the caller answers 503 with Retry-After instead of holding a request open.
+ * - Its threads run at a lower priority (WORKER_NICE, default +10): when the cores are busy, the
+ *   event loop that answers every customer is scheduled first, and a rendering waits.
  *
  * Tasks are named (./tasks.ts); the threads load TypeScript through tsx (./worker-entry.mjs) from
  * the project's folder, which Next does not bundle.
@@ -41,10 +43,12 @@ function wholeSetting(name: string, fallback: number): number {
  */
 export const workerMinProducts = () => wholeSetting("WORKER_MIN_PRODUCTS", 200);
 
-export function poolSettings(): { threads: number; queue: number } {
+export function poolSettings(): { threads: number; queue: number; nice: number } {
+  const nice = Number(process.env.WORKER_NICE ?? 10);
   return {
     threads: wholeSetting("WORKER_THREADS", Math.max(1, availableParallelism() - 1)),
     queue: wholeSetting("WORKER_QUEUE", 16),
+    nice: Number.isInteger(nice) && nice >= 0 && nice <= 19 ? nice : 10,
   };
 }
 
@@ -52,12 +56,14 @@ const state = globalThis as typeof globalThis & { __mpsWorkerPool?: Piscina };
 
 function pool(): Piscina {
   if (!state.__mpsWorkerPool) {
-    const { threads, queue } = poolSettings();
+    const { threads, queue, nice } = poolSettings();
     state.__mpsWorkerPool = new Piscina({
       filename: path.join(/*turbopackIgnore: true*/ process.cwd(), "server", "workers", "worker-entry.mjs"),
       minThreads: 0,
       maxThreads: threads,
       maxQueue: queue,
+      // Through @napi-rs/nice (piscina's own optional dependency); a machine without it runs them at normal priority.
+      niceIncrement: nice,
       // An idle thread goes after a minute: a quiet instance holds no thread's memory.
       idleTimeout: 60_000,
     });

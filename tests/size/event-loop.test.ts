@@ -224,7 +224,7 @@ describe(`one request at ${PRODUCTS} products holds the event loop briefly`, () 
   });
 
   it("the embed page: a bounded chart, the rest counted and linked", async () => {
-    const { body, ...answer } = await get(`/embed/${app.prepared.page}`);
+    const { body, headers: _, ...answer } = await get(`/embed/${app.prepared.page}`);
     const result = await measured("embed page (first view)", async () => answer);
     expect(result.status).toBe(200);
     const html = body.toString("utf8");
@@ -237,7 +237,7 @@ describe(`one request at ${PRODUCTS} products holds the event loop briefly`, () 
   it("the embed SVG (availability grid)", async () => {
     let svg = "";
     const result = await measured("embed SVG (first view)", async () => {
-      const { body, ...answer } = await get(`/embed/${app.prepared.svg}.svg`);
+      const { body, headers: _, ...answer } = await get(`/embed/${app.prepared.svg}.svg`);
       svg = body.toString("utf8");
       return answer;
     });

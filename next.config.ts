@@ -5,8 +5,10 @@ const nextConfig: NextConfig = {
   // are loaded from node_modules at run time and are never served as public assets. pino and
   // prom-client too: one copy each per process, whatever bundle loads them (pino writes to stdout
   // synchronously, without transports or worker threads). rate-limiter-flexible loads its Drizzle
-  // store's operators by a dynamic import a bundle cannot follow.
+  // store's operators by a dynamic import a bundle cannot follow. piscina starts its threads from its
+  // own dist/worker.js, which a bundle does not carry.
   serverExternalPackages: [
+    "piscina",
     "@electric-sql/pglite",
     "postgres",
     "proper-lockfile",

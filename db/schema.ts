@@ -29,6 +29,7 @@ import {
 import type { AdapterAccountType } from "next-auth/adapters";
 import type { Control, Geography, MarketFile } from "../server/domain/market-definition";
 import type {
+  CreditsPurchasedContent,
   LowBalanceContent,
   NotificationContent,
   WebhookDisabledContent,
@@ -219,7 +220,11 @@ export const organizations = pgTable(
     name: text("name").notNull(),
     /** The country readings engage when a call names none. */
     homeCountry: text("home_country").notNull(),
-    /** Always the sum of this organization's ledger; changed only together with a ledger row. */
+    /**
+     * Always the sum of this organization's ledger; changed only together with a ledger row. Below
+     * zero only after a refund or dispute took back credits already spent (docs/billing.md); a paid
+     * call then answers 402 as at zero, since a debit needs balance >= cost.
+     */
     creditBalance: integer("credit_balance").notNull().default(0),
     /** Requests per rate-limit window; null: the service default. */
     rateLimit: integer("rate_limit"),
@@ -234,7 +239,6 @@ export const organizations = pgTable(
   },
   (t) => [
     index("organizations_created_by").on(t.createdByUserId),
-    check("organizations_balance_not_negative", sql`${t.creditBalance} >= 0`),
     check("organizations_home_country_iso", sql`${t.homeCountry} ~ '^[A-Z]{2}$'`),
     check("organizations_rate_limit_positive", sql`${t.rateLimit} is null or ${t.rateLimit} > 0`),
     check("organizations_low_balance_threshold_range", sql`${t.lowBalanceThreshold} between 0 and 1000000000`),
@@ -311,7 +315,7 @@ export const apiTokens = pgTable(
   (t) => [index("api_tokens_organization").on(t.organizationId)],
 );
 
-export const ledgerKind = pgEnum("ledger_kind", ["grant", "debit", "adjustment"]);
+export const ledgerKind = pgEnum("ledger_kind", ["grant", "debit", "adjustment", "purchase", "refund", "dispute"]);
 
 /** Every change of an organization's balance; the balance is always the sum of `amount`. */
 export const creditLedger = pgTable(
@@ -330,16 +334,78 @@ export const creditLedger = pgTable(
     tokenId: text("token_id"),
     requestId: text("request_id"),
     note: text("note"),
+    /** Purchases, refunds and disputes: the credit purchase (docs/billing.md) the entry belongs to. */
+    purchaseId: text("purchase_id"),
+    /** Purchases, refunds and disputes: the Stripe object that moved it (cs_…, ch_…, dp_…). */
+    stripeId: text("stripe_id"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
     index("credit_ledger_organization_id").on(t.organizationId, t.id),
     // The current hour of usage is read from here (the rest from usage_hourly): by time, not by id.
     index("credit_ledger_organization_created").on(t.organizationId, t.createdAt),
+    // Compared as text: enum values may not be used in the transaction that adds them (0023).
     check(
       "credit_ledger_sign",
-      sql`(${t.kind} = 'debit' and ${t.amount} < 0) or (${t.kind} = 'grant' and ${t.amount} > 0) or ${t.kind} = 'adjustment'`,
+      sql`(${t.kind}::text in ('debit', 'refund', 'dispute') and ${t.amount} < 0) or (${t.kind}::text in ('grant', 'purchase') and ${t.amount} > 0) or ${t.kind}::text = 'adjustment'`,
     ),
+  ],
+);
+
+// ------------------------------------------------------------------------------------------------
+// Credit packs bought by card through Stripe Checkout (docs/billing.md, server/billing/).
+
+/** Each organization's customer at Stripe, made on its first purchase: one per organization. */
+export const billingCustomers = pgTable("billing_customers", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  stripeCustomerId: text("stripe_customer_id").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+export const purchaseState = pgEnum("purchase_state", [
+  "pending",
+  "paid",
+  "failed",
+  "refunded",
+  "partially_refunded",
+  "disputed",
+]);
+
+/**
+ * One Checkout Session of a credit pack. Written pending when the session is made, paid by the
+ * webhook that grants its credits (the unique session id decides which delivery grants: one).
+ * `credits_removed` is what refunds and disputes took back so far, so each takes only its new part.
+ */
+export const creditPurchases = pgTable(
+  "credit_purchases",
+  {
+    id: text("id")
+      .primaryKey()
+      .$defaultFn(() => `pur_${randomId()}`),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    checkoutSessionId: text("checkout_session_id").notNull().unique(),
+    paymentIntentId: text("payment_intent_id"),
+    chargeId: text("charge_id"),
+    credits: integer("credits").notNull(),
+    /** The price paid, in the currency's minor units (cents). */
+    amount: integer("amount").notNull(),
+    /** ISO 4217, lower case as Stripe writes it. */
+    currency: text("currency").notNull(),
+    state: purchaseState("state").notNull().default("pending"),
+    creditsRemoved: integer("credits_removed").notNull().default(0),
+    invoiceUrl: text("invoice_url"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    paidAt: timestamp("paid_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("credit_purchases_organization").on(t.organizationId, t.createdAt),
+    index("credit_purchases_payment_intent").on(t.paymentIntentId),
+    check("credit_purchases_positive", sql`${t.credits} > 0 and ${t.amount} > 0`),
+    check("credit_purchases_removed_range", sql`${t.creditsRemoved} between 0 and ${t.credits}`),
   ],
 );
 
@@ -508,7 +574,13 @@ export const notifications = pgTable(
   (t) => [unique("notifications_once").on(t.userId, t.eventId), index("notifications_user").on(t.userId, t.id)],
 );
 
-export const mailKind = pgEnum("mail_kind", ["notification", "weekly", "webhook_disabled", "low_balance"]);
+export const mailKind = pgEnum("mail_kind", [
+  "notification",
+  "weekly",
+  "webhook_disabled",
+  "low_balance",
+  "credits_purchased",
+]);
 
 export const mailDeliveries = pgTable(
   "mail_deliveries",
@@ -522,7 +594,9 @@ export const mailDeliveries = pgTable(
     recipient: text("recipient").notNull(),
     kind: mailKind("kind").notNull(),
     content: jsonb("content")
-      .$type<NotificationContent | WeeklyContent | WebhookDisabledContent | LowBalanceContent>()
+      .$type<
+        NotificationContent | WeeklyContent | WebhookDisabledContent | LowBalanceContent | CreditsPurchasedContent
+      >()
       .notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     attempts: integer("attempts").notNull().default(0),

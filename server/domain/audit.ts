@@ -21,6 +21,11 @@ export const AUDIT_ACTIONS = [
   "embed.revoke",
   "credits.grant",
   "credits.adjust",
+  // Credit packs bought by card (docs/billing.md): a checkout begun, a payment granted, taken back.
+  "credits.checkout",
+  "credits.purchase",
+  "credits.refund",
+  "credits.dispute",
   // Membership and roles (the teams work wires these; declared here so the vocabulary is one list).
   "member.invite",
   "member.add",

@@ -25,7 +25,8 @@ const LAYERS = [
       "^server/workers/",
     ],
   },
-  { name: "accounts", paths: ["^server/accounts/"] },
+  // Billing (credit packs bought through Stripe) is its own room beside accounts: it writes the ledger too.
+  { name: "accounts", paths: ["^server/accounts/", "^server/billing/"] },
   { name: "start-up", paths: ["^server/startup/", "^server/database/", "^server/http-server/"] },
   // Mail sits with auth: sign-in links are mail, and its unsubscribe links are signed with the auth secret.
   { name: "auth", paths: ["^server/auth/", "^server/mail/"] },

@@ -9,11 +9,13 @@
  * the API's code take a restart of `npm run dev` (pages still reload).
  */
 import { appUrlOrExit } from "../server/startup/app-url";
+import { billingOrExit } from "../server/startup/billing";
 import { decidePrivateHosts, PRIVATE_HOSTS_SETTINGS } from "../server/startup/client-metadata-hosts";
 import { isProduction, outboxOrExit } from "../server/startup/dev-outbox";
 
 const dev = process.argv.includes("--dev");
 appUrlOrExit(process.env);
+billingOrExit(process.env);
 const outbox = outboxOrExit(process.env);
 // The page and the sign-in flow read the decision from here on.
 process.env.DEV_OUTBOX = outbox.outbox ? "1" : "0";

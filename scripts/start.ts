@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { appUrlOrExit } from "../server/startup/app-url";
+import { billingOrExit } from "../server/startup/billing";
 import { outboxOrExit } from "../server/startup/dev-outbox";
 import { buildMcpViews, VIEW_OUTPUT } from "./build-mcp-views";
 
@@ -44,6 +45,7 @@ function buildIsCurrent(): boolean {
 }
 
 appUrlOrExit(process.env);
+billingOrExit(process.env);
 outboxOrExit(process.env);
 
 if (!buildIsCurrent()) {

@@ -96,10 +96,11 @@ export const organizationRequired = (createUrl: string) =>
     { members: { createOrganizationUrl: createUrl } },
   );
 
-export const insufficientCredits = (cost: number, balance: number) =>
+/** `whereToGetCredits`: one sentence saying where more credits come from (server/billing/config.ts). */
+export const insufficientCredits = (cost: number, balance: number, whereToGetCredits: string) =>
   new ApiError(
     "insufficient_credits",
-    `This call costs ${cost} credits and the organization's balance is ${balance}. Nothing was debited.`,
+    `This call costs ${cost} credits and the organization's balance is ${balance}. Nothing was debited. ${whereToGetCredits}`,
     { members: { cost, balance } },
   );
 

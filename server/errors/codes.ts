@@ -11,6 +11,14 @@ export const ERROR_CODES = {
     action:
       "Fix the parameters named in `issues` (without `issues`: the request itself). `detail` names the operation that lists valid values where there is one: GET /v1/geographies (MCP: service_geographies_list) for countries.",
   },
+  invalid_signature: {
+    status: 400,
+    title: "Invalid signature",
+    description:
+      "A Stripe webhook (POST /stripe/webhook) whose Stripe-Signature header is missing, does not match the body under the endpoint's signing secret, or is older than five minutes. Nothing was changed.",
+    action:
+      "Stripe retries on its own. When testing, sign with the endpoint's secret (STRIPE_WEBHOOK_SECRET), e.g. through `stripe listen`.",
+  },
   unauthorized: {
     status: 401,
     title: "Unauthorized",
@@ -22,8 +30,9 @@ export const ERROR_CODES = {
     status: 402,
     title: "Insufficient credits",
     description:
-      "The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited.",
-    action: "Ask an operator for more credits, or call a cheaper operation.",
+      "The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited.",
+    action:
+      "Have an owner or billing member buy credits on the dashboard's credits page where card purchases are offered, else ask whom `detail` names; or call a cheaper operation.",
   },
   insufficient_scope: {
     status: 403,
@@ -50,6 +59,13 @@ export const ERROR_CODES = {
     description:
       "The signed-in person reached a quota of the dashboard: the organizations one person may create (MAX_ORGANIZATIONS_PER_PERSON, default 5). Nothing was created.",
     action: "Use one of your organizations, or ask the operator for another.",
+  },
+  monthly_cap_reached: {
+    status: 403,
+    title: "Monthly purchase cap reached",
+    description:
+      "The organization has bought, or is buying, as many credits this calendar month (UTC) as the service allows one organization (CREDITS_MONTHLY_CAP). No checkout was begun.",
+    action: "Buy a smaller pack, wait for next month, or ask the operator to raise the cap.",
   },
   forbidden: {
     status: 403,
@@ -117,7 +133,7 @@ export const ERROR_CODES = {
     status: 413,
     title: "Request too large",
     description:
-      "The request's body is larger than the endpoint accepts (1 MiB for an MCP message). It was not read further or acted on; nothing was debited.",
+      "The request's body is larger than the endpoint accepts (1 MiB for an MCP message, 256 KiB for a Stripe webhook). It was not read further or acted on; nothing was debited.",
     action: "Send a smaller message: MCP tool calls and their arguments are small.",
   },
   internal_error: {

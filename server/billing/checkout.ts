@@ -1,0 +1,128 @@
+/**
+ * Beginning a purchase (docs/billing.md): the organization's Stripe customer, made once, then a
+ * Checkout Session for one pack, whose purchase is written pending. The Stripe calls are made
+ * before the dashboard mutation's transaction (its `audit.prepare`), so no database connection
+ * waits on Stripe; the pending row and the audit event are then written together.
+ */
+import { eq } from "drizzle-orm";
+import type { Database, Transaction } from "../../db/client";
+import { billingCustomers, organizations } from "../../db/schema";
+import { ApiError, invalidRequest, notFound } from "../errors/api-error";
+import { CREDITS_PATH } from "../http/paths";
+import { type BillingConfig, type CreditPack, howToGetCredits } from "./config";
+import { METADATA_CREDITS, METADATA_ORGANIZATION } from "./events";
+import { creditsThisMonth, recordPendingPurchase } from "./purchases";
+import { type Stripe, stripeClient } from "./stripe";
+
+/** The query parameter the return from Checkout carries: the session id, or `cancelled`. */
+export const CHECKOUT_RETURN_PARAM = "checkout";
+
+export interface PreparedCheckout {
+  organizationId: string;
+  pack: CreditPack;
+  checkoutSessionId: string;
+  url: string;
+}
+
+/**
+ * The organization's Stripe customer, made on its first purchase. Two clicks at once, even on two
+ * instances, make one: Stripe answers the same idempotency key with the same customer, and the
+ * table keeps one row per organization (the loser of the insert reads the winner's).
+ */
+export async function ensureCustomer(db: Database, stripe: Stripe, organizationId: string): Promise<string> {
+  const stored = async () =>
+    (
+      await db
+        .select({ id: billingCustomers.stripeCustomerId })
+        .from(billingCustomers)
+        .where(eq(billingCustomers.organizationId, organizationId))
+    )[0]?.id;
+  const existing = await stored();
+  if (existing) return existing;
+  const [organization] = await db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!organization) throw notFound("The organization no longer exists.");
+  const customer = await stripe.customers.create(
+    // The name is the owner's text: Stripe shows it on invoices as written, it is never our HTML.
+    { name: organization.name.slice(0, 256), metadata: { [METADATA_ORGANIZATION]: organizationId } },
+    { idempotencyKey: `customer-${organizationId}` },
+  );
+  await db
+    .insert(billingCustomers)
+    .values({ organizationId, stripeCustomerId: customer.id })
+    .onConflictDoNothing({ target: billingCustomers.organizationId });
+  const kept = await stored();
+  if (!kept) throw new Error("the organization's Stripe customer was neither written nor found");
+  return kept;
+}
+
+/** Card purchases are on: the Stripe settings, or a 404 saying whom to ask instead. */
+export function stripeSettingsOf(config: BillingConfig) {
+  if (config.stripe) return config.stripe;
+  throw notFound(`Credits are not sold by card on this service. ${howToGetCredits(config, null)}`);
+}
+
+/** The Stripe calls of a checkout: cap, customer, session. Nothing is written but the customer. */
+export async function prepareCheckout(
+  db: Database,
+  config: BillingConfig,
+  request: { organizationId: string; packId: string; origin: string },
+): Promise<PreparedCheckout> {
+  const settings = stripeSettingsOf(config);
+  const pack = config.packs.find((candidate) => candidate.id === request.packId);
+  if (!pack) {
+    const message = `no pack "${request.packId.slice(0, 40)}": choose one of ${config.packs.map((p) => p.id).join(", ")}`;
+    throw invalidRequest(message, [{ path: "pack", message }]);
+  }
+  if (config.monthlyCapCredits > 0) {
+    const bought = await creditsThisMonth(db, request.organizationId);
+    if (bought + pack.credits > config.monthlyCapCredits)
+      throw new ApiError(
+        "monthly_cap_reached",
+        `This organization has bought or is buying ${bought.toLocaleString("en")} credits this month; with ${pack.credits.toLocaleString("en")} more it would pass the cap of ${config.monthlyCapCredits.toLocaleString("en")}. No checkout was begun.`,
+      );
+  }
+  const stripe = stripeClient(settings);
+  const customer = await ensureCustomer(db, stripe, request.organizationId);
+  const back = `${request.origin}${CREDITS_PATH}?${CHECKOUT_RETURN_PARAM}=`;
+  const session = await stripe.checkout.sessions.create({
+    mode: "payment",
+    customer,
+    client_reference_id: request.organizationId,
+    line_items: [
+      {
+        quantity: 1,
+        price_data: {
+          currency: pack.currency,
+          unit_amount: pack.amount,
+          product_data: { name: `${pack.credits.toLocaleString("en")} credits` },
+        },
+      },
+    ],
+    invoice_creation: { enabled: true },
+    metadata: {
+      [METADATA_ORGANIZATION]: request.organizationId,
+      [METADATA_CREDITS]: String(pack.credits),
+      pack: pack.id,
+    },
+    // Stripe puts the session id in place of the braces: the page reads the purchase by it.
+    success_url: `${back}{CHECKOUT_SESSION_ID}`,
+    cancel_url: `${back}cancelled`,
+  });
+  if (!session.url) throw new Error("Stripe made a checkout session without a URL");
+  return { organizationId: request.organizationId, pack, checkoutSessionId: session.id, url: session.url };
+}
+
+/** The pending purchase of a prepared checkout (in the mutation's transaction, beside its audit event). */
+export async function recordCheckout(tx: Database | Transaction, prepared: PreparedCheckout) {
+  const purchaseId = await recordPendingPurchase(tx, {
+    organizationId: prepared.organizationId,
+    checkoutSessionId: prepared.checkoutSessionId,
+    credits: prepared.pack.credits,
+    amount: prepared.pack.amount,
+    currency: prepared.pack.currency,
+  });
+  return { purchaseId, checkoutSessionId: prepared.checkoutSessionId, url: prepared.url, pack: prepared.pack };
+}

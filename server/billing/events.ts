@@ -1,0 +1,102 @@
+/**
+ * What each verified Stripe event does (docs/billing.md), dispatched to purchases.ts: the
+ * fields are read defensively (a field missing is treated as nothing to do, never a guess), and an
+ * event type not listed changes nothing.
+ */
+import type { Database } from "../../db/client";
+import {
+  disputePurchase,
+  failPurchase,
+  grantPurchase,
+  recordPendingPurchase,
+  refundPurchase,
+  safeInvoiceUrl,
+} from "./purchases";
+import type { Stripe } from "./stripe";
+
+/** The session's metadata our checkout writes (server/billing/checkout.ts). */
+export const METADATA_ORGANIZATION = "organization";
+export const METADATA_CREDITS = "credits";
+
+const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
+const idOf = (value: unknown): string | null =>
+  text(value) ?? (value && typeof value === "object" ? text((value as { id?: unknown }).id) : null);
+const whole = (value: unknown): number | null =>
+  typeof value === "number" && Number.isSafeInteger(value)
+    ? value
+    : typeof value === "string" && /^\d{1,9}$/.test(value)
+      ? Number(value)
+      : null;
+
+/** What the event did, for the log line. */
+export type EventOutcome = string;
+
+/** Looks up an invoice's hosted page (the event names the invoice by id only); null when it cannot. */
+export type InvoiceUrlOf = (invoiceId: string) => Promise<string | null>;
+
+async function onSession(
+  db: Database,
+  session: Stripe.Checkout.Session,
+  paid: boolean,
+  invoiceUrlOf: InvoiceUrlOf,
+): Promise<EventOutcome> {
+  const organizationId = text(session.metadata?.[METADATA_ORGANIZATION]);
+  const credits = whole(session.metadata?.[METADATA_CREDITS]);
+  const amount = whole(session.amount_total);
+  const currency = text(session.currency);
+  if (!organizationId || !credits || !amount || !currency) return "not_ours";
+  const purchase = { organizationId, checkoutSessionId: session.id, credits, amount, currency };
+  if (!paid) {
+    // Paid later (a bank debit): the purchase stays pending until async_payment_succeeded.
+    await recordPendingPurchase(db, purchase);
+    return "pending";
+  }
+  // Read before the grant's transaction: no database connection waits on Stripe.
+  const invoiceId = idOf(session.invoice);
+  const expanded = session.invoice && typeof session.invoice === "object" ? session.invoice.hosted_invoice_url : null;
+  const invoiceUrl = safeInvoiceUrl(expanded ?? (invoiceId ? await invoiceUrlOf(invoiceId) : null));
+  const result = await grantPurchase(db, {
+    ...purchase,
+    paymentIntentId: idOf(session.payment_intent),
+    invoiceUrl,
+  });
+  return result.outcome;
+}
+
+export async function actOnEvent(
+  db: Database,
+  event: Stripe.Event,
+  invoiceUrlOf: InvoiceUrlOf = async () => null,
+): Promise<EventOutcome> {
+  switch (event.type) {
+    case "checkout.session.completed":
+      return onSession(db, event.data.object, event.data.object.payment_status === "paid", invoiceUrlOf);
+    case "checkout.session.async_payment_succeeded":
+      return onSession(db, event.data.object, true, invoiceUrlOf);
+    case "checkout.session.async_payment_failed":
+      return (await failPurchase(db, event.data.object.id)) ? "failed" : "nothing_pending";
+    case "charge.refunded": {
+      const charge = event.data.object;
+      return (
+        await refundPurchase(db, {
+          chargeId: charge.id,
+          paymentIntentId: idOf(charge.payment_intent),
+          amount: charge.amount,
+          amountRefunded: charge.amount_refunded,
+        })
+      ).outcome;
+    }
+    case "charge.dispute.created": {
+      const dispute = event.data.object;
+      return (
+        await disputePurchase(db, {
+          disputeId: dispute.id,
+          chargeId: idOf(dispute.charge),
+          paymentIntentId: idOf(dispute.payment_intent),
+        })
+      ).outcome;
+    }
+    default:
+      return "ignored";
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * POST /stripe/webhook (docs/billing.md): Stripe's events, answered from Node outside Next like
+ * the embeds (server/routing/api-routes.ts). The raw body is read up to 256 KiB (Stripe's events
+ * are a few KiB; more is refused with 413 unread), its signature checked with the SDK against
+ * STRIPE_WEBHOOK_SECRET (five minutes' tolerance, so a captured event cannot be replayed later)
+ * and only then acted on. A refusal changes nothing. Any 2xx tells Stripe to stop retrying, so
+ * an event we do not act on is still 200, and a failure of ours is 500 (Stripe retries it).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Database } from "../../db/client";
+import { nodeHeaders } from "../http/node-headers";
+import { publicOriginFrom } from "../http/origin";
+import { PROBLEM_CONTENT_TYPE, problemOf } from "../http/problem";
+import { errorMessage, log } from "../observability/logger";
+import { type BillingConfig, processBillingConfig } from "./config";
+import { actOnEvent } from "./events";
+import { type Stripe, type StripeSettings, stripeClient, stripeWebhooks } from "./stripe";
+
+export const WEBHOOK_BODY_LIMIT = 256 * 1024;
+/** Seconds a signature's timestamp may be old (Stripe's default). */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+type Code = Parameters<typeof problemOf>[0];
+
+class BodyTooLarge extends Error {}
+
+/** The body as bytes, or BodyTooLarge as soon as it passes the limit (the rest is not read). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.removeAllListeners("data");
+        request.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks)));
+    request.on("error", reject);
+  });
+}
+
+/**
+ * The invoice's hosted page, for the purchase's mail and row. A purchase is granted without it when
+ * Stripe cannot say (it is logged): the credits matter more than the link, and the page lists it.
+ */
+async function invoiceUrl(settings: StripeSettings | null, invoiceId: string): Promise<string | null> {
+  if (!settings) return null;
+  try {
+    return (await stripeClient(settings).invoices.retrieve(invoiceId)).hosted_invoice_url ?? null;
+  } catch (error) {
+    log().warn({ event: "stripe.invoice_unread", invoiceId, error: errorMessage(error) }, "invoice not read");
+    return null;
+  }
+}
+
+/** The Node entry of POST /stripe/webhook. */
+export async function serveStripeWebhook(
+  request: IncomingMessage,
+  response: ServerResponse,
+  database: () => Promise<Database>,
+  config: BillingConfig = processBillingConfig(),
+): Promise<void> {
+  const origin = publicOriginFrom((name) => nodeHeaders(request).get(name) ?? undefined);
+  const send = (status: number, body: string, headers: Record<string, string>) => {
+    response.writeHead(status, {
+      ...headers,
+      "Cache-Control": "no-store",
+      "Content-Length": String(Buffer.byteLength(body)),
+    });
+    response.end(body);
+  };
+  const refuse = (code: Code, detail: string, headers: Record<string, string> = {}) => {
+    const problem = problemOf(code, detail, { origin, requestId: crypto.randomUUID() });
+    // The connection is closed after a refusal whose body was left unread.
+    send(problem.status, JSON.stringify(problem), {
+      ...headers,
+      "Content-Type": PROBLEM_CONTENT_TYPE,
+      "X-Request-Id": problem.requestId,
+    });
+  };
+  if (request.method !== "POST")
+    return refuse("method_not_allowed", "Stripe's events are sent with POST.", { Allow: "POST" });
+  const secret = config.stripe?.webhookSecret;
+  if (!secret) return refuse("not_found", "Card purchases are not configured on this service.");
+  let body: Buffer;
+  try {
+    body = await readBody(request, WEBHOOK_BODY_LIMIT);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) {
+      response.setHeader("Connection", "close");
+      return refuse("request_too_large", `A Stripe event is at most ${WEBHOOK_BODY_LIMIT / 1024} KiB.`);
+    }
+    throw error;
+  }
+  let event: Stripe.Event;
+  try {
+    const signature = request.headers["stripe-signature"];
+    event = stripeWebhooks.constructEvent(
+      body,
+      typeof signature === "string" ? signature : "",
+      secret,
+      SIGNATURE_TOLERANCE_SECONDS,
+    );
+  } catch (error) {
+    log().warn(
+      { event: "stripe.webhook_refused", reason: errorMessage(error).slice(0, 200) },
+      "stripe webhook refused",
+    );
+    return refuse(
+      "invalid_signature",
+      "The Stripe-Signature header does not verify this body under the endpoint's secret, or is too old.",
+    );
+  }
+  try {
+    const settings = config.stripe;
+    const outcome = await actOnEvent(await database(), event, (invoiceId) => invoiceUrl(settings, invoiceId));
+    log().info({ event: "stripe.webhook", type: event.type, id: event.id, outcome }, "stripe event");
+    send(200, JSON.stringify({ received: true }), { "Content-Type": "application/json" });
+  } catch (error) {
+    log().error(
+      { event: "stripe.webhook_failed", type: event.type, id: event.id, error: errorMessage(error) },
+      "stripe event failed",
+    );
+    refuse("internal_error", "The event was not recorded; Stripe will send it again.");
+  }
+}

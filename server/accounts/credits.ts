@@ -37,6 +37,11 @@ const shared = globalThis as typeof globalThis & { __mpsOwedMails?: Set<(ids: nu
 shared.__mpsOwedMails ??= new Set();
 const owedMailListeners = shared.__mpsOwedMails;
 
+/** Hands e-mails owed (written in a committed transaction) to whoever listens: the job worker. */
+export function announceMailsOwed(deliveryIds: number[]): void {
+  for (const listener of owedMailListeners) listener(deliveryIds);
+}
+
 export function onMailsOwed(listener: (deliveryIds: number[]) => void): () => void {
   owedMailListeners.add(listener);
   return () => owedMailListeners.delete(listener);
@@ -136,7 +141,7 @@ class DebitBatcher {
           sql`select position, debited, balance, mails from debit_batch(${calls}::jsonb, ${limit}::integer)`,
         );
         const owed = rows.flatMap((row) => (Array.isArray(row.mails) ? row.mails.map(Number) : []));
-        if (owed.length > 0) for (const listener of owedMailListeners) listener(owed);
+        if (owed.length > 0) announceMailsOwed(owed);
         const byPosition = new Map(rows.map((row) => [Number(row.position), row]));
         batch.forEach((pending, index) => {
           const row = byPosition.get(index + 1);
@@ -201,8 +206,9 @@ export async function setLowBalanceThreshold(
 }
 
 /**
- * A grant (amount > 0) or an adjustment (either sign) by an operator. An adjustment may not take
- * the balance below zero. Returns the new balance.
+ * A grant (amount > 0) or an adjustment (either sign) by an operator. A negative adjustment may
+ * not take the balance below zero; a positive one is always written, even to a balance a refund
+ * left below zero (docs/billing.md). Returns the new balance.
  */
 export async function changeCredits(
   db: Database | Transaction,
@@ -217,7 +223,7 @@ export async function changeCredits(
     db,
     sql`with changed as (
           update organizations set credit_balance = credit_balance + ${amount}
-          where id = ${organizationId} and credit_balance + ${amount} >= 0
+          where id = ${organizationId} and (${amount} > 0 or credit_balance + ${amount} >= 0)
           returning id, credit_balance)
         insert into credit_ledger (organization_id, kind, amount, balance_after, note)
         select id, ${kind}, ${amount}, credit_balance, ${change.note ?? null} from changed
@@ -288,9 +294,11 @@ export async function creditBalance(db: Database | Transaction, organizationId: 
   return row.balance;
 }
 
+export type LedgerKind = (typeof creditLedger.kind.enumValues)[number];
+
 export interface LedgerEntry {
   id: number;
-  kind: "grant" | "debit" | "adjustment";
+  kind: LedgerKind;
   amount: number;
   balanceAfter: number;
   operation: string | null;

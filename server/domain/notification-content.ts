@@ -119,3 +119,24 @@ export interface LowBalanceContent {
   /** ISO 8601, UTC. */
   crossedAt: string;
 }
+
+/**
+ * A credit pack was paid (docs/billing.md): the e-mail to the organization's owners and billing
+ * members, written by the webhook that granted the credits, in its transaction.
+ */
+export interface CreditsPurchasedContent {
+  kind: "credits_purchased";
+  organizationId: string;
+  /** As its owner wrote it: hostile text. */
+  organizationName: string;
+  credits: number;
+  /** The price paid, in the currency's minor units, and the currency (ISO 4217, lower case). */
+  amount: number;
+  currency: string;
+  /** The balance right after the purchase. */
+  balance: number;
+  /** Stripe's hosted invoice, when Stripe has made it yet; only an https address is kept. */
+  invoiceUrl: string | null;
+  /** ISO 8601, UTC. */
+  paidAt: string;
+}

@@ -12,6 +12,8 @@ export const IDENTITY_PROVIDER_PATH = "/identity-provider";
 export const INVITATIONS_PATH = "/invitations";
 export const OUTBOX_PATH = "/dev/outbox";
 export const MCP_PATH = "/mcp";
+/** Where Stripe sends its events (docs/billing.md); answered from Node, outside Next. */
+export const STRIPE_WEBHOOK_PATH = "/stripe/webhook";
 export const GEOGRAPHIES_PATH = "/geographies";
 export const MARKETS_PATH = "/markets";
 export const NOTIFICATIONS_PATH = "/notifications";

@@ -5,6 +5,7 @@
  * message to every mail system). Used by the mail job and by the CLI's dry run.
  */
 import type {
+  CreditsPurchasedContent,
   LowBalanceContent,
   NotificationContent,
   WebhookDisabledContent,
@@ -12,6 +13,7 @@ import type {
 } from "../domain/notification-content";
 import { mailLinkOrigin } from "../http/origin";
 import {
+  renderCreditsPurchasedMail,
   renderLowBalanceMail,
   renderNotificationMail,
   renderWebhookDisabledMail,
@@ -24,9 +26,9 @@ export interface OwedMail {
   id: number;
   userId: string;
   recipient: string;
-  kind: "notification" | "weekly" | "webhook_disabled" | "low_balance";
+  kind: "notification" | "weekly" | "webhook_disabled" | "low_balance" | "credits_purchased";
   dedupeKey: string;
-  content: NotificationContent | WeeklyContent | WebhookDisabledContent | LowBalanceContent;
+  content: NotificationContent | WeeklyContent | WebhookDisabledContent | LowBalanceContent | CreditsPurchasedContent;
 }
 
 /** A Message-ID fixed by the delivery: the same message to every mail system if it is sent again. */
@@ -40,6 +42,12 @@ export async function composeMail(owed: OwedMail, env: NodeJS.ProcessEnv = proce
     return {
       to: owed.recipient,
       ...renderLowBalanceMail(owed.content as LowBalanceContent, origin),
+      messageId: messageIdOf(owed, origin),
+    };
+  if (owed.kind === "credits_purchased")
+    return {
+      to: owed.recipient,
+      ...renderCreditsPurchasedMail(owed.content as CreditsPurchasedContent, origin),
       messageId: messageIdOf(owed, origin),
     };
   if (owed.kind === "webhook_disabled")

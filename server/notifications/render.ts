@@ -6,12 +6,14 @@
 
 import type {
   AvailabilityMove,
+  CreditsPurchasedContent,
   LowBalanceContent,
   NotificationContent,
   WebhookDisabledContent,
   WeeklyContent,
   WeeklyMarket,
 } from "../domain/notification-content";
+import { moneyText } from "../formats/money";
 import { nameList } from "../formats/name-list";
 import { escapeHtml } from "../http/html";
 import { CREDITS_PATH, NOTIFICATION_SETTINGS_PATH, WEBHOOKS_PATH } from "../http/paths";
@@ -244,4 +246,23 @@ export function renderLowBalanceMail(content: LowBalanceContent, origin: string)
     "This e-mail is sent once each time the balance falls to the threshold; it is sent again only after the balance has been above it. The threshold is set on the credits page (0 turns the warning off).",
   ];
   return ownerMail(subject, details, { label: "Credits and ledger", url: creditsPage, text: "Open the credits page" });
+}
+
+/**
+ * The e-mail to an organization's owners and billing members when a credit pack was paid: the
+ * credits, the price, the balance now and the invoice. A service mail about their account.
+ */
+export function renderCreditsPurchasedMail(content: CreditsPurchasedContent, origin: string): RenderedMail {
+  const subject = headerText(`${content.organizationName}: ${wholeCredits(content.credits)} bought`);
+  const details = [
+    `${wholeCredits(content.credits)} were added to ${content.organizationName} for ${moneyText(content.amount, content.currency)} (paid ${content.paidAt}). The balance is now ${wholeCredits(content.balance)}.`,
+    content.invoiceUrl
+      ? `Invoice: ${content.invoiceUrl}`
+      : "The invoice is listed on the credits page once Stripe has made it.",
+  ];
+  return ownerMail(subject, details, {
+    label: "Credits and purchases",
+    url: `${origin}${CREDITS_PATH}`,
+    text: "Open the credits page",
+  });
 }

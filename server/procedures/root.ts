@@ -1,5 +1,6 @@
 import { accountRouter } from "./routers/account";
 import { auditRouter } from "./routers/audit";
+import { billingRouter } from "./routers/billing";
 import { connectionsRouter } from "./routers/connections";
 import { creditsRouter } from "./routers/credits";
 import { embedsRouter } from "./routers/embeds";
@@ -28,6 +29,7 @@ export const appRouter = createRouter({
   members: membersRouter,
   tokens: tokensRouter,
   credits: creditsRouter,
+  billing: billingRouter,
   connections: connectionsRouter,
   following: followingRouter,
   notifications: notificationsRouter,

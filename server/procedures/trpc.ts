@@ -10,6 +10,7 @@ import { noteDatabaseFault } from "../../db/faults";
 import { recordAuditEvent } from "../accounts/audit";
 import { creditBalance, debitCredits, readBalance } from "../accounts/credits";
 import type { Caller, CallerOrganization } from "../auth/caller";
+import { howToGetCredits, processBillingConfig } from "../billing/config";
 import type { AuditAction, AuditActor } from "../domain/audit";
 import { describeOperation, type Operation } from "../domain/operations";
 import { can, type Permission } from "../domain/roles";
@@ -157,7 +158,11 @@ export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
     // Spare the work when it cannot be paid for. The caller's balance may be a cached hint, never
     // lower than the real one (debits only lower it; grants forget the cache): a refusal is sure.
     if (caller.metered && !ctx.prepaid && operation.credits > organization.creditBalance)
-      throw insufficientCredits(operation.credits, await creditBalance(ctx.db, organization.id));
+      throw insufficientCredits(
+        operation.credits,
+        await creditBalance(ctx.db, organization.id),
+        howToGetCredits(processBillingConfig(), ctx.origin),
+      );
     lap("limits");
 
     const result = await next({ ctx: { caller, defaultCountry: organization.homeCountry } });
@@ -257,7 +262,7 @@ async function meter(
       },
       { lockTimeoutMs: requestLimits().debitLockTimeoutMs },
     );
-    if (!debit.ok) throw insufficientCredits(cost, debit.balance);
+    if (!debit.ok) throw insufficientCredits(cost, debit.balance, howToGetCredits(processBillingConfig(), ctx.origin));
     balance = debit.balance;
     serviceMetrics().debited(operation.name, cost);
   }

@@ -75,6 +75,13 @@ const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
   quota_exceeded: {
     detail: "you have created 5 organizations, as many as one person may; ask the operator for another",
   },
+  invalid_signature: {
+    detail: "The Stripe-Signature header does not verify this body under the endpoint's secret, or is too old.",
+  },
+  monthly_cap_reached: {
+    detail:
+      "This organization has bought 1,000,000 credits this month, as many as one organization may; no checkout was begun.",
+  },
   forbidden: {
     detail: "Your role in this organization (member) may not do this: it needs members.manage.",
     permission: "members.manage",

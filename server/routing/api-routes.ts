@@ -1,15 +1,16 @@
 /**
  * The routing table of the API: which path is whose, answered straight from Node by our HTTP
  * server (server/http-server/http-server.ts) under `npm run dev` and `npm start` alike. There are
- * no app/ route files for /v1, /mcp or the embeds: this is the only door to them. Each surface has one Node
+ * no app/ route files for /v1, /mcp, the embeds or Stripe's webhook: this is the only door to them. Each surface has one Node
  * entry (`serve…Request`) around one core (`answer…Request`); docs/life-of-a-request.md follows a
  * call through them.
  */
 
 import type { Database } from "../../db/client";
+import { serveStripeWebhook } from "../billing/webhook";
 import { getDatabase } from "../database/app-database";
 import { isEmbedRoute, serveEmbedRequest } from "../embeds/serve";
-import { MCP_PATH } from "../http/paths";
+import { MCP_PATH, STRIPE_WEBHOOK_PATH } from "../http/paths";
 import type { ApiRoute } from "../http-server/http-server";
 import { serveMcpRequest } from "../mcp/edge";
 import { refuseAtTheDoor } from "../rest/door";
@@ -37,6 +38,11 @@ export function apiRoutes(): ApiRoute[] {
       // Public charts (docs/embeds.md): no session, no cookie, no Next.
       matches: isEmbedRoute,
       serve: (request, response) => serveEmbedRequest(request, response, database),
+    },
+    {
+      // Stripe's events (docs/billing.md): signed, no session, no cookie, no Next; the raw body.
+      matches: (path) => path === STRIPE_WEBHOOK_PATH,
+      serve: (request, response) => serveStripeWebhook(request, response, database),
     },
   ];
 }

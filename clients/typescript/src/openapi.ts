@@ -493,7 +493,7 @@ export interface paths {
         };
         /**
          * Credits ledger
-         * @description Every change of the organization's balance, newest first: grants, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
+         * @description Every change of the organization's balance, newest first: grants, purchases, refunds, disputes, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
          */
         get: operations["account-ledger"];
         put?: never;
@@ -502,7 +502,7 @@ export interface paths {
         options?: never;
         /**
          * Credits ledger (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Every change of the organization's balance, newest first: grants, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
+         * @description As GET, without the body: the same checks, headers and price. Every change of the organization's balance, newest first: grants, purchases, refunds, disputes, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
          */
         head: operations["account-ledgerHead"];
         patch?: never;
@@ -529,6 +529,30 @@ export interface paths {
          * @description As GET, without the body: the same checks, headers and price. The organization the token belongs to: its balance now, its rate limit with what is left of the current window, and how many metered calls it may have running and waiting at once, and its members with their roles. Any valid token may call it, whatever its scopes. Free.
          */
         head: operations["account-organizationHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credit purchases
+         * @description The organization's packs bought by card (docs/billing.md), newest first: how many, the price, state (pending, paid, failed, refunded, partially_refunded, disputed) and the invoice. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
+         */
+        get: operations["account-purchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Credit purchases (headers only)
+         * @description As GET, without the body: the same checks, headers and price. The organization's packs bought by card (docs/billing.md), newest first: how many, the price, state (pending, paid, failed, refunded, partially_refunded, disputed) and the invoice. Pages with `cursor`. Any valid token may call it, whatever its scopes. Free.
+         */
+        head: operations["account-purchasesHead"];
         patch?: never;
         trace?: never;
     };
@@ -1934,9 +1958,12 @@ export interface components {
         Ledger: {
             entries: {
                 id: number;
-                /** @enum {string} */
-                kind: "grant" | "debit" | "adjustment";
-                /** @description Signed: positive for grants, negative for debits. */
+                /**
+                 * @description grant and purchase (a credit pack paid by card) add; debit, refund and dispute (a purchase paid back or contested) take away; adjustment either.
+                 * @enum {string}
+                 */
+                kind: "grant" | "debit" | "adjustment" | "purchase" | "refund" | "dispute";
+                /** @description Signed: positive for grants and purchases, negative for debits. */
                 amount: number;
                 balanceAfter: number;
                 /** @description The operation a debit paid for. */
@@ -1994,6 +2021,33 @@ export interface components {
                 joinedAt: string;
             }[];
         };
+        /** @description The organization's credit purchases by card, newest first. */
+        Purchases: {
+            purchases: {
+                /** @description The purchase (pur_…); ledger entries of it name it. */
+                id: string;
+                /** @description The credits of the pack bought. */
+                credits: number;
+                /** @description The price, in the currency's minor units (cents). */
+                amount: number;
+                /** @description ISO 4217, lower case, e.g. eur. */
+                currency: string;
+                /** @enum {string} */
+                state: "pending" | "paid" | "failed" | "refunded" | "partially_refunded" | "disputed";
+                /** @description Credits refunds and disputes took back. */
+                creditsRemoved: number;
+                /** @description Stripe's hosted invoice, once made. */
+                invoiceUrl: string | null;
+                /**
+                 * @description ISO 8601 timestamp.
+                 * @example 2026-05-04T09:00:00.000Z
+                 */
+                createdAt: string;
+                paidAt: string | null;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+        };
         /** @description Credits and metered calls per bucket, every bucket of the period listed; the sums are the ledger's. */
         Usage: {
             /**
@@ -2048,7 +2102,7 @@ export interface components {
              * @description Stable machine-readable error code.
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "insufficient_credits" | "insufficient_scope" | "forbidden_origin" | "organization_required" | "quota_exceeded" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "gone" | "rate_limited" | "too_many_concurrent" | "request_header_too_large" | "request_too_large" | "internal_error" | "not_implemented" | "unavailable";
+            code: "invalid_request" | "invalid_signature" | "unauthorized" | "insufficient_credits" | "insufficient_scope" | "forbidden_origin" | "organization_required" | "quota_exceeded" | "monthly_cap_reached" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "gone" | "rate_limited" | "too_many_concurrent" | "request_header_too_large" | "request_too_large" | "internal_error" | "not_implemented" | "unavailable";
             /** @description What went wrong with this request, in words. */
             detail: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */
@@ -3530,7 +3584,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3770,7 +3824,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3942,7 +3996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4181,7 +4235,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4355,7 +4409,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4596,7 +4650,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4772,7 +4826,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5015,7 +5069,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5567,7 +5621,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5805,7 +5859,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5975,7 +6029,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6212,7 +6266,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6383,7 +6437,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6621,7 +6675,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6796,7 +6850,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7038,7 +7092,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7210,7 +7264,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7449,7 +7503,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7610,7 +7664,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7838,7 +7892,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8766,7 +8820,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9004,7 +9058,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9173,7 +9227,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9409,7 +9463,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call. The body adds `cost` and `balance`. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9489,7 +9543,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release" | "identity.link" | "identity.unlink" | "member.sso_join" | "member.sso_deprovision";
+                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "credits.checkout" | "credits.purchase" | "credits.refund" | "credits.dispute" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release" | "identity.link" | "identity.unlink" | "member.sso_join" | "member.sso_deprovision";
                 actor?: string;
                 from?: string;
                 to?: string;
@@ -9723,7 +9777,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release" | "identity.link" | "identity.unlink" | "member.sso_join" | "member.sso_deprovision";
+                action?: "organization.create" | "organization.settings_change" | "organization.delete" | "token.create" | "token.revoke" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "connection.create" | "connection.revoke" | "embed.create" | "embed.revoke" | "credits.grant" | "credits.adjust" | "credits.checkout" | "credits.purchase" | "credits.refund" | "credits.dispute" | "member.invite" | "member.add" | "member.role_change" | "member.remove" | "member.leave" | "ownership.transfer" | "invitation.revoke" | "invitation.resend" | "invitation.accept" | "identity_provider.set" | "identity_provider.remove" | "domain.claim" | "domain.verify" | "domain.release" | "identity.link" | "identity.unlink" | "member.sso_join" | "member.sso_deprovision";
                 actor?: string;
                 from?: string;
                 to?: string;
@@ -10400,6 +10454,349 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. (HEAD: no body.) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. (HEAD: no body.) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. (HEAD: no body.) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. (HEAD: no body.) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. (HEAD: no body.) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. (HEAD: no body.) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. (HEAD: no body.) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "account-purchases": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Purchases"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#invalid_request",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "code": "invalid_request",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "country: country must be an ISO 3166-1 alpha-2 code, e.g. FR",
+                     *       "issues": [
+                     *         {
+                     *           "path": "country",
+                     *           "message": "country must be an ISO 3166-1 alpha-2 code, e.g. FR"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`unauthorized`): The request has no bearer token, or the token is malformed, unknown, expired or revoked. The response carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "unauthorized",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "A valid bearer token is required."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Organization required (`organization_required`): The signed-in user does not belong to an organization yet; readings are billed to an organization. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#organization_required",
+                     *       "title": "Organization required",
+                     *       "status": 403,
+                     *       "code": "organization_required",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "You do not belong to an organization yet. Create one at https://example.com/onboarding, then call again with the same credentials.",
+                     *       "createOrganizationUrl": "https://example.com/onboarding"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`): No such path, market or release. Archived markets answer not_found on every path, and a `release` number the market never had answers not_found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#not_found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "not_found",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "No market \"no-such-market\"."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timeout (`request_timeout`): The request did not arrive in time: its headers took longer than 60 seconds, or the whole request longer than 5 minutes. Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_timeout",
+                     *       "title": "Request timeout",
+                     *       "status": 408,
+                     *       "code": "request_timeout",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers did not arrive within 60 seconds."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): The organization made more requests than its rate limit allows in the current window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "Rate limit of 600 requests per minute exceeded."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request header fields too large (`request_header_too_large`): The request's header section is larger than the server accepts (16 KB for the request line and all headers together). Answered by the HTTP server before any handler runs; the connection is closed. Nothing was debited. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#request_header_too_large",
+                     *       "title": "Request header fields too large",
+                     *       "status": 431,
+                     *       "code": "request_header_too_large",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The request's headers are larger than 16 KB."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error (`internal_error`): The service failed unexpectedly. Nothing about the failure is leaked; nothing was debited. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The service failed unexpectedly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable (`unavailable`): A dependency (the database) is unreachable for now, or the call could not finish within its deadline (for example, the organization's account was held by another transaction). Nothing was debited. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://api.market-positioning.example.org/docs/errors#unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "unavailable",
+                     *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
+                     *       "detail": "The database is unreachable; retry shortly."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "account-purchasesHead": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading or resource. (HEAD: no body.) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Credits-Cost": components["headers"]["CreditsCost"];
+                    "X-Credits-Remaining": components["headers"]["CreditsRemaining"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`invalid_request`): A path or query parameter is malformed or unknown: a marketId that is not a kebab-case slug, a country that is not an ISO 3166-1 alpha-2 code of a geography, a view other than map or bars, a release outside 1 to 2,147,483,647, a limit out of its range. `issues` lists each problem with its parameter path. A request that is not HTTP/1.1 at all (a malformed request line or header) gets it too, from the HTTP server before any handler runs, and the connection is closed. (HEAD: no body.) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;

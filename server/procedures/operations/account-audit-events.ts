@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { auditPage } from "../../accounts/audit";
 import { AUDIT_ACTIONS, AUDIT_ACTOR_ID, AUDIT_ACTOR_KINDS } from "../../domain/audit";
-import { invalidRequest } from "../../errors/api-error";
+import { cursorInput, decodeCursor, encodeCursor } from "../cursor";
 import { declareLive } from "../declaration";
 import { timestamp, wholeNumber } from "../schemas";
 
@@ -20,11 +20,7 @@ const instant = (name: "from" | "to") =>
 
 export const auditEventsInput = z.object({
   limit: wholeNumber("limit", 1, 200).default(50).meta({ description: "Events per page, newest first." }),
-  cursor: z
-    .string()
-    .max(100, "cursor must be at most 100 characters")
-    .optional()
-    .meta({ description: "The previous page's `nextCursor`." }),
+  cursor: cursorInput,
   action: z
     .enum(AUDIT_ACTIONS, { error: `action must be one of ${AUDIT_ACTIONS.join(", ")}` })
     .optional()
@@ -67,16 +63,8 @@ export const auditEventsSchema = z
   .meta({ id: "AuditEvents", description: "The organization's audit trail, newest first." });
 
 /** An audit cursor is the id of the last event of the previous page, opaque to callers. */
-const cursorOf = (id: number) => Buffer.from(`a:${id}`).toString("base64url");
-
-function idOf(cursor: string): number {
-  const match = /^a:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) {
-    const message = "cursor is not one this service gave: pass `nextCursor` as it is";
-    throw invalidRequest(message, [{ path: "cursor", message }]);
-  }
-  return Number(match[1]);
-}
+const cursorOf = (id: number) => encodeCursor("a", String(id));
+const idOf = (cursor: string) => Number(decodeCursor("a", cursor, /^(\d{1,15})$/)[0]);
 
 export const accountAuditEvents = declareLive({
   group: "account",

@@ -1,16 +1,12 @@
 import { z } from "zod";
 import { ledgerPage } from "../../accounts/credits";
-import { invalidRequest } from "../../errors/api-error";
+import { cursorInput, decodeCursor, encodeCursor } from "../cursor";
 import { declareLive } from "../declaration";
 import { credits, timestamp, wholeNumber } from "../schemas";
 
 export const ledgerInput = z.object({
   limit: wholeNumber("limit", 1, 100).default(25).meta({ description: "Entries per page, newest first." }),
-  cursor: z
-    .string()
-    .max(100, "cursor must be at most 100 characters")
-    .optional()
-    .meta({ description: "The previous page's `nextCursor`." }),
+  cursor: cursorInput,
 });
 
 export const ledgerSchema = z
@@ -18,8 +14,11 @@ export const ledgerSchema = z
     entries: z.array(
       z.object({
         id: z.number().int().positive(),
-        kind: z.enum(["grant", "debit", "adjustment"]),
-        amount: credits.meta({ description: "Signed: positive for grants, negative for debits." }),
+        kind: z.enum(["grant", "debit", "adjustment", "purchase", "refund", "dispute"]).meta({
+          description:
+            "grant and purchase (a credit pack paid by card) add; debit, refund and dispute (a purchase paid back or contested) take away; adjustment either.",
+        }),
+        amount: credits.meta({ description: "Signed: positive for grants and purchases, negative for debits." }),
         balanceAfter: credits,
         operation: z.string().nullable().meta({ description: "The operation a debit paid for." }),
         tokenId: z.string().nullable().meta({ description: "The token or OAuth grant that made the call." }),
@@ -33,16 +32,8 @@ export const ledgerSchema = z
   .meta({ id: "Ledger", description: "The organization's credits ledger, newest first." });
 
 /** A ledger cursor is the id of the last entry of the previous page, opaque to callers. */
-const cursorOf = (id: number) => Buffer.from(`l:${id}`).toString("base64url");
-
-function idOf(cursor: string): number {
-  const match = /^l:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) {
-    const message = "cursor is not one this service gave: pass `nextCursor` as it is";
-    throw invalidRequest(message, [{ path: "cursor", message }]);
-  }
-  return Number(match[1]);
-}
+const cursorOf = (id: number) => encodeCursor("l", String(id));
+const idOf = (cursor: string) => Number(decodeCursor("l", cursor, /^(\d{1,15})$/)[0]);
 
 export const accountLedger = declareLive({
   group: "account",
@@ -52,7 +43,7 @@ export const accountLedger = declareLive({
   path: "/ledger",
   summary: "Credits ledger",
   description:
-    "Every change of the organization's balance, newest first: grants, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes.",
+    "Every change of the organization's balance, newest first: grants, purchases, refunds, disputes, and each metered call's debit with its operation, token and request id. Pages with `cursor`. Any valid token may call it, whatever its scopes.",
   input: ledgerInput,
   output: ledgerSchema,
   example: { limit: 10 },

@@ -7,6 +7,7 @@
 export { accountAuditEvents } from "./account-audit-events";
 export { accountLedger } from "./account-ledger";
 export { accountOrganization } from "./account-organization";
+export { accountPurchases } from "./account-purchases";
 export { accountUsage } from "./account-usage";
 export { availability } from "./availability";
 export { capaindex } from "./capaindex";

@@ -1,13 +1,20 @@
 import type { Metadata } from "next";
+import { CreditPacks } from "@/components/account/credit-packs";
 import { CreditsView } from "@/components/account/credits-view";
+import { CHECKOUT_RETURN_PARAM } from "@/server/billing/checkout";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { CREDITS_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Credits" };
 export const dynamic = "force-dynamic";
 
-export default async function CreditsPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function CreditsPage({ searchParams }: { searchParams: SearchParams }) {
   const { organization } = await requireOrganization(CREDITS_PATH);
+  // Stripe Checkout sends the person back with the session id (or `cancelled`); anything else is ignored.
+  const checkout = (await searchParams)[CHECKOUT_RETURN_PARAM];
+  const checkoutReturn = typeof checkout === "string" && /^[A-Za-z0-9_]{1,255}$/.test(checkout) ? checkout : null;
   return (
     <main>
       <h1>Credits</h1>
@@ -15,6 +22,7 @@ export default async function CreditsPage() {
         Credits of <strong>{organization.name}</strong>.
       </p>
       <CreditsView />
+      <CreditPacks checkoutReturn={checkoutReturn} />
     </main>
   );
 }

@@ -3,7 +3,9 @@
  * metering (once per success, nothing for a failure or a 304) and how failures map to problem codes.
  */
 import { TRPCError } from "@trpc/server";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "@/db/rows";
 import { creditBalance } from "@/server/accounts/credits";
 import { createOrganization } from "@/server/accounts/organizations";
 import type { Caller } from "@/server/auth/caller";
@@ -130,7 +132,23 @@ describe("metering", () => {
     const org = await organization(3);
     const problem = await failure(call(tokenCaller(org)).api.readings.snapshot(snapshot));
     expect(problem).toMatchObject({ code: "insufficient_credits", members: { cost: 5, balance: 3 } });
+    // Without card purchases (no STRIPE_SECRET_KEY here) the detail says whom to ask.
+    expect(problem.detail).toMatch(/Ask an operator of this service for more credits\.$/);
     expect(await creditBalance(database.db, org.id)).toBe(3);
+  });
+
+  it("refuses a call on a balance a refund left below zero, as at zero", async () => {
+    const org = await organization(3);
+    await queryRows(
+      database.db,
+      sql`with changed as (update organizations set credit_balance = credit_balance - 13 where id = ${org.id}
+            returning id, credit_balance)
+          insert into credit_ledger (organization_id, kind, amount, balance_after)
+          select id, 'refund', -13, credit_balance from changed`,
+    );
+    const problem = await failure(call(tokenCaller({ ...org, creditBalance: -10 })).api.readings.snapshot(snapshot));
+    expect(problem).toMatchObject({ code: "insufficient_credits", members: { cost: 5, balance: -10 } });
+    expect(await creditBalance(database.db, org.id)).toBe(-10);
   });
 
   it("does not meter the dashboard's session caller", async () => {

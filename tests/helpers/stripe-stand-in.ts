@@ -1,0 +1,315 @@
+/**
+ * A stand-in for Stripe on a loopback port, speaking Stripe's wire format for what the service
+ * calls (docs/billing.md): form-encoded requests parsed as Stripe parses them (`metadata[org]=…`,
+ * `line_items[0][price_data][currency]=eur`), JSON objects with `object` and prefixed ids, errors
+ * as `{error: {type, message, code}}`, and Idempotency-Key honoured (the same key answers the same
+ * response). A hosted page, GET /pay/:id, has a Pay button that marks the session paid, POSTs a
+ * signed `checkout.session.completed` to the app's webhook and redirects to the success URL.
+ * Events are signed with the SDK's own `generateTestHeaderString`, as Stripe signs them.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+
+export type StripeObject = Record<string, unknown> & { id: string; object: string };
+
+export interface StandInRequest {
+  method: string;
+  path: string;
+  body: Record<string, unknown>;
+  idempotencyKey: string | null;
+}
+
+export interface SendOptions {
+  /** Seconds since the epoch the signature claims (default: now). */
+  timestamp?: number;
+  /** Sign with this secret instead of the stand-in's. */
+  secret?: string;
+  /** Send exactly this body (signed as it is): for malformed or oversized payloads. */
+  rawBody?: string;
+}
+
+export interface StripeStandIn {
+  /** Give this as STRIPE_API_BASE. */
+  url: string;
+  secretKey: string;
+  webhookSecret: string;
+  /** Where events go: the app's POST /stripe/webhook. */
+  webhookUrl: string | null;
+  requests: StandInRequest[];
+  customers: Map<string, StripeObject>;
+  sessions: Map<string, StripeObject>;
+  invoices: Map<string, StripeObject>;
+  /** An event as Stripe sends it, with its body and Stripe-Signature header. */
+  signedEvent(type: string, object: StripeObject, options?: SendOptions): { body: string; signature: string };
+  /** POSTs a signed event to `webhookUrl`; resolves with the app's answer. */
+  sendEvent(type: string, object: StripeObject, options?: SendOptions): Promise<Response>;
+  /** What the hosted page's Pay button does: paid, charged, the event sent; the success URL. */
+  pay(sessionId: string): Promise<{ webhook: Response; redirect: string }>;
+  /** The charge a paid session made, as `charge.refunded` carries it after `amountRefunded`. */
+  refundedCharge(sessionId: string, amountRefunded: number): StripeObject;
+  /** A dispute of the charge a paid session made. */
+  dispute(sessionId: string): StripeObject;
+  close(): Promise<void>;
+}
+
+const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
+
+/** Stripe's form encoding: `a[b][0][c]=v` → {a: {b: [{c: "v"}]}}. */
+export function parseStripeForm(text: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    const keys = name.replace(/\]/g, "").split("[");
+    let node: Record<string, unknown> | unknown[] = root;
+    keys.forEach((key, index) => {
+      const last = index === keys.length - 1;
+      const nextIsIndex = /^\d+$/.test(keys[index + 1] ?? "");
+      const slot = node as Record<string, unknown>;
+      if (last) slot[key] = value;
+      else {
+        slot[key] ??= nextIsIndex ? [] : {};
+        node = slot[key] as Record<string, unknown>;
+      }
+    });
+  }
+  return root;
+}
+
+const stripeError = (status: number, type: string, message: string, code?: string, param?: string) => ({
+  status,
+  body: { error: { type, message, ...(code ? { code } : {}), ...(param ? { param } : {}) } },
+});
+
+export async function startStripeStandIn(options: { webhookUrl?: string } = {}): Promise<StripeStandIn> {
+  const secretKey = `sk_test_${randomBytes(12).toString("hex")}`;
+  const webhookSecret = `whsec_${randomBytes(16).toString("hex")}`;
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const charges = new Map<string, StripeObject>(); // by session id
+  let server: Server | undefined;
+
+  const standIn: StripeStandIn = {
+    url: "",
+    secretKey,
+    webhookSecret,
+    webhookUrl: options.webhookUrl ?? null,
+    requests: [],
+    customers: new Map(),
+    sessions: new Map(),
+    invoices: new Map(),
+    signedEvent(type, object, send = {}) {
+      const body =
+        send.rawBody ??
+        JSON.stringify({
+          id: id("evt"),
+          object: "event",
+          api_version: Stripe.API_VERSION,
+          created: Math.floor(Date.now() / 1000),
+          livemode: false,
+          pending_webhooks: 1,
+          request: { id: null, idempotency_key: null },
+          type,
+          data: { object },
+        });
+      const signature = Stripe.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: send.secret ?? webhookSecret,
+        ...(send.timestamp === undefined ? {} : { timestamp: send.timestamp }),
+      });
+      return { body, signature };
+    },
+    async sendEvent(type, object, send = {}) {
+      if (!standIn.webhookUrl) throw new Error("the stand-in has no webhookUrl to send events to");
+      const { body, signature } = standIn.signedEvent(type, object, send);
+      return fetch(standIn.webhookUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json; charset=utf-8", "Stripe-Signature": signature },
+        body,
+      });
+    },
+    async pay(sessionId) {
+      const session = standIn.sessions.get(sessionId);
+      if (!session) throw new Error(`no session ${sessionId}`);
+      const paymentIntent = id("pi");
+      const charge: StripeObject = {
+        id: id("ch"),
+        object: "charge",
+        amount: session.amount_total,
+        amount_refunded: 0,
+        currency: session.currency,
+        payment_intent: paymentIntent,
+        refunded: false,
+      };
+      charges.set(sessionId, charge);
+      // With invoice_creation enabled, Stripe makes the invoice and names it on the session.
+      const invoice =
+        (session.invoice_creation as { enabled?: string } | null)?.enabled === "true"
+          ? { id: id("in"), object: "invoice", hosted_invoice_url: "", status: "paid" }
+          : null;
+      if (invoice) {
+        invoice.hosted_invoice_url = `https://invoice.stripe.test/i/${invoice.id}`;
+        standIn.invoices.set(invoice.id, invoice);
+      }
+      Object.assign(session, {
+        status: "complete",
+        payment_status: "paid",
+        payment_intent: paymentIntent,
+        invoice: invoice?.id ?? null,
+      });
+      const webhook = await standIn.sendEvent("checkout.session.completed", { ...session });
+      return { webhook, redirect: String(session.success_url).replace("{CHECKOUT_SESSION_ID}", sessionId) };
+    },
+    refundedCharge(sessionId, amountRefunded) {
+      const charge = charges.get(sessionId);
+      if (!charge) throw new Error(`session ${sessionId} was not paid`);
+      Object.assign(charge, { amount_refunded: amountRefunded, refunded: amountRefunded >= Number(charge.amount) });
+      return { ...charge };
+    },
+    dispute(sessionId) {
+      const charge = charges.get(sessionId);
+      if (!charge) throw new Error(`session ${sessionId} was not paid`);
+      return {
+        id: id("dp"),
+        object: "dispute",
+        amount: charge.amount,
+        currency: charge.currency,
+        charge: charge.id,
+        payment_intent: charge.payment_intent,
+        reason: "fraudulent",
+        status: "needs_response",
+      };
+    },
+    close: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+  };
+
+  function createCustomer(body: Record<string, unknown>) {
+    const customer: StripeObject = {
+      id: id("cus"),
+      object: "customer",
+      name: body.name ?? null,
+      email: body.email ?? null,
+      metadata: body.metadata ?? {},
+    };
+    standIn.customers.set(customer.id, customer);
+    return { status: 200, body: customer };
+  }
+
+  function createSession(body: Record<string, unknown>) {
+    for (const param of ["mode", "success_url", "line_items"])
+      if (body[param] === undefined)
+        return stripeError(
+          400,
+          "invalid_request_error",
+          `Missing required param: ${param}.`,
+          "parameter_missing",
+          param,
+        );
+    const items = body.line_items as Array<{ quantity?: string; price_data?: Record<string, unknown> }>;
+    let amount = 0;
+    let currency = "";
+    for (const item of items) {
+      const price = item.price_data ?? {};
+      amount += Number(price.unit_amount) * Number(item.quantity ?? 1);
+      currency = String(price.currency ?? "");
+    }
+    if (!Number.isInteger(amount) || amount <= 0 || !currency)
+      return stripeError(400, "invalid_request_error", "Invalid line_items.", "parameter_invalid", "line_items");
+    const customer = typeof body.customer === "string" ? body.customer : null;
+    if (customer && !standIn.customers.has(customer))
+      return stripeError(
+        400,
+        "invalid_request_error",
+        `No such customer: '${customer}'`,
+        "resource_missing",
+        "customer",
+      );
+    const sessionId = id("cs");
+    const session: StripeObject = {
+      id: sessionId,
+      object: "checkout.session",
+      mode: body.mode,
+      status: "open",
+      payment_status: "unpaid",
+      amount_total: amount,
+      currency,
+      customer,
+      client_reference_id: body.client_reference_id ?? null,
+      metadata: body.metadata ?? {},
+      invoice_creation: body.invoice_creation ?? null,
+      invoice: null,
+      payment_intent: null,
+      success_url: body.success_url,
+      cancel_url: body.cancel_url ?? null,
+      url: `${standIn.url}/pay/${sessionId}`,
+    };
+    standIn.sessions.set(sessionId, session);
+    return { status: 200, body: session };
+  }
+
+  function answerApi(method: string, path: string, body: Record<string, unknown>) {
+    if (method === "POST" && path === "/v1/customers") return createCustomer(body);
+    if (method === "POST" && path === "/v1/checkout/sessions") return createSession(body);
+    const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (method === "GET" && session) {
+      const found = standIn.sessions.get(decodeURIComponent(session[1] as string));
+      return found
+        ? { status: 200, body: found }
+        : stripeError(404, "invalid_request_error", "No such checkout.session", "resource_missing", "id");
+    }
+    const invoice = /^\/v1\/invoices\/([^/]+)$/.exec(path);
+    if (method === "GET" && invoice) {
+      const found = standIn.invoices.get(decodeURIComponent(invoice[1] as string));
+      return found
+        ? { status: 200, body: found }
+        : stripeError(404, "invalid_request_error", "No such invoice", "resource_missing", "id");
+    }
+    return stripeError(404, "invalid_request_error", `Unrecognized request URL (${method}: ${path}).`);
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse, text: string) {
+    const url = new URL(request.url ?? "/", standIn.url);
+    const method = request.method ?? "GET";
+    const pay = /^\/pay\/([^/]+)$/.exec(url.pathname);
+    if (pay) {
+      const sessionId = decodeURIComponent(pay[1] as string);
+      const session = standIn.sessions.get(sessionId);
+      if (!session) return void response.writeHead(404, { "Content-Type": "text/plain" }).end("no such session");
+      if (method === "POST") {
+        const { redirect } = await standIn.pay(sessionId);
+        return void response.writeHead(303, { Location: redirect }).end();
+      }
+      const page = `<!doctype html><title>Pay</title><h1>Stripe stand-in</h1><p>${Number(session.amount_total)} ${String(session.currency)}</p><form method="post"><button type="submit">Pay</button></form>`;
+      return void response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page);
+    }
+    const send = ({ status, body }: { status: number; body: unknown }) =>
+      response
+        .writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req") })
+        .end(JSON.stringify(body));
+    if (request.headers.authorization !== `Bearer ${secretKey}`)
+      return send(stripeError(401, "invalid_request_error", "Invalid API Key provided.", "api_key_invalid"));
+    const body = method === "POST" ? parseStripeForm(text) : Object.fromEntries(url.searchParams);
+    const key = request.headers["idempotency-key"];
+    const idempotencyKey = typeof key === "string" ? key : null;
+    standIn.requests.push({ method, path: url.pathname, body, idempotencyKey });
+    const scoped = idempotencyKey && `${method} ${url.pathname} ${idempotencyKey}`;
+    const earlier = scoped ? idempotent.get(scoped) : undefined;
+    if (earlier) return send(earlier);
+    const answer = answerApi(method, url.pathname, body);
+    if (scoped && answer.status < 500) idempotent.set(scoped, answer);
+    send(answer);
+  }
+
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      handle(request, response, Buffer.concat(chunks).toString("utf8")).catch((error: unknown) => {
+        if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain" });
+        response.end(String(error));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+  standIn.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return standIn;
+}

@@ -25,6 +25,7 @@ import {
   timestamp,
   unique,
   uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 import type { AdapterAccountType } from "next-auth/adapters";
 import type { Control, Geography, MarketFile } from "../server/domain/market-definition";
@@ -233,6 +234,14 @@ export const organizations = pgTable(
      * owners (docs/accounts.md, "Low-balance warning"); 0: off.
      */
     lowBalanceThreshold: integer("low_balance_threshold").notNull().default(100),
+    /**
+     * The balance at or below which a debit that crosses it schedules an automatic top-up
+     * (docs/billing.md, "Automatic top-up"); null: not armed (off, paused or no card saved). A copy
+     * of top_up_settings.threshold kept here so debit_batch sees it in the row it already updates.
+     */
+    topUpThreshold: integer("top_up_threshold"),
+    /** The most credits an owner lets the organization buy in a month; null: the operator's cap alone. */
+    purchaseCapCredits: integer("purchase_cap_credits"),
     /** Who created it from the dashboard (null: the operator CLI): bounds how many one person makes. */
     createdByUserId: text("created_by_user_id").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -242,6 +251,8 @@ export const organizations = pgTable(
     check("organizations_home_country_iso", sql`${t.homeCountry} ~ '^[A-Z]{2}$'`),
     check("organizations_rate_limit_positive", sql`${t.rateLimit} is null or ${t.rateLimit} > 0`),
     check("organizations_low_balance_threshold_range", sql`${t.lowBalanceThreshold} between 0 and 1000000000`),
+    check("organizations_top_up_threshold_range", sql`${t.topUpThreshold} is null or ${t.topUpThreshold} between 0 and 1000000000`),
+    check("organizations_purchase_cap_range", sql`${t.purchaseCapCredits} is null or ${t.purchaseCapCredits} >= 0`),
   ],
 );
 
@@ -361,8 +372,70 @@ export const billingCustomers = pgTable("billing_customers", {
     .primaryKey()
     .references(() => organizations.id, { onDelete: "cascade" }),
   stripeCustomerId: text("stripe_customer_id").notNull().unique(),
+  /** The card saved for automatic top-up (a PaymentMethod id), with what the page shows of it. */
+  paymentMethodId: text("payment_method_id"),
+  cardBrand: text("card_brand"),
+  cardLast4: text("card_last4"),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
+
+/**
+ * Automatic top-up of one organization (docs/billing.md): when the balance falls to `threshold` or
+ * below, buy `pack_id`, at most `max_per_month` times a calendar month (UTC). Three failures in a
+ * row pause it (`paused_reason`) until someone changes it; so does a dispute.
+ */
+export const topUpSettings = pgTable(
+  "top_up_settings",
+  {
+    organizationId: text("organization_id")
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    enabled: boolean("enabled").notNull().default(false),
+    threshold: integer("threshold").notNull(),
+    packId: text("pack_id").notNull(),
+    maxPerMonth: integer("max_per_month").notNull(),
+    failuresInRow: integer("failures_in_row").notNull().default(0),
+    /** Why it is paused (three failures, a dispute); null: not paused. */
+    pausedReason: text("paused_reason"),
+    /** What the last failure was, in words the page and the e-mail show; null after a success. */
+    lastFailure: text("last_failure"),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("top_up_settings_threshold_range", sql`${t.threshold} between 0 and 1000000000`),
+    check("top_up_settings_max_range", sql`${t.maxPerMonth} between 1 and 100`),
+  ],
+);
+
+export const topUpState = pgEnum("top_up_state", ["scheduled", "charging", "succeeded", "failed", "skipped"]);
+
+/**
+ * One automatic top-up, scheduled by the debit that crossed the threshold (debit_batch). At most one
+ * is open (scheduled or charging) per organization: the partial unique index makes the crossing
+ * schedule exactly one however many instances debit at once. Its id is the queue job's and the
+ * PaymentIntent's idempotency key.
+ */
+export const topUpAttempts = pgTable(
+  "top_up_attempts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    state: topUpState("state").notNull().default("scheduled"),
+    paymentIntentId: text("payment_intent_id"),
+    /** Why it failed or was skipped, in words. */
+    outcome: text("outcome"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("top_up_attempts_one_open")
+      .on(t.organizationId)
+      .where(sql`${t.state} in ('scheduled', 'charging')`),
+    index("top_up_attempts_organization").on(t.organizationId, t.createdAt),
+  ],
+);
 
 export const purchaseState = pgEnum("purchase_state", [
   "pending",
@@ -387,8 +460,11 @@ export const creditPurchases = pgTable(
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    checkoutSessionId: text("checkout_session_id").notNull().unique(),
+    /** The Checkout Session bought; null for an automatic top-up (paid by a PaymentIntent alone). */
+    checkoutSessionId: text("checkout_session_id").unique(),
     paymentIntentId: text("payment_intent_id"),
+    /** The automatic top-up that bought it; null for a purchase through Checkout. */
+    topUpId: uuid("top_up_id").unique(),
     chargeId: text("charge_id"),
     credits: integer("credits").notNull(),
     /** The price paid, in the currency's minor units (cents). */
@@ -403,7 +479,8 @@ export const creditPurchases = pgTable(
   },
   (t) => [
     index("credit_purchases_organization").on(t.organizationId, t.createdAt),
-    index("credit_purchases_payment_intent").on(t.paymentIntentId),
+    uniqueIndex("credit_purchases_payment_intent").on(t.paymentIntentId),
+    check("credit_purchases_source", sql`${t.checkoutSessionId} is not null or ${t.topUpId} is not null`),
     check("credit_purchases_positive", sql`${t.credits} > 0 and ${t.amount} > 0`),
     check("credit_purchases_removed_range", sql`${t.creditsRemoved} between 0 and ${t.credits}`),
   ],
@@ -580,6 +657,7 @@ export const mailKind = pgEnum("mail_kind", [
   "webhook_disabled",
   "low_balance",
   "credits_purchased",
+  "top_up_failed",
 ]);
 
 export const mailDeliveries = pgTable(

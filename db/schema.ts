@@ -251,7 +251,10 @@ export const organizations = pgTable(
     check("organizations_home_country_iso", sql`${t.homeCountry} ~ '^[A-Z]{2}$'`),
     check("organizations_rate_limit_positive", sql`${t.rateLimit} is null or ${t.rateLimit} > 0`),
     check("organizations_low_balance_threshold_range", sql`${t.lowBalanceThreshold} between 0 and 1000000000`),
-    check("organizations_top_up_threshold_range", sql`${t.topUpThreshold} is null or ${t.topUpThreshold} between 0 and 1000000000`),
+    check(
+      "organizations_top_up_threshold_range",
+      sql`${t.topUpThreshold} is null or ${t.topUpThreshold} between 0 and 1000000000`,
+    ),
     check("organizations_purchase_cap_range", sql`${t.purchaseCapCredits} is null or ${t.purchaseCapCredits} >= 0`),
   ],
 );
@@ -430,9 +433,7 @@ export const topUpAttempts = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("top_up_attempts_one_open")
-      .on(t.organizationId)
-      .where(sql`${t.state} in ('scheduled', 'charging')`),
+    uniqueIndex("top_up_attempts_one_open").on(t.organizationId).where(sql`${t.state} in ('scheduled', 'charging')`),
     index("top_up_attempts_organization").on(t.organizationId, t.createdAt),
   ],
 );
@@ -460,7 +461,10 @@ export const creditPurchases = pgTable(
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    /** The Checkout Session bought; null for an automatic top-up (paid by a PaymentIntent alone). */
+    /**
+     * The Checkout Session bought; null for an automatic top-up (paid by a PaymentIntent alone) and
+     * for a checkout reserved under the monthly cap whose session Stripe has not made yet.
+     */
     checkoutSessionId: text("checkout_session_id").unique(),
     paymentIntentId: text("payment_intent_id"),
     /** The automatic top-up that bought it; null for a purchase through Checkout. */
@@ -480,7 +484,11 @@ export const creditPurchases = pgTable(
   (t) => [
     index("credit_purchases_organization").on(t.organizationId, t.createdAt),
     uniqueIndex("credit_purchases_payment_intent").on(t.paymentIntentId),
-    check("credit_purchases_source", sql`${t.checkoutSessionId} is not null or ${t.topUpId} is not null`),
+    // A pending purchase may lack both for a moment: reserved under the cap before Stripe is asked.
+    check(
+      "credit_purchases_source",
+      sql`${t.checkoutSessionId} is not null or ${t.topUpId} is not null or ${t.state} = 'pending'`,
+    ),
     check("credit_purchases_positive", sql`${t.credits} > 0 and ${t.amount} > 0`),
     check("credit_purchases_removed_range", sql`${t.creditsRemoved} between 0 and ${t.credits}`),
   ],

@@ -2,7 +2,8 @@
 /**
  * Buying credits (docs/billing.md): the packs with their price per 1,000 credits and a Buy button
  * for owners and billing members (others read who may buy), how the return from Stripe Checkout
- * went, and the organization's purchases with their invoices. Without card purchases configured,
+ * went, the organization's purchases with their invoices, Stripe's portal for cards and invoices,
+ * and the monthly cap. Without card purchases configured,
  * one line says where credits come from instead.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
@@ -11,6 +12,7 @@ import { moneyText } from "@/server/formats/money";
 import { count, utcMinute } from "../format";
 import { useTRPC } from "../trpc";
 import { ProblemAlert } from "./account-list";
+import { PurchaseCap } from "./purchase-cap";
 
 const RETURN_WORDS = {
   received: "Payment received: the credits are in the balance.",
@@ -41,6 +43,9 @@ function Packs() {
   const packs = useQuery(trpc.billing.packs.queryOptions());
   const checkout = useMutation(
     trpc.billing.checkout.mutationOptions({ onSuccess: (begun) => window.location.assign(begun.url) }),
+  );
+  const portal = useMutation(
+    trpc.billing.portal.mutationOptions({ onSuccess: (opened) => window.location.assign(opened.url) }),
   );
   if (!packs.data) return <ProblemAlert errors={[packs.error]} />;
   if (!packs.data.enabled)
@@ -97,11 +102,17 @@ function Packs() {
         </table>
       </TableWrap>
       {packs.data.canBuy ? (
-        <p className="hint">Paid by card through Stripe; an invoice is sent with every purchase.</p>
+        <p className="hint">
+          Paid by card through Stripe; an invoice is sent with every purchase.{" "}
+          <button type="button" className="link-button" disabled={portal.isPending} onClick={() => portal.mutate()}>
+            Cards and invoices at Stripe
+          </button>
+        </p>
       ) : (
         <p className="hint">Only {packs.data.buyers.join(" and ")} members of the organization can buy credits.</p>
       )}
-      <ProblemAlert errors={[checkout.error]} />
+      <ProblemAlert errors={[checkout.error, portal.error]} />
+      <PurchaseCap />
     </>
   );
 }

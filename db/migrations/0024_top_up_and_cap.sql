@@ -41,6 +41,6 @@ CREATE UNIQUE INDEX "top_up_attempts_one_open" ON "top_up_attempts" USING btree 
 CREATE INDEX "top_up_attempts_organization" ON "top_up_attempts" USING btree ("organization_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "credit_purchases_payment_intent" ON "credit_purchases" USING btree ("payment_intent_id");--> statement-breakpoint
 ALTER TABLE "credit_purchases" ADD CONSTRAINT "credit_purchases_top_up_id_unique" UNIQUE("top_up_id");--> statement-breakpoint
-ALTER TABLE "credit_purchases" ADD CONSTRAINT "credit_purchases_source" CHECK ("credit_purchases"."checkout_session_id" is not null or "credit_purchases"."top_up_id" is not null);--> statement-breakpoint
+ALTER TABLE "credit_purchases" ADD CONSTRAINT "credit_purchases_source" CHECK ("credit_purchases"."checkout_session_id" is not null or "credit_purchases"."top_up_id" is not null or "credit_purchases"."state" = 'pending');--> statement-breakpoint
 ALTER TABLE "organizations" ADD CONSTRAINT "organizations_top_up_threshold_range" CHECK ("organizations"."top_up_threshold" is null or "organizations"."top_up_threshold" between 0 and 1000000000);--> statement-breakpoint
 ALTER TABLE "organizations" ADD CONSTRAINT "organizations_purchase_cap_range" CHECK ("organizations"."purchase_cap_credits" is null or "organizations"."purchase_cap_credits" >= 0);

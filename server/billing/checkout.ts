@@ -2,17 +2,18 @@
  * Beginning a purchase (docs/billing.md): the organization's Stripe customer, made once, then a
  * Checkout Session for one pack, whose purchase is written pending. The Stripe calls are made
  * before the dashboard mutation's transaction (its `audit.prepare`), so no database connection
- * waits on Stripe; the pending row and the audit event are then written together.
+ * waits on Stripe; the purchase is reserved under the monthly cap first (cap.ts) and takes its
+ * session beside the audit event.
  */
 import { eq } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/client";
-import { billingCustomers, organizations } from "../../db/schema";
-import { ApiError, invalidRequest, notFound } from "../errors/api-error";
+import { billingCustomers, creditPurchases, organizations } from "../../db/schema";
+import { invalidRequest, notFound } from "../errors/api-error";
 import { CREDITS_PATH } from "../http/paths";
-import { type BillingConfig, type CreditPack, howToGetCredits } from "./config";
+import { releaseReservation, reservePurchase } from "./cap";
+import { type BillingConfig, type CreditPack, howToGetCredits, type StripeSettings } from "./config";
 import { METADATA_CREDITS, METADATA_ORGANIZATION } from "./events";
-import { creditsThisMonth, recordPendingPurchase } from "./purchases";
-import { type Stripe, stripeClient } from "./stripe";
+import { askStripe, type Stripe, stripeClient } from "./stripe";
 
 /** The query parameter the return from Checkout carries: the session id, or `cancelled`. */
 export const CHECKOUT_RETURN_PARAM = "checkout";
@@ -20,6 +21,8 @@ export const CHECKOUT_RETURN_PARAM = "checkout";
 export interface PreparedCheckout {
   organizationId: string;
   pack: CreditPack;
+  /** The purchase reserved under the monthly cap. */
+  purchaseId: string;
   checkoutSessionId: string;
   url: string;
 }
@@ -76,53 +79,89 @@ export async function prepareCheckout(
     const message = `no pack "${request.packId.slice(0, 40)}": choose one of ${config.packs.map((p) => p.id).join(", ")}`;
     throw invalidRequest(message, [{ path: "pack", message }]);
   }
-  if (config.monthlyCapCredits > 0) {
-    const bought = await creditsThisMonth(db, request.organizationId);
-    if (bought + pack.credits > config.monthlyCapCredits)
-      throw new ApiError(
-        "monthly_cap_reached",
-        `This organization has bought or is buying ${bought.toLocaleString("en")} credits this month; with ${pack.credits.toLocaleString("en")} more it would pass the cap of ${config.monthlyCapCredits.toLocaleString("en")}. No checkout was begun.`,
-      );
+  // Room under the monthly cap is taken before Stripe is asked, and given back if it refuses.
+  const purchaseId = await reservePurchase(db, config, {
+    organizationId: request.organizationId,
+    credits: pack.credits,
+    amount: pack.amount,
+    currency: pack.currency,
+  });
+  try {
+    const session = await askStripe("begin the checkout", () => createSession(db, settings, request, pack, purchaseId));
+    return {
+      organizationId: request.organizationId,
+      pack,
+      purchaseId,
+      checkoutSessionId: session.id,
+      url: session.url,
+    };
+  } catch (error) {
+    await releaseReservation(db, purchaseId);
+    throw error;
   }
+}
+
+async function createSession(
+  db: Database,
+  settings: StripeSettings,
+  request: { organizationId: string; origin: string },
+  pack: CreditPack,
+  purchaseId: string,
+): Promise<{ id: string; url: string }> {
   const stripe = stripeClient(settings);
   const customer = await ensureCustomer(db, stripe, request.organizationId);
   const back = `${request.origin}${CREDITS_PATH}?${CHECKOUT_RETURN_PARAM}=`;
-  const session = await stripe.checkout.sessions.create({
-    mode: "payment",
-    customer,
-    client_reference_id: request.organizationId,
-    line_items: [
-      {
-        quantity: 1,
-        price_data: {
-          currency: pack.currency,
-          unit_amount: pack.amount,
-          product_data: { name: `${pack.credits.toLocaleString("en")} credits` },
+  const session = await stripe.checkout.sessions.create(
+    {
+      mode: "payment",
+      customer,
+      client_reference_id: request.organizationId,
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: pack.currency,
+            unit_amount: pack.amount,
+            product_data: { name: `${pack.credits.toLocaleString("en")} credits` },
+          },
         },
+      ],
+      invoice_creation: { enabled: true },
+      metadata: {
+        [METADATA_ORGANIZATION]: request.organizationId,
+        [METADATA_CREDITS]: String(pack.credits),
+        pack: pack.id,
+        purchase: purchaseId,
       },
-    ],
-    invoice_creation: { enabled: true },
-    metadata: {
-      [METADATA_ORGANIZATION]: request.organizationId,
-      [METADATA_CREDITS]: String(pack.credits),
-      pack: pack.id,
+      // Stripe puts the session id in place of the braces: the page reads the purchase by it.
+      success_url: `${back}{CHECKOUT_SESSION_ID}`,
+      cancel_url: `${back}cancelled`,
     },
-    // Stripe puts the session id in place of the braces: the page reads the purchase by it.
-    success_url: `${back}{CHECKOUT_SESSION_ID}`,
-    cancel_url: `${back}cancelled`,
-  });
+    // One session per reservation, however often a retry asks.
+    { idempotencyKey: `checkout-${purchaseId}` },
+  );
   if (!session.url) throw new Error("Stripe made a checkout session without a URL");
-  return { organizationId: request.organizationId, pack, checkoutSessionId: session.id, url: session.url };
+  return { id: session.id, url: session.url };
 }
 
-/** The pending purchase of a prepared checkout (in the mutation's transaction, beside its audit event). */
+/**
+ * The reserved purchase takes its Checkout Session (in the mutation's transaction, beside its audit
+ * event). Had the webhook already granted the session (paid within milliseconds), the grant's row
+ * stands and the reservation is dropped, so the cap does not count the purchase twice.
+ */
 export async function recordCheckout(tx: Database | Transaction, prepared: PreparedCheckout) {
-  const purchaseId = await recordPendingPurchase(tx, {
-    organizationId: prepared.organizationId,
-    checkoutSessionId: prepared.checkoutSessionId,
-    credits: prepared.pack.credits,
-    amount: prepared.pack.amount,
-    currency: prepared.pack.currency,
-  });
+  const granted = await tx
+    .select({ id: creditPurchases.id })
+    .from(creditPurchases)
+    .where(eq(creditPurchases.checkoutSessionId, prepared.checkoutSessionId));
+  let purchaseId = prepared.purchaseId;
+  if (granted[0]) {
+    await tx.delete(creditPurchases).where(eq(creditPurchases.id, prepared.purchaseId));
+    purchaseId = granted[0].id;
+  } else
+    await tx
+      .update(creditPurchases)
+      .set({ checkoutSessionId: prepared.checkoutSessionId })
+      .where(eq(creditPurchases.id, prepared.purchaseId));
   return { purchaseId, checkoutSessionId: prepared.checkoutSessionId, url: prepared.url, pack: prepared.pack };
 }

@@ -358,7 +358,11 @@ export async function recordPendingPurchase(
  * Credits an organization bought or is buying this calendar month (UTC): paid ones, and pending
  * ones of the last day (a Checkout Session expires after 24 hours), for the monthly cap.
  */
-export async function creditsThisMonth(db: Database, organizationId: string, now = new Date()): Promise<number> {
+export async function creditsThisMonth(
+  db: Database | Transaction,
+  organizationId: string,
+  now = new Date(),
+): Promise<number> {
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const dayAgo = new Date(now.getTime() - 24 * 3600 * 1000);
   const [row] = await db

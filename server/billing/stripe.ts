@@ -4,6 +4,8 @@
  * per secret key and address, so each request does not build its own agent.
  */
 import Stripe from "stripe";
+import { paymentProviderFailed } from "../errors/api-error";
+import { log } from "../observability/logger";
 import type { StripeSettings } from "./config";
 
 export type { Stripe, StripeSettings };
@@ -38,3 +40,23 @@ export function stripeClient(settings: StripeSettings): Stripe {
 
 /** Signature check of a webhook without any API key: the static half of the SDK. */
 export const stripeWebhooks = Stripe.webhooks;
+
+/**
+ * A person's Stripe request (a checkout, the portal): Stripe's own refusal or silence becomes a 503
+ * saying nothing was charged, never an unexplained 500; what Stripe said goes to the log.
+ */
+export async function askStripe<T>(what: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) {
+      // The operator's half of the story: what Stripe said (never a secret: Stripe's own message).
+      log().warn(
+        { event: "stripe.request_failed", what, type: error.type, code: error.code, status: error.statusCode },
+        error.message.slice(0, 300),
+      );
+      throw paymentProviderFailed(what);
+    }
+    throw error;
+  }
+}

@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   "credits.purchase",
   "credits.refund",
   "credits.dispute",
+  "credits.cap_change",
   // Membership and roles (the teams work wires these; declared here so the vocabulary is one list).
   "member.invite",
   "member.add",

@@ -26,8 +26,10 @@ export const PERMISSIONS = [
   "connections.own",
   /** The balance, ledger and usage. */
   "credits.read",
-  /** Credits settings: the low-balance threshold. */
+  /** Credits settings: the low-balance threshold, buying packs, automatic top-up, the card. */
   "credits.manage",
+  /** Lower the organization's monthly purchase cap below the operator's (owners only). */
+  "credits.cap",
   /** The organization's settings (name, home country). */
   "organization.settings",
   /** Delete the organization. */

@@ -128,6 +128,12 @@ export const workersBusy = () =>
     { headers: { "Retry-After": "2" } },
   );
 
+/** Stripe refused or did not answer a request of ours: nothing was bought or charged. */
+export const paymentProviderFailed = (what: string) =>
+  new ApiError("unavailable", `Stripe did not ${what}; nothing was charged. Try again in a minute.`, {
+    headers: { "Retry-After": "60" },
+  });
+
 /** The call could not finish within its deadline; nothing was charged. */
 export const deadlineExceeded = (deadlineMs: number) =>
   new ApiError(

@@ -64,8 +64,8 @@ export const ERROR_CODES = {
     status: 403,
     title: "Monthly purchase cap reached",
     description:
-      "The organization has bought, or is buying, as many credits this calendar month (UTC) as the service allows one organization (CREDITS_MONTHLY_CAP). No checkout was begun.",
-    action: "Buy a smaller pack, wait for next month, or ask the operator to raise the cap.",
+      "The organization has bought, or is buying, as many credits this calendar month (UTC) as its cap allows: the service's (CREDITS_MONTHLY_CAP) or the lower one its owners set. Nothing was charged.",
+    action: "Buy a smaller pack, wait for next month, or ask an owner (or the operator) to raise the cap.",
   },
   forbidden: {
     status: 403,

@@ -109,6 +109,7 @@ const PROBES: Record<Permission, (who: Person, permission: Permission) => Promis
   "connections.own": idJagExchange,
   "credits.read": query("credits.summary"),
   "credits.manage": refusedInput("credits.setLowBalanceThreshold"),
+  "credits.cap": refusedInput("billing.setCap"),
   "organization.settings": refusedInput("organizations.updateSettings"),
   "organization.delete": refusedInput("organizations.delete"),
   "ownership.transfer": refusedInput("members.transferOwnership"),

@@ -164,10 +164,110 @@ describe("a checkout", () => {
     expect(stripe.sessions.size).toBe(sessionsBefore);
   });
 
+  it("holds the cap when checkouts race: with room for one pack, one of five begun at once gets a session", async () => {
+    const org = await organization();
+    const caller = await as(org.owner);
+    for (let i = 1; i < CAP / 10000; i++) await caller.billing.checkout({ pack: "10000-eur" });
+    const sessionsBefore = stripe.sessions.size;
+    const answers = await Promise.allSettled([1, 2, 3, 4, 5].map(() => caller.billing.checkout({ pack: "10000-eur" })));
+    const refused = answers.flatMap((answer) => (answer.status === "rejected" ? [describeError(answer.reason)] : []));
+    expect(answers.filter((answer) => answer.status === "fulfilled")).toHaveLength(1);
+    expect(refused).toHaveLength(4);
+    for (const problem of refused) expect(problem).toMatchObject({ code: "monthly_cap_reached" });
+    expect(stripe.sessions.size).toBe(sessionsBefore + 1);
+    const [sum] = await rows(
+      sql`select sum(credits)::int as credits, count(*) filter (where checkout_session_id is null)::int as unbound
+          from credit_purchases where organization_id = ${org.id}`,
+    );
+    expect(sum).toEqual({ credits: CAP, unbound: 0 });
+  });
+
+  it("gives the room back when Stripe refuses to begin the session", async () => {
+    const org = await organization();
+    const caller = await as(org.owner);
+    await caller.billing.checkout({ pack: "10000-eur" });
+    // Stripe no longer knows the organization's customer: the next session is refused with 400.
+    for (const customer of customersOf(org.id)) stripe.customers.delete(customer.id);
+    const error = await caller.billing.checkout({ pack: "10000-eur" }).catch((caught: unknown) => caught);
+    expect(describeError(error)).toMatchObject({
+      code: "unavailable",
+      detail: expect.stringContaining("nothing was charged"),
+    });
+    expect(await rows(sql`select count(*)::int as n from credit_purchases where organization_id = ${org.id}`)).toEqual([
+      { n: 1 },
+    ]);
+  });
+
   it("of a pack not on sale is 400", async () => {
     const org = await organization();
     const error = await (await as(org.owner)).billing.checkout({ pack: "1-eur" }).catch((caught: unknown) => caught);
     expect(describeError(error)).toMatchObject({ code: "invalid_request" });
+  });
+});
+
+describe("the monthly cap", () => {
+  it("an owner lowers it and checkouts obey it; never above the service's; null gives the service's back", async () => {
+    const org = await organization();
+    const owner = await as(org.owner);
+    expect(await owner.billing.cap()).toEqual({
+      operator: CAP,
+      own: null,
+      effective: CAP,
+      thisMonth: 0,
+      canLower: true,
+    });
+    expect(await owner.billing.setCap({ credits: 15000 })).toEqual({ before: null, after: 15000 });
+    await owner.billing.checkout({ pack: "10000-eur" });
+    const over = await owner.billing.checkout({ pack: "10000-eur" }).catch((caught: unknown) => caught);
+    expect(describeError(over)).toMatchObject({ code: "monthly_cap_reached" });
+    expect(describeError(over).detail).toContain("its cap of 15,000");
+    const above = await owner.billing.setCap({ credits: CAP + 1 }).catch((caught: unknown) => caught);
+    expect(describeError(above)).toMatchObject({ code: "invalid_request" });
+    for (const bad of [-1, 1.5, "10"])
+      expect(
+        describeError(await owner.billing.setCap({ credits: bad as number }).catch((caught: unknown) => caught)),
+      ).toMatchObject({ code: "invalid_request" });
+    expect((await owner.billing.cap()).own).toBe(15000);
+    expect(await owner.billing.setCap({ credits: null })).toEqual({ before: 15000, after: null });
+    await expect(owner.billing.checkout({ pack: "10000-eur" })).resolves.toMatchObject({ pack: { id: "10000-eur" } });
+    const events = await rows(
+      sql`select details from audit_events where organization_id = ${org.id} and action = 'credits.cap_change' order by id`,
+    );
+    expect(events.map((event) => event.details)).toEqual([
+      { before: null, after: 15000 },
+      { before: 15000, after: null },
+    ]);
+  });
+
+  it("is lowered by owners alone: billing members, admins and members are 403, another organization's owner too", async () => {
+    const org = await organization();
+    const other = await organization();
+    for (const role of ["billing", "admin", "member"]) {
+      const someone = await person(org.id, role);
+      const error = await (await as(someone)).billing.setCap({ credits: 1 }).catch((caught: unknown) => caught);
+      expect(describeError(error), role).toMatchObject({ code: "forbidden" });
+    }
+    // Another organization's owner acts on their own active organization, never on this one.
+    await (await as(other.owner)).billing.setCap({ credits: 1 });
+    expect(await rows(sql`select purchase_cap_credits from organizations where id = ${org.id}`)).toEqual([
+      { purchase_cap_credits: null },
+    ]);
+  });
+});
+
+describe("Stripe's customer portal", () => {
+  it("opens for the organization's customer, coming back to the credits page; before any purchase it says why not", async () => {
+    const org = await organization();
+    const owner = await as(org.owner);
+    const early = await owner.billing.portal().catch((caught: unknown) => caught);
+    expect(describeError(early)).toMatchObject({ code: "conflict" });
+    await owner.billing.checkout({ pack: "10000-eur" });
+    const { url } = await owner.billing.portal();
+    const session = [...stripe.portalSessions.values()].find((candidate) => candidate.url === url);
+    expect(session).toMatchObject({ customer: customersOf(org.id)[0]?.id, return_url: "https://app.example/credits" });
+    const member = await person(org.id, "member");
+    const refused = await (await as(member)).billing.portal().catch((caught: unknown) => caught);
+    expect(describeError(refused)).toMatchObject({ code: "forbidden" });
   });
 });
 

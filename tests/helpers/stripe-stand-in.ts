@@ -41,6 +41,7 @@ export interface StripeStandIn {
   customers: Map<string, StripeObject>;
   sessions: Map<string, StripeObject>;
   invoices: Map<string, StripeObject>;
+  portalSessions: Map<string, StripeObject>;
   /** An event as Stripe sends it, with its body and Stripe-Signature header. */
   signedEvent(type: string, object: StripeObject, options?: SendOptions): { body: string; signature: string };
   /** POSTs a signed event to `webhookUrl`; resolves with the app's answer. */
@@ -97,6 +98,7 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
     customers: new Map(),
     sessions: new Map(),
     invoices: new Map(),
+    portalSessions: new Map(),
     signedEvent(type, object, send = {}) {
       const body =
         send.rawBody ??
@@ -246,8 +248,31 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
     return { status: 200, body: session };
   }
 
+  function createPortalSession(body: Record<string, unknown>) {
+    const customer = typeof body.customer === "string" ? body.customer : "";
+    if (!standIn.customers.has(customer))
+      return stripeError(
+        400,
+        "invalid_request_error",
+        `No such customer: '${customer}'`,
+        "resource_missing",
+        "customer",
+      );
+    const session: StripeObject = {
+      id: id("bps"),
+      object: "billing_portal.session",
+      customer,
+      return_url: body.return_url ?? null,
+      url: "",
+    };
+    session.url = `${standIn.url}/portal/${session.id}`;
+    standIn.portalSessions.set(session.id, session);
+    return { status: 200, body: session };
+  }
+
   function answerApi(method: string, path: string, body: Record<string, unknown>) {
     if (method === "POST" && path === "/v1/customers") return createCustomer(body);
+    if (method === "POST" && path === "/v1/billing_portal/sessions") return createPortalSession(body);
     if (method === "POST" && path === "/v1/checkout/sessions") return createSession(body);
     const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (method === "GET" && session) {
@@ -269,6 +294,14 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
   async function handle(request: IncomingMessage, response: ServerResponse, text: string) {
     const url = new URL(request.url ?? "/", standIn.url);
     const method = request.method ?? "GET";
+    const portal = /^\/portal\/([^/]+)$/.exec(url.pathname);
+    if (portal) {
+      const session = standIn.portalSessions.get(decodeURIComponent(portal[1] as string));
+      if (!session) return void response.writeHead(404, { "Content-Type": "text/plain" }).end("no such session");
+      const back = String(session.return_url).replace(/[<>"&]/g, "");
+      const page = `<!doctype html><title>Billing portal</title><h1>Stripe stand-in portal</h1><p>${String(session.customer)}</p><a href="${back}">Return</a>`;
+      return void response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page);
+    }
     const pay = /^\/pay\/([^/]+)$/.exec(url.pathname);
     if (pay) {
       const sessionId = decodeURIComponent(pay[1] as string);

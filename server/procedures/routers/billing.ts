@@ -5,14 +5,28 @@
  * (GET /v1/purchases is its own declaration).
  */
 import { z } from "zod";
+import { purchaseCap, setPurchaseCap } from "../../billing/cap";
 import { type PreparedCheckout, prepareCheckout, recordCheckout } from "../../billing/checkout";
 import { howToGetCredits, pricePerThousand, processBillingConfig } from "../../billing/config";
+import { customerPortalUrl } from "../../billing/portal";
 import { purchaseBySession, purchasesPage } from "../../billing/purchases";
 import { can, rolesThatMay } from "../../domain/roles";
 import { mailLinkOrigin } from "../../http/origin";
 import { createRouter, permittedProcedure } from "../trpc";
 
 const CHECKOUT_INPUT = z.object({ pack: z.string().min(1).max(64) }).strict();
+
+const capMessage = "A whole number of credits a month from 0, or null for the operator's cap";
+const CAP_INPUT = z
+  .object({
+    credits: z
+      .number({ error: capMessage })
+      .int({ error: capMessage })
+      .min(0, { error: capMessage })
+      .max(1_000_000_000, { error: capMessage })
+      .nullable(),
+  })
+  .strict();
 
 export const billingRouter = createRouter({
   /** The packs, their price per 1,000 credits, and whether this person may buy (and who may). */
@@ -65,6 +79,36 @@ export const billingRouter = createRouter({
       const page = await purchasesPage(ctx.db, ctx.organization.id, { limit: input.limit });
       return page.purchases;
     }),
+
+  /** The monthly purchase cap in force, the operator's and the owner's, and what this month took. */
+  cap: permittedProcedure("credits.read").query(async ({ ctx }) => ({
+    ...(await purchaseCap(ctx.db, processBillingConfig(), ctx.organization.id)),
+    canLower: can(ctx.role, "credits.cap"),
+  })),
+
+  /** An owner lowers the cap (never above the operator's), or gives the operator's back with null. */
+  setCap: permittedProcedure("credits.cap")
+    .meta({
+      audit: {
+        action: "credits.cap_change",
+        details: (_: unknown, out: { before: number | null; after: number | null }) => ({
+          before: out.before,
+          after: out.after,
+        }),
+      },
+    })
+    .input(CAP_INPUT)
+    .mutation(({ ctx, input }) => setPurchaseCap(ctx.db, processBillingConfig(), ctx.organization.id, input.credits)),
+
+  /**
+   * Stripe's customer portal for the saved card and the invoices. Not audited: opening it changes
+   * nothing here (what changes at Stripe comes back as events).
+   */
+  portal: permittedProcedure("credits.manage")
+    .input(z.object({}).strict().optional())
+    .mutation(async ({ ctx }) => ({
+      url: await customerPortalUrl(ctx.db, processBillingConfig(), ctx.organization.id, mailLinkOrigin()),
+    })),
 
   /** How the return from Checkout went: the purchase of the session named in `?checkout=`. */
   returned: permittedProcedure("credits.read")

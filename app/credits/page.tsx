@@ -21,8 +21,7 @@ export default async function CreditsPage({ searchParams }: { searchParams: Sear
       <p>
         Credits of <strong>{organization.name}</strong>.
       </p>
-      <CreditsView />
-      <CreditPacks checkoutReturn={checkoutReturn} />
+      <CreditsView buying={<CreditPacks checkoutReturn={checkoutReturn} />} />
     </main>
   );
 }

@@ -50,9 +50,12 @@ function Packs() {
   if (!packs.data) return <ProblemAlert errors={[packs.error]} />;
   if (!packs.data.enabled)
     return (
-      <p className="note" data-testid="credits-contact">
-        {packs.data.howToGetCredits}
-      </p>
+      <>
+        <p className="note" data-testid="credits-contact">
+          {packs.data.howToGetCredits}
+        </p>
+        <Purchases />
+      </>
     );
   return (
     <>
@@ -112,6 +115,7 @@ function Packs() {
         <p className="hint">Only {packs.data.buyers.join(" and ")} members of the organization can buy credits.</p>
       )}
       <ProblemAlert errors={[checkout.error, portal.error]} />
+      <Purchases />
       <PurchaseCap />
     </>
   );
@@ -122,44 +126,47 @@ function Purchases() {
   const purchases = useQuery(trpc.billing.purchases.queryOptions({ limit: 25 }));
   if (!purchases.data?.length) return <ProblemAlert errors={[purchases.error]} />;
   return (
-    <TableWrap label="Purchases">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Date (UTC)</th>
-            <th scope="col" className="num">
-              Credits
-            </th>
-            <th scope="col" className="num">
-              Amount
-            </th>
-            <th scope="col">State</th>
-            <th scope="col">Invoice</th>
-          </tr>
-        </thead>
-        <tbody>
-          {purchases.data.map((purchase) => (
-            <tr key={purchase.id} data-testid="purchase-row" data-state={purchase.state}>
-              <td data-label="Date (UTC)">{utcMinute(purchase.createdAt)}</td>
-              <td className="num" data-label="Credits">
-                {count(purchase.credits)}
-              </td>
-              <td className="num" data-label="Amount">
-                {moneyText(purchase.amount, purchase.currency)}
-              </td>
-              <td data-label="State">{purchase.state.replace("_", " ")}</td>
-              <td data-label="Invoice">
-                {purchase.invoiceUrl ? (
-                  <a href={purchase.invoiceUrl} rel="noopener noreferrer" target="_blank">
-                    Invoice
-                  </a>
-                ) : null}
-              </td>
+    <>
+      <h3>Purchases</h3>
+      <TableWrap label="Purchases">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Date (UTC)</th>
+              <th scope="col" className="num">
+                Credits
+              </th>
+              <th scope="col" className="num">
+                Amount
+              </th>
+              <th scope="col">State</th>
+              <th scope="col">Invoice</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+          </thead>
+          <tbody>
+            {purchases.data.map((purchase) => (
+              <tr key={purchase.id} data-testid="purchase-row" data-state={purchase.state}>
+                <td data-label="Date (UTC)">{utcMinute(purchase.createdAt)}</td>
+                <td className="num" data-label="Credits">
+                  {count(purchase.credits)}
+                </td>
+                <td className="num" data-label="Amount">
+                  {moneyText(purchase.amount, purchase.currency)}
+                </td>
+                <td data-label="State">{purchase.state.replace("_", " ")}</td>
+                <td data-label="Invoice">
+                  {purchase.invoiceUrl ? (
+                    <a href={purchase.invoiceUrl} rel="noopener noreferrer" target="_blank">
+                      Invoice
+                    </a>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+    </>
   );
 }
 
@@ -169,7 +176,6 @@ export function CreditPacks({ checkoutReturn }: { checkoutReturn: string | null 
       <h2 id="buy-credits">Buy credits</h2>
       {checkoutReturn ? <CheckoutReturn session={checkoutReturn} /> : null}
       <Packs />
-      <Purchases />
     </section>
   );
 }

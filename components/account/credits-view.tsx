@@ -2,7 +2,7 @@
 /** The active organization's credits: balance, prices, usage per day and the ledger, page by page. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { count, creditChange, credits, windowText } from "../format";
 import { useTRPC } from "../trpc";
@@ -88,7 +88,8 @@ function LowBalanceSettings() {
   );
 }
 
-export function CreditsView() {
+/** `buying`: how more credits come (packs, purchases), shown right under the balance it tops up. */
+export function CreditsView({ buying }: { buying?: ReactNode }) {
   const trpc = useTRPC();
   const summary = useQuery(trpc.credits.summary.queryOptions());
   const usage = useQuery(trpc.credits.usage.queryOptions({ days: 30 }));
@@ -123,6 +124,8 @@ export function CreditsView() {
         Reading market data in the dashboard does not use credits; credits meter the API and MCP. A call that fails, or
         answers 304 Not Modified, costs nothing.
       </p>
+
+      {buying}
 
       <LowBalanceSettings />
 

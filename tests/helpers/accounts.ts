@@ -90,10 +90,12 @@ export interface AccountFixtures {
 
 export const SESSION_COOKIE = "authjs.session-token";
 
-async function signedInUser(
+/** A person with a dashboard session, in `organizationId` with `role` when given. */
+export async function signedInUser(
   db: Database,
   organizationId: string | null,
   expires = new Date(Date.now() + 86_400_000),
+  role: "owner" | "admin" | "member" | "billing" = "owner",
 ): Promise<{ userId: string; session: string }> {
   const suffix = randomBytes(6).toString("hex");
   const [user] = await db
@@ -101,7 +103,7 @@ async function signedInUser(
     .values({ email: `fixture-${suffix}@example.com`, emailVerified: new Date(), activeOrganizationId: null })
     .returning({ id: users.id });
   if (!user) throw new Error("no user");
-  if (organizationId) await db.insert(memberships).values({ organizationId, userId: user.id, role: "owner" });
+  if (organizationId) await db.insert(memberships).values({ organizationId, userId: user.id, role });
   const session = randomBytes(32).toString("hex");
   await db.insert(authSessions).values({ sessionToken: session, userId: user.id, expires });
   return { userId: user.id, session };

@@ -35,9 +35,9 @@ function LowBalanceSettings() {
     <section aria-labelledby="low-balance">
       <h2 id="low-balance">Low-balance warning</h2>
       <p className="note">
-        When the balance is at or below this many credits, the header shows a warning next to it, and each owner of the
-        organization gets one e-mail when a call takes the balance down to it — one per crossing: another only after the
-        balance has been above it again. 0 turns the warning off.
+        When the balance is at or below this many credits, the header shows a warning next to it, and each owner and
+        billing member of the organization gets one e-mail when a call takes the balance down to it — one per crossing:
+        another only after the balance has been above it again. 0 turns the warning off.
       </p>
       {current.data ? (
         <p data-testid="low-balance-state">
@@ -76,7 +76,7 @@ function LowBalanceSettings() {
           </button>
         </form>
       ) : current.data ? (
-        <p className="hint">Only an owner of the organization can change it.</p>
+        <p className="hint">Only owners and billing members of the organization can change it.</p>
       ) : null}
       <ProblemAlert errors={[save.error]} />
       {save.isSuccess && draft === null ? (

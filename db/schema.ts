@@ -251,7 +251,10 @@ export const organizations = pgTable(
     check("organizations_home_country_iso", sql`${t.homeCountry} ~ '^[A-Z]{2}$'`),
     check("organizations_rate_limit_positive", sql`${t.rateLimit} is null or ${t.rateLimit} > 0`),
     check("organizations_low_balance_threshold_range", sql`${t.lowBalanceThreshold} between 0 and 1000000000`),
-    check("organizations_top_up_threshold_range", sql`${t.topUpThreshold} is null or ${t.topUpThreshold} between 0 and 1000000000`),
+    check(
+      "organizations_top_up_threshold_range",
+      sql`${t.topUpThreshold} is null or ${t.topUpThreshold} between 0 and 1000000000`,
+    ),
     check("organizations_purchase_cap_range", sql`${t.purchaseCapCredits} is null or ${t.purchaseCapCredits} >= 0`),
   ],
 );
@@ -430,9 +433,7 @@ export const topUpAttempts = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("top_up_attempts_one_open")
-      .on(t.organizationId)
-      .where(sql`${t.state} in ('scheduled', 'charging')`),
+    uniqueIndex("top_up_attempts_one_open").on(t.organizationId).where(sql`${t.state} in ('scheduled', 'charging')`),
     index("top_up_attempts_organization").on(t.organizationId, t.createdAt),
   ],
 );

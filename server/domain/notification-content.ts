@@ -140,3 +140,27 @@ export interface CreditsPurchasedContent {
   /** ISO 8601, UTC. */
   paidAt: string;
 }
+
+/**
+ * An automatic top-up failed (docs/billing.md, "Automatic top-up"): the e-mail to the
+ * organization's owners and billing members, written with the failure, in its transaction.
+ */
+export interface TopUpFailedContent {
+  kind: "top_up_failed";
+  organizationId: string;
+  /** As its owner wrote it: hostile text. */
+  organizationName: string;
+  /** The pack it tried to buy. */
+  credits: number;
+  amount: number;
+  currency: string;
+  /** What happened, in words ("The card was declined (insufficient funds)."). */
+  reason: string;
+  /** What to do about it, in words. */
+  remedy: string;
+  failuresInRow: number;
+  /** Why automatic top-up is now paused; null: it will try again at the next crossing. */
+  pausedReason: string | null;
+  /** ISO 8601, UTC. */
+  failedAt: string;
+}

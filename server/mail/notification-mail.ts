@@ -8,6 +8,7 @@ import type {
   CreditsPurchasedContent,
   LowBalanceContent,
   NotificationContent,
+  TopUpFailedContent,
   WebhookDisabledContent,
   WeeklyContent,
 } from "../domain/notification-content";
@@ -16,6 +17,7 @@ import {
   renderCreditsPurchasedMail,
   renderLowBalanceMail,
   renderNotificationMail,
+  renderTopUpFailedMail,
   renderWebhookDisabledMail,
   renderWeeklyMail,
 } from "../notifications/render";
@@ -26,9 +28,15 @@ export interface OwedMail {
   id: number;
   userId: string;
   recipient: string;
-  kind: "notification" | "weekly" | "webhook_disabled" | "low_balance" | "credits_purchased";
+  kind: "notification" | "weekly" | "webhook_disabled" | "low_balance" | "credits_purchased" | "top_up_failed";
   dedupeKey: string;
-  content: NotificationContent | WeeklyContent | WebhookDisabledContent | LowBalanceContent | CreditsPurchasedContent;
+  content:
+    | NotificationContent
+    | WeeklyContent
+    | WebhookDisabledContent
+    | LowBalanceContent
+    | CreditsPurchasedContent
+    | TopUpFailedContent;
 }
 
 /** A Message-ID fixed by the delivery: the same message to every mail system if it is sent again. */
@@ -48,6 +56,12 @@ export async function composeMail(owed: OwedMail, env: NodeJS.ProcessEnv = proce
     return {
       to: owed.recipient,
       ...renderCreditsPurchasedMail(owed.content as CreditsPurchasedContent, origin),
+      messageId: messageIdOf(owed, origin),
+    };
+  if (owed.kind === "top_up_failed")
+    return {
+      to: owed.recipient,
+      ...renderTopUpFailedMail(owed.content as TopUpFailedContent, origin),
       messageId: messageIdOf(owed, origin),
     };
   if (owed.kind === "webhook_disabled")

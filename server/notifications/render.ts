@@ -9,6 +9,7 @@ import type {
   CreditsPurchasedContent,
   LowBalanceContent,
   NotificationContent,
+  TopUpFailedContent,
   WebhookDisabledContent,
   WeeklyContent,
   WeeklyMarket,
@@ -262,6 +263,29 @@ export function renderCreditsPurchasedMail(content: CreditsPurchasedContent, ori
   ];
   return ownerMail(subject, details, {
     label: "Credits and purchases",
+    url: `${origin}${CREDITS_PATH}`,
+    text: "Open the credits page",
+  });
+}
+
+/**
+ * The e-mail to an organization's owners and billing members when an automatic top-up failed:
+ * what happened, what to do (update the card, or complete the card's authentication, on the
+ * credits page), and whether automatic top-up is now paused. A service mail about their account.
+ */
+export function renderTopUpFailedMail(content: TopUpFailedContent, origin: string): RenderedMail {
+  const subject = headerText(
+    `${content.organizationName}: automatic top-up failed${content.pausedReason ? " and is paused" : ""}`,
+  );
+  const details = [
+    `Automatic top-up of ${content.organizationName} could not buy ${wholeCredits(content.credits)} for ${moneyText(content.amount, content.currency)} (${content.failedAt}). ${content.reason}`,
+    content.remedy,
+    content.pausedReason
+      ? `Automatic top-up is paused (${content.pausedReason}) until an owner or billing member saves its settings again on the credits page.`
+      : `It will try again the next time the balance falls to its threshold (${content.failuresInRow} failure${content.failuresInRow === 1 ? "" : "s"} in a row; at 3 it pauses).`,
+  ];
+  return ownerMail(subject, details, {
+    label: "Credits and automatic top-up",
     url: `${origin}${CREDITS_PATH}`,
     text: "Open the credits page",
   });

@@ -10,7 +10,7 @@ import { billingCustomers, organizations } from "../../db/schema";
 import { ApiError, invalidRequest, notFound } from "../errors/api-error";
 import { CREDITS_PATH } from "../http/paths";
 import { type BillingConfig, type CreditPack, howToGetCredits } from "./config";
-import { METADATA_CREDITS, METADATA_ORGANIZATION } from "./events";
+import { METADATA_CREDITS, METADATA_ORGANIZATION } from "./metadata";
 import { creditsThisMonth, recordPendingPurchase } from "./purchases";
 import { type Stripe, stripeClient } from "./stripe";
 
@@ -119,7 +119,7 @@ export async function prepareCheckout(
 export async function recordCheckout(tx: Database | Transaction, prepared: PreparedCheckout) {
   const purchaseId = await recordPendingPurchase(tx, {
     organizationId: prepared.organizationId,
-    checkoutSessionId: prepared.checkoutSessionId,
+    source: { checkoutSessionId: prepared.checkoutSessionId },
     credits: prepared.pack.credits,
     amount: prepared.pack.amount,
     currency: prepared.pack.currency,

@@ -33,6 +33,7 @@ import type {
   CreditsPurchasedContent,
   LowBalanceContent,
   NotificationContent,
+  TopUpFailedContent,
   WebhookDisabledContent,
   WeeklyContent,
 } from "../server/domain/notification-content";
@@ -681,7 +682,12 @@ export const mailDeliveries = pgTable(
     kind: mailKind("kind").notNull(),
     content: jsonb("content")
       .$type<
-        NotificationContent | WeeklyContent | WebhookDisabledContent | LowBalanceContent | CreditsPurchasedContent
+        | NotificationContent
+        | WeeklyContent
+        | WebhookDisabledContent
+        | LowBalanceContent
+        | CreditsPurchasedContent
+        | TopUpFailedContent
       >()
       .notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),

@@ -28,24 +28,51 @@ export interface Debit {
 export type DebitResult = { ok: true; balance: number } | { ok: false; balance: number };
 
 /**
- * E-mails a debit owes (its crossing of the low-balance threshold, written in the debit's own
- * transaction) are handed to whoever listens: the app's job worker queues one mail job each. With
- * no listener (the CLI, a test) they wait for the notification sweep, which queues e-mails never
- * tried. On globalThis: Next may load this module in several bundles, and they must share one.
+ * What a debit leaves to do after its commit, handed to whoever listens: the app's job worker
+ * queues it without the debit waiting. On globalThis: Next may load this module in several
+ * bundles, and they must share one set of listeners per kind.
  */
-const shared = globalThis as typeof globalThis & { __mpsOwedMails?: Set<(ids: number[]) => void> };
-shared.__mpsOwedMails ??= new Set();
-const owedMailListeners = shared.__mpsOwedMails;
+function announcer<T>(name: string) {
+  const shared = globalThis as typeof globalThis & { __mpsAnnouncers?: Map<string, Set<(items: T[]) => void>> };
+  shared.__mpsAnnouncers ??= new Map();
+  let listeners = shared.__mpsAnnouncers.get(name) as Set<(items: T[]) => void> | undefined;
+  if (!listeners) {
+    listeners = new Set();
+    shared.__mpsAnnouncers.set(name, listeners as Set<(items: unknown[]) => void>);
+  }
+  const set = listeners;
+  return {
+    announce: (items: T[]) => {
+      for (const listener of set) listener(items);
+    },
+    listen: (listener: (items: T[]) => void) => {
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+  };
+}
+
+/**
+ * E-mails a debit owes (its crossing of the low-balance threshold, written in the debit's own
+ * transaction): the worker queues one mail job each. With no listener (the CLI, a test) they wait
+ * for the notification sweep, which queues e-mails never tried.
+ */
+const owedMails = announcer<number>("owed-mails");
 
 /** Hands e-mails owed (written in a committed transaction) to whoever listens: the job worker. */
-export function announceMailsOwed(deliveryIds: number[]): void {
-  for (const listener of owedMailListeners) listener(deliveryIds);
-}
+export const announceMailsOwed: (deliveryIds: number[]) => void = owedMails.announce;
+export const onMailsOwed: (listener: (deliveryIds: number[]) => void) => () => boolean = owedMails.listen;
 
-export function onMailsOwed(listener: (deliveryIds: number[]) => void): () => void {
-  owedMailListeners.add(listener);
-  return () => owedMailListeners.delete(listener);
-}
+/**
+ * Automatic top-ups a debit scheduled (its crossing of the armed threshold: rows of
+ * top_up_attempts written in the debit's transaction): the worker queues one job each. With no
+ * listener they wait for the top-up sweep, which queues attempts still scheduled a minute later.
+ */
+const scheduledTopUps = announcer<string>("top-ups");
+
+/** Hands top-up attempts scheduled (in a committed transaction) to whoever listens: the job worker. */
+export const announceTopUpsScheduled: (attemptIds: string[]) => void = scheduledTopUps.announce;
+export const onTopUpsScheduled: (listener: (attemptIds: string[]) => void) => () => boolean = scheduledTopUps.listen;
 
 /**
  * Debits one successful call. Each organization has its own queue: calls that arrive while its
@@ -136,12 +163,20 @@ class DebitBatcher {
       try {
         const calls = JSON.stringify(batch.map(({ debit }) => ({ ...debit, deadline: undefined })));
         const limit = Number.isFinite(lockTimeoutMs) ? Math.ceil(lockTimeoutMs) : 0;
-        const rows = await queryRows<{ position: number; debited: boolean; balance: number; mails: unknown }>(
+        const rows = await queryRows<{
+          position: number;
+          debited: boolean;
+          balance: number;
+          mails: unknown;
+          top_up: string | null;
+        }>(
           this.db,
-          sql`select position, debited, balance, mails from debit_batch(${calls}::jsonb, ${limit}::integer)`,
+          sql`select position, debited, balance, mails, top_up from debit_batch(${calls}::jsonb, ${limit}::integer)`,
         );
         const owed = rows.flatMap((row) => (Array.isArray(row.mails) ? row.mails.map(Number) : []));
         if (owed.length > 0) announceMailsOwed(owed);
+        const topUps = rows.flatMap((row) => (row.top_up ? [String(row.top_up)] : []));
+        if (topUps.length > 0) announceTopUpsScheduled(topUps);
         const byPosition = new Map(rows.map((row) => [Number(row.position), row]));
         batch.forEach((pending, index) => {
           const row = byPosition.get(index + 1);

@@ -84,6 +84,14 @@ export interface Reservation {
  */
 export async function reservePurchase(db: Database, config: BillingConfig, reservation: Reservation): Promise<string> {
   return db.transaction(async (tx) => {
+    // A top-up's retried run finds its reservation already made: the room is already taken.
+    if (reservation.topUpId) {
+      const [made] = await tx
+        .select({ id: creditPurchases.id })
+        .from(creditPurchases)
+        .where(eq(creditPurchases.topUpId, reservation.topUpId));
+      if (made) return made.id;
+    }
     const [row] = await queryRows<{ own: number | null }>(
       tx,
       sql`select purchase_cap_credits as own from organizations where id = ${reservation.organizationId} for update`,

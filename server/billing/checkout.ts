@@ -12,7 +12,7 @@ import { invalidRequest, notFound } from "../errors/api-error";
 import { CREDITS_PATH } from "../http/paths";
 import { releaseReservation, reservePurchase } from "./cap";
 import { type BillingConfig, type CreditPack, howToGetCredits, type StripeSettings } from "./config";
-import { METADATA_CREDITS, METADATA_ORGANIZATION } from "./events";
+import { METADATA_CREDITS, METADATA_ORGANIZATION } from "./metadata";
 import { askStripe, type Stripe, stripeClient } from "./stripe";
 
 /** The query parameter the return from Checkout carries: the session id, or `cancelled`. */

@@ -4,6 +4,7 @@
  * event type not listed changes nothing.
  */
 import type { Database } from "../../db/client";
+import { idOf, METADATA_CREDITS, METADATA_ORGANIZATION, text, whole } from "./metadata";
 import {
   disputePurchase,
   failPurchase,
@@ -13,20 +14,10 @@ import {
   safeInvoiceUrl,
 } from "./purchases";
 import type { Stripe } from "./stripe";
+import { onCardSetupCompleted, onTopUpPaymentFailed, onTopUpSucceeded } from "./top-up";
 
 /** The session's metadata our checkout writes (server/billing/checkout.ts). */
-export const METADATA_ORGANIZATION = "organization";
-export const METADATA_CREDITS = "credits";
-
-const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
-const idOf = (value: unknown): string | null =>
-  text(value) ?? (value && typeof value === "object" ? text((value as { id?: unknown }).id) : null);
-const whole = (value: unknown): number | null =>
-  typeof value === "number" && Number.isSafeInteger(value)
-    ? value
-    : typeof value === "string" && /^\d{1,9}$/.test(value)
-      ? Number(value)
-      : null;
+export { METADATA_CREDITS, METADATA_ORGANIZATION };
 
 /** What the event did, for the log line. */
 export type EventOutcome = string;
@@ -45,10 +36,11 @@ async function onSession(
   const amount = whole(session.amount_total);
   const currency = text(session.currency);
   if (!organizationId || !credits || !amount || !currency) return "not_ours";
-  const purchase = { organizationId, checkoutSessionId: session.id, credits, amount, currency };
+  const rest = { organizationId, credits, amount, currency };
+  const purchase = { ...rest, checkoutSessionId: session.id };
   if (!paid) {
     // Paid later (a bank debit): the purchase stays pending until async_payment_succeeded.
-    await recordPendingPurchase(db, purchase);
+    await recordPendingPurchase(db, { ...rest, source: { checkoutSessionId: session.id } });
     return "pending";
   }
   // Read before the grant's transaction: no database connection waits on Stripe.
@@ -67,10 +59,17 @@ export async function actOnEvent(
   db: Database,
   event: Stripe.Event,
   invoiceUrlOf: InvoiceUrlOf = async () => null,
+  /** The client to read what an event only names (a setup session's card); null: not configured. */
+  stripe: Stripe | null = null,
 ): Promise<EventOutcome> {
   switch (event.type) {
     case "checkout.session.completed":
+      if (event.data.object.mode === "setup") return onCardSetupCompleted(db, stripe, event.data.object);
       return onSession(db, event.data.object, event.data.object.payment_status === "paid", invoiceUrlOf);
+    case "payment_intent.succeeded":
+      return onTopUpSucceeded(db, event.data.object);
+    case "payment_intent.payment_failed":
+      return onTopUpPaymentFailed(db, event.data.object);
     case "checkout.session.async_payment_succeeded":
       return onSession(db, event.data.object, true, invoiceUrlOf);
     case "checkout.session.async_payment_failed":

@@ -5,28 +5,33 @@
  *
  * - every change first locks the organization's row (as debits do), so changes of one
  *   organization's balance never interleave;
- * - a grant is an upsert on the purchase's unique checkout session that only turns a pending (or
- *   failed) purchase into a paid one: the one delivery that gets a row back grants, the others see
- *   it paid and grant nothing;
+ * - a grant is an upsert on the purchase's unique checkout session (or, for an automatic top-up,
+ *   its unique PaymentIntent) that only turns a pending (or failed) purchase into a paid one: the
+ *   one delivery that gets a row back grants, the others see it paid and grant nothing;
  * - refunds and disputes move `credits_removed` towards what the charge says is taken back now, so
  *   a repeated event (or an older one arriving late) finds nothing new to take.
  */
-import { and, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { creditPurchases, mailDeliveries, memberships, users } from "../../db/schema";
 import { recordAuditEvent } from "../accounts/audit";
 import { announceMailsOwed } from "../accounts/credits";
-import type { CreditsPurchasedContent } from "../domain/notification-content";
+import type { CreditsPurchasedContent, TopUpFailedContent } from "../domain/notification-content";
 import { rolesThatMay } from "../domain/roles";
+import { lockOrganization } from "./organization-lock";
+import { pauseTopUp } from "./top-up-settings";
 
 /** Who acts in the trail for what Stripe tells us. */
-const STRIPE_ACTOR = { kind: "system", label: "Stripe" } as const;
+export const STRIPE_ACTOR = { kind: "system", label: "Stripe" } as const;
 
-export interface PaidCheckout {
-  checkoutSessionId: string;
+/** What a purchase was paid through: a Checkout Session, or an automatic top-up's PaymentIntent. */
+export type PurchaseSource = { checkoutSessionId: string } | { topUpId: string; paymentIntentId: string };
+
+export interface PaidPurchase {
+  source: PurchaseSource;
   organizationId: string;
-  /** From the session's metadata, written by our checkout: used when no pending row exists. */
+  /** From the metadata our checkout or top-up wrote: used when no pending row exists. */
   credits: number;
   amount: number;
   currency: string;
@@ -34,19 +39,13 @@ export interface PaidCheckout {
   invoiceUrl: string | null;
 }
 
+/** A paid Checkout Session, as its event tells it. */
+export type PaidCheckout = Omit<PaidPurchase, "source"> & { checkoutSessionId: string };
+
 export type GrantOutcome =
   | { outcome: "granted"; purchaseId: string; balance: number; mails: number[] }
   | { outcome: "already_granted" }
   | { outcome: "no_organization" };
-
-/** Locks the organization's row (the balance's), or says it is gone. */
-async function lockOrganization(tx: Transaction, organizationId: string): Promise<{ name: string } | null> {
-  const [row] = await queryRows<{ name: string }>(
-    tx,
-    sql`select name from organizations where id = ${organizationId} for update`,
-  );
-  return row ?? null;
-}
 
 /** Moves the balance by `amount` (no floor: refunds may take it below zero) with its ledger row. */
 async function writeEntry(
@@ -77,12 +76,25 @@ async function writeEntry(
 export const safeInvoiceUrl = (url: unknown): string | null =>
   typeof url === "string" && /^https:\/\/[^\s"<>]{1,2000}$/.test(url) ? url : null;
 
+/** A checkout session was paid: its purchase granted (grantPaid). */
+export function grantPurchase(db: Database, paid: PaidCheckout): Promise<GrantOutcome> {
+  const { checkoutSessionId, ...rest } = paid;
+  return grantPaid(db, { ...rest, source: { checkoutSessionId } });
+}
+
 /**
- * A checkout session was paid: the purchase is marked paid and its credits granted, once however
- * many times and however concurrently the event arrives. An organization deleted since grants
- * nothing (its purchase rows went with it); the caller logs it and Stripe's payment stands.
+ * A purchase was paid: it is marked paid and its credits granted, once however many times and
+ * however concurrently the event arrives; `alsoOnGrant` runs in the same transaction, only for
+ * the delivery that grants. An organization deleted since grants nothing (its purchase rows went
+ * with it); the caller logs it and Stripe's payment stands.
  */
-export async function grantPurchase(db: Database, paid: PaidCheckout): Promise<GrantOutcome> {
+export async function grantPaid(
+  db: Database,
+  paid: PaidPurchase,
+  alsoOnGrant?: (tx: Transaction, purchaseId: string) => Promise<void>,
+): Promise<GrantOutcome> {
+  const bySession = "checkoutSessionId" in paid.source;
+  const stripeId = "checkoutSessionId" in paid.source ? paid.source.checkoutSessionId : paid.source.paymentIntentId;
   const outcome = await db.transaction(async (tx): Promise<GrantOutcome> => {
     const organization = await lockOrganization(tx, paid.organizationId);
     if (!organization) return { outcome: "no_organization" };
@@ -90,7 +102,7 @@ export async function grantPurchase(db: Database, paid: PaidCheckout): Promise<G
       .insert(creditPurchases)
       .values({
         organizationId: paid.organizationId,
-        checkoutSessionId: paid.checkoutSessionId,
+        ...paid.source,
         paymentIntentId: paid.paymentIntentId,
         credits: paid.credits,
         amount: paid.amount,
@@ -100,7 +112,9 @@ export async function grantPurchase(db: Database, paid: PaidCheckout): Promise<G
         paidAt: sql`now()`,
       })
       .onConflictDoUpdate({
-        target: creditPurchases.checkoutSessionId,
+        // A top-up's purchase is reserved under the cap before its PaymentIntent exists (cap.ts):
+        // it is found by its attempt, which the PaymentIntent's metadata names.
+        target: bySession ? creditPurchases.checkoutSessionId : creditPurchases.topUpId,
         // The pending row keeps what our checkout priced; only its state and Stripe's ids change.
         set: {
           state: "paid",
@@ -126,8 +140,8 @@ export async function grantPurchase(db: Database, paid: PaidCheckout): Promise<G
       kind: "purchase",
       amount: credits,
       purchaseId: purchase.id,
-      stripeId: paid.checkoutSessionId,
-      note: `${credits} credits bought by card`,
+      stripeId,
+      note: bySession ? `${credits} credits bought by card` : `${credits} credits bought by automatic top-up`,
     });
     await recordAuditEvent(tx, paid.organizationId, STRIPE_ACTOR, {
       action: "credits.purchase",
@@ -137,7 +151,7 @@ export async function grantPurchase(db: Database, paid: PaidCheckout): Promise<G
         credits,
         amount: Number(purchase.amount),
         currency: purchase.currency,
-        checkoutSessionId: paid.checkoutSessionId,
+        ...paid.source,
         paymentIntentId: paid.paymentIntentId,
         balanceAfter: balance,
       },
@@ -153,16 +167,8 @@ export async function grantPurchase(db: Database, paid: PaidCheckout): Promise<G
       invoiceUrl: safeInvoiceUrl(paid.invoiceUrl),
       paidAt: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
     };
-    const recipients = await tx
-      .select({ userId: memberships.userId, email: users.email })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .where(
-        and(
-          eq(memberships.organizationId, paid.organizationId),
-          inArray(memberships.role, rolesThatMay("credits.manage")),
-        ),
-      );
+    const recipients = await billingRecipients(tx, paid.organizationId);
+    await alsoOnGrant?.(tx, purchase.id);
     const mails = await insertMails(tx, `purchase:${purchase.id}`, content, recipients);
     return { outcome: "granted", purchaseId: purchase.id, balance, mails };
   });
@@ -172,15 +178,26 @@ export async function grantPurchase(db: Database, paid: PaidCheckout): Promise<G
   return outcome;
 }
 
+/** Who is e-mailed about the organization's purchases: its owners and billing members. */
+export function billingRecipients(tx: Transaction, organizationId: string) {
+  return tx
+    .select({ userId: memberships.userId, email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(eq(memberships.organizationId, organizationId), inArray(memberships.role, rolesThatMay("credits.manage"))),
+    );
+}
+
 /** One e-mail per person with an address, once per reason (the dedupe key) however often asked. */
-async function insertMails(
+export async function insertMails(
   tx: Transaction,
   dedupeKey: string,
-  content: CreditsPurchasedContent,
+  content: CreditsPurchasedContent | TopUpFailedContent,
   recipients: { userId: string; email: string | null }[],
 ): Promise<number[]> {
   const rows = recipients.flatMap(({ userId, email }) =>
-    email ? [{ userId, recipient: email, dedupeKey, kind: "credits_purchased" as const, content }] : [],
+    email ? [{ userId, recipient: email, dedupeKey, kind: content.kind, content }] : [],
   );
   if (rows.length === 0) return [];
   const written = await tx
@@ -238,6 +255,7 @@ async function takeBack(
   find: { paymentIntentId: string | null; chargeId: string | null },
   decide: (purchase: LockedPurchase) => { removeTo: number; state: string },
   entry: { kind: "refund" | "dispute"; stripeId: string; details: Record<string, unknown> },
+  alsoOnNewState?: (tx: Transaction, purchase: LockedPurchase) => Promise<void>,
 ): Promise<TakeBackOutcome> {
   return db.transaction(async (tx): Promise<TakeBackOutcome> => {
     const purchase = await lockPurchase(tx, find.paymentIntentId, find.chargeId);
@@ -245,6 +263,7 @@ async function takeBack(
     const credits = Number(purchase.credits);
     const removed = Number(purchase.credits_removed);
     const { removeTo, state } = decide(purchase);
+    if (purchase.state !== state) await alsoOnNewState?.(tx, purchase);
     const take = Math.min(credits, removeTo) - removed;
     await tx
       .update(creditPurchases)
@@ -313,16 +332,29 @@ export function refundPurchase(
   );
 }
 
-/** `charge.dispute.created`: the purchase's remaining credits, all of them. */
+/** Why a dispute paused automatic top-up: the page and the settings show it. */
+export const DISPUTE_PAUSE = "a payment was disputed";
+
+/**
+ * `charge.dispute.created`: the purchase's remaining credits, all of them. The first time a
+ * purchase is disputed, automatic top-up pauses in the same transaction: a card whose holder
+ * disputes charges must not be charged again until someone turns it back on.
+ */
 export function disputePurchase(
   db: Database,
   dispute: { disputeId: string; chargeId: string | null; paymentIntentId: string | null },
 ): Promise<TakeBackOutcome> {
-  return takeBack(db, dispute, (purchase) => ({ removeTo: Number(purchase.credits), state: "disputed" }), {
-    kind: "dispute",
-    stripeId: dispute.disputeId,
-    details: { disputeId: dispute.disputeId, chargeId: dispute.chargeId },
-  });
+  return takeBack(
+    db,
+    dispute,
+    (purchase) => ({ removeTo: Number(purchase.credits), state: "disputed" }),
+    {
+      kind: "dispute",
+      stripeId: dispute.disputeId,
+      details: { disputeId: dispute.disputeId, chargeId: dispute.chargeId },
+    },
+    (tx, purchase) => pauseTopUp(tx, purchase.organization_id, DISPUTE_PAUSE),
+  );
 }
 
 /** A session whose asynchronous payment failed: a pending purchase becomes failed (nothing was granted). */
@@ -335,21 +367,38 @@ export async function failPurchase(db: Database, checkoutSessionId: string): Pro
   return rows.length > 0;
 }
 
-/** A checkout session just made: its purchase, pending until Stripe says it was paid. */
+/**
+ * A checkout session just made, or a top-up's PaymentIntent: its purchase, pending until Stripe
+ * says it was paid (a row the webhook already wrote is left as it is).
+ */
 export async function recordPendingPurchase(
   db: Database | Transaction,
-  pending: { organizationId: string; checkoutSessionId: string; credits: number; amount: number; currency: string },
+  pending: { organizationId: string; source: PurchaseSource; credits: number; amount: number; currency: string },
 ): Promise<string> {
+  const { source, ...rest } = pending;
+  if ("topUpId" in source) {
+    // The row reserved under the cap takes its PaymentIntent (one already granted keeps its own).
+    const [row] = await db
+      .insert(creditPurchases)
+      .values({ ...rest, ...source, state: "pending" })
+      .onConflictDoUpdate({
+        target: creditPurchases.topUpId,
+        set: { paymentIntentId: sql`coalesce(${creditPurchases.paymentIntentId}, excluded.payment_intent_id)` },
+      })
+      .returning({ id: creditPurchases.id });
+    if (!row) throw new Error("the top-up's purchase was neither written nor found");
+    return row.id;
+  }
   const [row] = await db
     .insert(creditPurchases)
-    .values({ ...pending, state: "pending" })
+    .values({ ...rest, ...source, state: "pending" })
     .onConflictDoNothing({ target: creditPurchases.checkoutSessionId })
     .returning({ id: creditPurchases.id });
   if (row) return row.id;
   const [existing] = await db
     .select({ id: creditPurchases.id })
     .from(creditPurchases)
-    .where(eq(creditPurchases.checkoutSessionId, pending.checkoutSessionId));
+    .where(eq(creditPurchases.checkoutSessionId, source.checkoutSessionId));
   if (!existing) throw new Error("the pending purchase was neither written nor found");
   return existing.id;
 }

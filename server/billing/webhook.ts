@@ -120,7 +120,12 @@ export async function serveStripeWebhook(
   }
   try {
     const settings = config.stripe;
-    const outcome = await actOnEvent(await database(), event, (invoiceId) => invoiceUrl(settings, invoiceId));
+    const outcome = await actOnEvent(
+      await database(),
+      event,
+      (invoiceId) => invoiceUrl(settings, invoiceId),
+      settings ? stripeClient(settings) : null,
+    );
     log().info({ event: "stripe.webhook", type: event.type, id: event.id, outcome }, "stripe event");
     send(200, JSON.stringify({ received: true }), { "Content-Type": "application/json" });
   } catch (error) {

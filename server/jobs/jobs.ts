@@ -8,6 +8,7 @@ import { expireUnusedRegistrations, purgeExpiredOAuthRecords } from "../accounts
 import { sweepThrottleCounters } from "../limits/throttles";
 import { notificationJobs } from "./fan-out";
 import type { JobDefinition } from "./job";
+import { topUpJobs } from "./top-up-jobs";
 import { webhookJob } from "./webhook-delivery";
 
 /** Hours a dynamic client registration may stay unused before it is deleted (OAUTH_UNUSED_REGISTRATION_HOURS). */
@@ -38,4 +39,5 @@ export const allJobs = (env: NodeJS.ProcessEnv = process.env): JobDefinition[] =
   },
   ...notificationJobs(env),
   webhookJob(env),
+  ...topUpJobs(),
 ];

@@ -8,6 +8,7 @@ import { log } from "../observability/logger";
 import { startQueue } from "../queue/queue";
 import { startNotifications } from "./fan-out";
 import { allJobs } from "./jobs";
+import { startTopUps } from "./top-up-jobs";
 
 const state = globalThis as typeof globalThis & { __mpsJobs?: Promise<PgBoss> };
 
@@ -32,6 +33,7 @@ export function startJobs(handle: DatabaseHandle): Promise<PgBoss> {
         }
       });
     }
+    startTopUps(context);
     await startNotifications(context);
     return boss;
   })().catch((error: unknown) => {

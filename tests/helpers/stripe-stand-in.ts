@@ -6,6 +6,12 @@
  * response). A hosted page, GET /pay/:id, has a Pay button that marks the session paid, POSTs a
  * signed `checkout.session.completed` to the app's webhook and redirects to the success URL.
  * Events are signed with the SDK's own `generateTestHeaderString`, as Stripe signs them.
+ *
+ * For automatic top-up: setup-mode sessions (completed with `completeSetup`, which signs
+ * `checkout.session.completed` with mode setup), SetupIntents (GET, `expand[]=payment_method`),
+ * customer updates, and PaymentIntents made off-session: Stripe's test cards decide the outcome
+ * (`pm_card_chargeDeclined`: 402 card_error card_declined; `pm_card_authenticationRequired`: 402
+ * card_error authentication_required with the PaymentIntent in requires_action; any other: succeeded).
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -42,6 +48,14 @@ export interface StripeStandIn {
   sessions: Map<string, StripeObject>;
   invoices: Map<string, StripeObject>;
   portalSessions: Map<string, StripeObject>;
+  setupIntents: Map<string, StripeObject>;
+  paymentIntents: Map<string, StripeObject>;
+  /** What the hosted page does for a setup session: the card saved, the event sent. */
+  completeSetup(sessionId: string, paymentMethod?: string): Promise<Response>;
+  /** A PaymentIntent as its event carries it now. */
+  paymentIntent(id: string): StripeObject;
+  /** A dispute of a PaymentIntent's charge. */
+  disputeIntent(paymentIntentId: string): StripeObject;
   /** An event as Stripe sends it, with its body and Stripe-Signature header. */
   signedEvent(type: string, object: StripeObject, options?: SendOptions): { body: string; signature: string };
   /** POSTs a signed event to `webhookUrl`; resolves with the app's answer. */
@@ -99,6 +113,42 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
     sessions: new Map(),
     invoices: new Map(),
     portalSessions: new Map(),
+    setupIntents: new Map(),
+    paymentIntents: new Map(),
+    async completeSetup(sessionId, paymentMethod = "pm_card_visa") {
+      const session = standIn.sessions.get(sessionId);
+      if (session?.mode !== "setup") throw new Error(`no setup session ${sessionId}`);
+      const setupIntent: StripeObject = {
+        id: id("seti"),
+        object: "setup_intent",
+        status: "succeeded",
+        customer: session.customer,
+        payment_method: paymentMethod,
+        usage: "off_session",
+        metadata: session.metadata,
+      };
+      standIn.setupIntents.set(setupIntent.id, setupIntent);
+      Object.assign(session, { status: "complete", setup_intent: setupIntent.id });
+      return standIn.sendEvent("checkout.session.completed", { ...session });
+    },
+    paymentIntent(paymentIntentId) {
+      const found = standIn.paymentIntents.get(paymentIntentId);
+      if (!found) throw new Error(`no payment intent ${paymentIntentId}`);
+      return structuredClone(found);
+    },
+    disputeIntent(paymentIntentId) {
+      const intent = standIn.paymentIntent(paymentIntentId);
+      return {
+        id: id("dp"),
+        object: "dispute",
+        amount: intent.amount,
+        currency: intent.currency,
+        charge: intent.latest_charge,
+        payment_intent: intent.id,
+        reason: "fraudulent",
+        status: "needs_response",
+      };
+    },
     signedEvent(type, object, send = {}) {
       const body =
         send.rawBody ??
@@ -196,7 +246,40 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
     return { status: 200, body: customer };
   }
 
+  function createSetupSession(body: Record<string, unknown>) {
+    const customer = typeof body.customer === "string" ? body.customer : null;
+    if (!customer || !standIn.customers.has(customer))
+      return stripeError(
+        400,
+        "invalid_request_error",
+        `No such customer: '${customer}'`,
+        "resource_missing",
+        "customer",
+      );
+    const sessionId = id("cs");
+    const session: StripeObject = {
+      id: sessionId,
+      object: "checkout.session",
+      mode: "setup",
+      status: "open",
+      payment_status: "no_payment_required",
+      amount_total: null,
+      currency: body.currency ?? null,
+      customer,
+      client_reference_id: body.client_reference_id ?? null,
+      metadata: body.metadata ?? {},
+      setup_intent: null,
+      payment_intent: null,
+      success_url: body.success_url,
+      cancel_url: body.cancel_url ?? null,
+      url: `${standIn.url}/pay/${sessionId}`,
+    };
+    standIn.sessions.set(sessionId, session);
+    return { status: 200, body: session };
+  }
+
   function createSession(body: Record<string, unknown>) {
+    if (body.mode === "setup") return createSetupSession(body);
     for (const param of ["mode", "success_url", "line_items"])
       if (body[param] === undefined)
         return stripeError(
@@ -248,6 +331,75 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
     return { status: 200, body: session };
   }
 
+  /** Stripe's test payment methods: the card behind each, as Stripe's test mode has them. */
+  const cardOf = (paymentMethod: string) => ({
+    id: paymentMethod,
+    object: "payment_method",
+    type: "card",
+    card: {
+      brand: paymentMethod.includes("mastercard") ? "mastercard" : "visa",
+      last4:
+        paymentMethod === "pm_card_chargeDeclined"
+          ? "0002"
+          : paymentMethod === "pm_card_authenticationRequired"
+            ? "3184"
+            : "4242",
+    },
+  });
+
+  function createPaymentIntent(body: Record<string, unknown>) {
+    const amount = Number(body.amount);
+    if (!Number.isInteger(amount) || amount <= 0 || typeof body.currency !== "string")
+      return stripeError(400, "invalid_request_error", "Invalid amount or currency.", "parameter_invalid", "amount");
+    const customer = typeof body.customer === "string" ? body.customer : null;
+    if (customer && !standIn.customers.has(customer))
+      return stripeError(
+        400,
+        "invalid_request_error",
+        `No such customer: '${customer}'`,
+        "resource_missing",
+        "customer",
+      );
+    const paymentMethod = typeof body.payment_method === "string" ? body.payment_method : null;
+    const intent: StripeObject = {
+      id: id("pi"),
+      object: "payment_intent",
+      amount,
+      amount_received: 0,
+      currency: body.currency,
+      customer,
+      payment_method: paymentMethod,
+      metadata: body.metadata ?? {},
+      off_session: body.off_session ?? null,
+      status: "requires_confirmation",
+      latest_charge: null,
+      last_payment_error: null,
+    };
+    standIn.paymentIntents.set(intent.id, intent);
+    if (body.confirm !== "true") return { status: 200, body: intent };
+    if (paymentMethod === "pm_card_chargeDeclined") {
+      const error = {
+        type: "card_error",
+        code: "card_declined",
+        decline_code: "generic_decline",
+        message: "Your card was declined.",
+      };
+      Object.assign(intent, { status: "requires_payment_method", last_payment_error: error });
+      return { status: 402, body: { error: { ...error, payment_intent: { ...intent } } } };
+    }
+    if (paymentMethod === "pm_card_authenticationRequired") {
+      const error = {
+        type: "card_error",
+        code: "authentication_required",
+        message: "Your card was declined. This transaction requires authentication.",
+      };
+      Object.assign(intent, { status: "requires_action", last_payment_error: error });
+      return { status: 402, body: { error: { ...error, payment_intent: { ...intent } } } };
+    }
+    Object.assign(intent, { status: "succeeded", amount_received: amount, latest_charge: id("ch") });
+    return { status: 200, body: intent };
+  }
+
   function createPortalSession(body: Record<string, unknown>) {
     const customer = typeof body.customer === "string" ? body.customer : "";
     if (!standIn.customers.has(customer))
@@ -273,6 +425,26 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
   function answerApi(method: string, path: string, body: Record<string, unknown>) {
     if (method === "POST" && path === "/v1/customers") return createCustomer(body);
     if (method === "POST" && path === "/v1/billing_portal/sessions") return createPortalSession(body);
+    if (method === "POST" && path === "/v1/payment_intents") return createPaymentIntent(body);
+    const customerPath = /^\/v1\/customers\/([^/]+)$/.exec(path);
+    if (method === "POST" && customerPath) {
+      const found = standIn.customers.get(decodeURIComponent(customerPath[1] as string));
+      if (!found) return stripeError(404, "invalid_request_error", "No such customer", "resource_missing", "id");
+      if (body.invoice_settings) found.invoice_settings = body.invoice_settings;
+      return { status: 200, body: found };
+    }
+    const setupIntent = /^\/v1\/setup_intents\/([^/]+)$/.exec(path);
+    if (method === "GET" && setupIntent) {
+      const found = standIn.setupIntents.get(decodeURIComponent(setupIntent[1] as string));
+      if (!found) return stripeError(404, "invalid_request_error", "No such setupintent", "resource_missing", "id");
+      const expand = Object.entries(body).some(
+        ([key, value]) => key.startsWith("expand") && value === "payment_method",
+      );
+      return {
+        status: 200,
+        body: expand ? { ...found, payment_method: cardOf(String(found.payment_method)) } : found,
+      };
+    }
     if (method === "POST" && path === "/v1/checkout/sessions") return createSession(body);
     const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (method === "GET" && session) {

@@ -6,11 +6,19 @@
  */
 import { z } from "zod";
 import { purchaseCap, setPurchaseCap } from "../../billing/cap";
-import { type PreparedCheckout, prepareCheckout, recordCheckout } from "../../billing/checkout";
+import { type PreparedCheckout, prepareCheckout, recordCheckout, stripeSettingsOf } from "../../billing/checkout";
 import { howToGetCredits, pricePerThousand, processBillingConfig } from "../../billing/config";
 import { customerPortalUrl } from "../../billing/portal";
 import { purchaseBySession, purchasesPage } from "../../billing/purchases";
+import { prepareCardSetup } from "../../billing/top-up";
+import {
+  saveTopUpSettings,
+  TOP_UP_MAX_PER_MONTH,
+  TOP_UP_THRESHOLD_MAX,
+  topUpView,
+} from "../../billing/top-up-settings";
 import { can, rolesThatMay } from "../../domain/roles";
+import { invalidRequest } from "../../errors/api-error";
 import { mailLinkOrigin } from "../../http/origin";
 import { createRouter, permittedProcedure } from "../trpc";
 
@@ -25,6 +33,15 @@ const CAP_INPUT = z
       .min(0, { error: capMessage })
       .max(1_000_000_000, { error: capMessage })
       .nullable(),
+  })
+  .strict();
+
+const TOP_UP_INPUT = z
+  .object({
+    enabled: z.boolean(),
+    threshold: z.number().int().min(0).max(TOP_UP_THRESHOLD_MAX),
+    pack: z.string().min(1).max(64),
+    maxPerMonth: z.number().int().min(1).max(TOP_UP_MAX_PER_MONTH),
   })
   .strict();
 
@@ -71,6 +88,68 @@ export const billingRouter = createRouter({
       if (!prepared || prepared.organizationId !== ctx.organization.id)
         throw new Error("the checkout was not prepared");
       return recordCheckout(ctx.db, prepared);
+    }),
+
+  /** Automatic top-up: the settings, the saved card, whether it is armed or paused, this month's attempts. */
+  topUp: permittedProcedure("credits.read").query(async ({ ctx }) => {
+    const config = processBillingConfig();
+    return {
+      available: config.stripe !== null,
+      canManage: config.stripe !== null && can(ctx.role, "credits.manage"),
+      ...(await topUpView(ctx.db, ctx.organization.id)),
+    };
+  }),
+
+  /** Saves the settings: failures in a row and a pause are forgotten, and it is armed when it can be. */
+  setTopUp: permittedProcedure("credits.manage")
+    .meta({
+      audit: {
+        action: "credits.top_up_changed",
+        target: () => ({ type: "top_up_settings", id: null }),
+        details: (
+          _: unknown,
+          out: { enabled: boolean; threshold: number; packId: string; maxPerMonth: number; armed: boolean },
+        ) => out,
+      },
+    })
+    .input(TOP_UP_INPUT)
+    .mutation(async ({ ctx, input }) => {
+      const config = processBillingConfig();
+      stripeSettingsOf(config);
+      if (!config.packs.some((pack) => pack.id === input.pack)) {
+        const message = `no pack "${input.pack.slice(0, 40)}": choose one of ${config.packs.map((p) => p.id).join(", ")}`;
+        throw invalidRequest(message, [{ path: "pack", message }]);
+      }
+      const choice = {
+        enabled: input.enabled,
+        threshold: input.threshold,
+        packId: input.pack,
+        maxPerMonth: input.maxPerMonth,
+      };
+      const armed = await saveTopUpSettings(ctx.db, ctx.organization.id, choice);
+      return { ...choice, armed: armed !== null };
+    }),
+
+  /** "Save a card": a Checkout Session in setup mode; the card is kept when Stripe says it was saved. */
+  saveCard: permittedProcedure("credits.manage")
+    .meta({
+      audit: {
+        action: "credits.card_setup",
+        target: (_: unknown, out: { checkoutSessionId: string }) => ({
+          type: "checkout_session",
+          id: out.checkoutSessionId,
+        }),
+        // Stripe's customer and session are made before the transaction: no connection waits on Stripe.
+        prepare: async (_raw, { db, organizationId }) =>
+          organizationId
+            ? prepareCardSetup(db, processBillingConfig(), { organizationId, origin: mailLinkOrigin() })
+            : null,
+      },
+    })
+    .mutation(({ ctx }) => {
+      const prepared = ctx.prepared as Awaited<ReturnType<typeof prepareCardSetup>> | null;
+      if (!prepared) throw new Error("the card setup was not prepared");
+      return prepared;
     }),
 
   purchases: permittedProcedure("credits.read")

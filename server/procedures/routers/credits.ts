@@ -66,7 +66,8 @@ export const creditsRouter = createRouter({
         userId: ctx.userId,
         threshold: input.threshold,
       });
-      if (!changed) throw notFound("Only owners and billing members of the organization can change its low-balance warning.");
+      if (!changed)
+        throw notFound("Only owners and billing members of the organization can change its low-balance warning.");
       const balance = await creditBalance(ctx.db, ctx.organization.id);
       return { threshold: input.threshold, balance, low: isLowBalance(balance, input.threshold), canChange: true };
     }),

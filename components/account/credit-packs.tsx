@@ -139,7 +139,8 @@ function Purchases() {
               <th scope="col" className="num">
                 Amount
               </th>
-              <th scope="col">State</th>
+              <th scope="col">Bought by</th>
+            <th scope="col">State</th>
               <th scope="col">Invoice</th>
             </tr>
           </thead>
@@ -153,7 +154,8 @@ function Purchases() {
                 <td className="num" data-label="Amount">
                   {moneyText(purchase.amount, purchase.currency)}
                 </td>
-                <td data-label="State">{purchase.state.replace("_", " ")}</td>
+                <td data-label="Bought by">{purchase.topUpId ? "automatic top-up" : "checkout"}</td>
+              <td data-label="State">{purchase.state.replace("_", " ")}</td>
                 <td data-label="Invoice">
                   {purchase.invoiceUrl ? (
                     <a href={purchase.invoiceUrl} rel="noopener noreferrer" target="_blank">

@@ -93,13 +93,13 @@ export function TopUpPanel({ cardReturn }: { cardReturn: string | null }) {
         }}
       >
         <fieldset disabled={!data.canManage || save.isPending}>
-          <label>
+          <label className="checkbox">
             <input
               type="checkbox"
               checked={shown.enabled}
               onChange={(event) => change({ enabled: event.target.checked })}
               data-testid="top-up-enabled"
-            />{" "}
+            />
             On
           </label>
           <label>

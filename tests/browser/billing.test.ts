@@ -4,7 +4,9 @@
  * with its price per 1,000 credits, clicks Buy, lands on the stand-in's hosted page, pays; the
  * stand-in sends the signed webhook and sends the browser back to /credits?checkout=<session>,
  * which says the payment was received; the header's balance and the purchases table show the
- * pack with its invoice link. An admin reads the packs without a Buy button and is told who buys.
+ * pack with its invoice link. The owner then saves a card through the stand-in's setup page and
+ * turns automatic top-up on; one paid call crossing the threshold makes the app's queue charge
+ * the card off-session, once, and the granted pack shows. An admin reads the packs without a Buy button and is told who buys.
  * The page is looked at at 1280 and 390 px (no sideways scroll).
  */
 import { mkdirSync } from "node:fs";
@@ -13,11 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organization, SESSION_COOKIE, signedInUser } from "../helpers/accounts";
 import { launchChromium } from "../helpers/browser";
 import { type OwnApp, startOwnApp } from "../helpers/own-app";
-import { type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in";
+import { type StripeObject, type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in";
 import { SCREENSHOTS } from "../helpers/views";
 
 let stripe: StripeStandIn;
-let app: OwnApp<{ organizationId: string; owner: string; admin: string }>;
+let app: OwnApp<{ organizationId: string; owner: string; admin: string; token: string }>;
 let browser: Browser;
 
 /** A browser context signed in with `session`, under both names the app answers to. */
@@ -48,7 +50,7 @@ beforeAll(async () => {
     async (db) => {
       const org = await organization(db, "Card <b>Buyer</b> & Co", { credits: 0 });
       const admin = await signedInUser(db, org.id, undefined, "admin");
-      return { organizationId: org.id, owner: org.session, admin: admin.session };
+      return { organizationId: org.id, owner: org.session, admin: admin.session, token: org.token };
     },
   );
   stripe.webhookUrl = `${app.url}/stripe/webhook`;
@@ -103,6 +105,48 @@ describe("buying a credit pack", () => {
     const box = await buy.boundingBox();
     expect(box && box.x + box.width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SCREENSHOTS}/credits-packs-390.png`, fullPage: true });
+    await context.close();
+  });
+
+  it("saves a card, turns automatic top-up on, and a paid call that crosses the threshold buys a pack", async () => {
+    const context = await signedIn(app.prepared.owner, 1280);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/credits`);
+    const panel = page.getByRole("region", { name: "Automatic top-up" });
+    expect(await panel.getByTestId("top-up-state").innerText()).toBe("Off until a card is saved.");
+    await panel.getByRole("button", { name: "Save a card" }).click();
+    await page.waitForURL(new RegExp(`^${stripe.url}/pay/cs_`));
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL(/\/credits\?card=saved/);
+    await expect.poll(() => panel.getByTestId("top-up-card").innerText()).toContain("visa •••• 4242");
+
+    // Just below the balance (10,000 after the purchase above): the next paid call crosses it.
+    await panel.getByTestId("top-up-enabled").check();
+    await panel.getByTestId("top-up-threshold").fill("9999");
+    await panel.getByTestId("top-up-max").fill("2");
+    await panel.getByRole("button", { name: "Save" }).click();
+    await expect
+      .poll(() => panel.getByTestId("top-up-state").innerText())
+      .toBe("On: when the balance falls to 9,999 credits or below, 10,000 credits are bought for 49.00 EUR.");
+
+    const intentsBefore = stripe.paymentIntents.size;
+    const call = await fetch(`${app.url}/v1/markets/foundation-model-apis/snapshot`, {
+      headers: { Authorization: `Bearer ${app.prepared.token}` },
+    });
+    expect(call.status).toBe(200);
+    // The app's own queue worker charges the saved card, off-session, once.
+    await expect.poll(() => stripe.paymentIntents.size, { timeout: 30_000 }).toBe(intentsBefore + 1);
+    const intent = [...stripe.paymentIntents.values()].at(-1) as StripeObject;
+    expect(intent).toMatchObject({ status: "succeeded", off_session: "true", amount: 4900 });
+    expect((await stripe.sendEvent("payment_intent.succeeded", stripe.paymentIntent(intent.id))).status).toBe(200);
+    await page.reload();
+    await expect.poll(() => page.getByTestId("header-balance").innerText()).toContain("19,995");
+    expect(await panel.getByTestId("top-up-month").innerText()).toBe("This month: 1 top-up.");
+    await expect.poll(() => page.getByTestId("purchase-row").count()).toBe(2);
+    const newest = page.getByTestId("purchase-row").first();
+    expect(await newest.getAttribute("data-state")).toBe("paid");
+    expect((await newest.innerText()).replace(/\s+/g, " ")).toContain("10,000 49.00 EUR automatic top-up paid");
+    await page.screenshot({ path: `${SCREENSHOTS}/credits-top-up-1280.png`, fullPage: true });
     await context.close();
   });
 

@@ -480,6 +480,11 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
       const session = standIn.sessions.get(sessionId);
       if (!session) return void response.writeHead(404, { "Content-Type": "text/plain" }).end("no such session");
       if (method === "POST") {
+        // A setup session saves the card; a payment session pays. Either sends its event, then returns.
+        if (session.mode === "setup") {
+          await standIn.completeSetup(sessionId);
+          return void response.writeHead(303, { Location: String(session.success_url) }).end();
+        }
         const { redirect } = await standIn.pay(sessionId);
         return void response.writeHead(303, { Location: redirect }).end();
       }

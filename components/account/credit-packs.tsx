@@ -140,7 +140,7 @@ function Purchases() {
                 Amount
               </th>
               <th scope="col">Bought by</th>
-            <th scope="col">State</th>
+              <th scope="col">State</th>
               <th scope="col">Invoice</th>
             </tr>
           </thead>
@@ -155,7 +155,7 @@ function Purchases() {
                   {moneyText(purchase.amount, purchase.currency)}
                 </td>
                 <td data-label="Bought by">{purchase.topUpId ? "automatic top-up" : "checkout"}</td>
-              <td data-label="State">{purchase.state.replace("_", " ")}</td>
+                <td data-label="State">{purchase.state.replace("_", " ")}</td>
                 <td data-label="Invoice">
                   {purchase.invoiceUrl ? (
                     <a href={purchase.invoiceUrl} rel="noopener noreferrer" target="_blank">

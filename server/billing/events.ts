@@ -15,6 +15,7 @@ import {
 } from "./purchases";
 import type { Stripe } from "./stripe";
 import { onCardSetupCompleted, onTopUpPaymentFailed, onTopUpSucceeded } from "./top-up";
+import { forgetDetachedCard } from "./top-up-settings";
 
 /** The session's metadata our checkout writes (server/billing/checkout.ts). */
 export { METADATA_CREDITS, METADATA_ORGANIZATION };
@@ -70,6 +71,8 @@ export async function actOnEvent(
       return onTopUpSucceeded(db, event.data.object);
     case "payment_intent.payment_failed":
       return onTopUpPaymentFailed(db, event.data.object);
+    case "payment_method.detached":
+      return forgetDetachedCard(db, event.data.object.id);
     case "checkout.session.async_payment_succeeded":
       return onSession(db, event.data.object, true, invoiceUrlOf);
     case "checkout.session.async_payment_failed":

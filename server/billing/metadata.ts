@@ -21,3 +21,6 @@ export const whole = (value: unknown): number | null =>
     : typeof value === "string" && /^\d{1,9}$/.test(value)
       ? Number(value)
       : null;
+
+/** Who acts in the audit trail for what Stripe tells us. */
+export const STRIPE_ACTOR = { kind: "system", label: "Stripe" } as const;

@@ -19,11 +19,9 @@ import { recordAuditEvent } from "../accounts/audit";
 import { announceMailsOwed } from "../accounts/credits";
 import type { CreditsPurchasedContent, TopUpFailedContent } from "../domain/notification-content";
 import { rolesThatMay } from "../domain/roles";
+import { STRIPE_ACTOR } from "./metadata";
 import { lockOrganization } from "./organization-lock";
 import { pauseTopUp } from "./top-up-settings";
-
-/** Who acts in the trail for what Stripe tells us. */
-export const STRIPE_ACTOR = { kind: "system", label: "Stripe" } as const;
 
 /** What a purchase was paid through: a Checkout Session, or an automatic top-up's PaymentIntent. */
 export type PurchaseSource = { checkoutSessionId: string } | { topUpId: string; paymentIntentId: string };

@@ -8,6 +8,8 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/client";
 import { billingCustomers, organizations, topUpAttempts, topUpSettings } from "../../db/schema";
+import { recordAuditEvent } from "../accounts/audit";
+import { STRIPE_ACTOR } from "./metadata";
 import { lockOrganization } from "./organization-lock";
 
 export interface TopUpChoice {
@@ -90,6 +92,40 @@ export async function recordSavedCard(
   if (rows.length === 0) return "no_customer";
   await armTopUp(tx, organizationId);
   return "saved";
+}
+
+/**
+ * The saved card was detached at Stripe (removed in the customer portal, or by the operator):
+ * forgotten here and top-up disarmed, in one transaction with its audit event, so no top-up is
+ * attempted on a card that no longer exists. A card that is not (or no longer) ours changes nothing.
+ */
+export async function forgetDetachedCard(db: Database, paymentMethodId: string): Promise<"forgotten" | "not_ours"> {
+  return db.transaction(async (tx) => {
+    const [owner] = await tx
+      .select({ organizationId: billingCustomers.organizationId })
+      .from(billingCustomers)
+      .where(eq(billingCustomers.paymentMethodId, paymentMethodId));
+    if (!owner || !(await lockOrganization(tx, owner.organizationId))) return "not_ours";
+    const forgotten = await tx
+      .update(billingCustomers)
+      .set({ paymentMethodId: null, cardBrand: null, cardLast4: null })
+      .where(
+        and(
+          eq(billingCustomers.organizationId, owner.organizationId),
+          eq(billingCustomers.paymentMethodId, paymentMethodId),
+        ),
+      )
+      .returning({ id: billingCustomers.organizationId });
+    if (forgotten.length === 0) return "not_ours";
+    await armTopUp(tx, owner.organizationId);
+    await recordAuditEvent(tx, owner.organizationId, STRIPE_ACTOR, {
+      action: "credits.card_removed",
+      targetType: "card",
+      targetId: paymentMethodId,
+      details: {},
+    });
+    return "forgotten";
+  });
 }
 
 /** The first instant of this calendar month, UTC: what "a month" means for limits and caps. */

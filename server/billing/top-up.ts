@@ -27,18 +27,17 @@ import {
   METADATA_PURPOSE,
   METADATA_TOP_UP,
   PURPOSE_TOP_UP_CARD,
+  STRIPE_ACTOR,
   text,
   whole,
 } from "./metadata";
 import { lockOrganization } from "./organization-lock";
 import {
   billingRecipients,
-  creditsThisMonth,
   type GrantOutcome,
   grantPaid,
   insertMails,
   recordPendingPurchase,
-  STRIPE_ACTOR,
 } from "./purchases";
 import { type Stripe, stripeClient } from "./stripe";
 import { FAILURES_BEFORE_PAUSE, pauseTopUp, recordSavedCard, topUpsSucceededThisMonth } from "./top-up-settings";

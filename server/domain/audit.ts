@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   // Automatic top-up (docs/billing.md): a card saving begun and saved, the settings changed, a failure.
   "credits.card_setup",
   "credits.card_saved",
+  "credits.card_removed",
   "credits.top_up_changed",
   "credits.top_up_failed",
   // Membership and roles (the teams work wires these; declared here so the vocabulary is one list).

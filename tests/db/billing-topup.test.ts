@@ -289,6 +289,27 @@ describe("the saved card", () => {
     expect(view).toMatchObject({ card: { brand: "visa", last4: "4242" }, armed: false, settings: null });
   });
 
+  it("removed at Stripe (the customer portal) is forgotten and disarms top-up; someone else's card changes nothing", async () => {
+    const org = await organization(1000, "Detached Co");
+    const card = `pm_card_visa_${org.id}`;
+    await saveCard(org.owner, card);
+    await setUp(org.owner);
+    expect(await settingsOf(org.id)).toMatchObject({ armed: 500 });
+    const detached = { id: card, object: "payment_method", type: "card", customer: null };
+    const stranger = { ...detached, id: "pm_card_visa_of_nobody_here" };
+    expect((await stripe.sendEvent("payment_method.detached", stranger)).status).toBe(200);
+    expect(await settingsOf(org.id)).toMatchObject({ armed: 500 });
+    expect((await stripe.sendEvent("payment_method.detached", detached)).status).toBe(200);
+    expect(await settingsOf(org.id)).toMatchObject({ armed: null });
+    expect(await (await as(org.owner)).billing.topUp()).toMatchObject({ card: null, armed: false });
+    await cross(org.id);
+    expect((await attempts(org.id)).filter((attempt) => attempt.state === "scheduled")).toHaveLength(0);
+    const trail = await rows(
+      sql`select action, target_id from audit_events where organization_id = ${org.id} and action = 'credits.card_removed'`,
+    );
+    expect(trail).toEqual([{ action: "credits.card_removed", target_id: card }]);
+  });
+
   it("armed only with a card: settings saved before the card arm when the card comes", async () => {
     const org = await organization(1000, "Later Card Co");
     expect(await setUp(org.owner)).toMatchObject({ armed: false });

@@ -27,6 +27,7 @@ import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../hel
  * not here and declares no `audit` fails the first test below.
  */
 const RECORDS_NOTHING: Record<string, string> = {
+  "billing.portal": "opens a session of Stripe's customer portal; what changes there comes back as audited events",
   "organizations.switch": "the person's own choice of which organization the dashboard shows; changes no organization",
   "following.follow": "a person's own reading list; no organization's state",
   "following.unfollow": "a person's own reading list; no organization's state",

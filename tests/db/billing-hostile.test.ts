@@ -193,6 +193,21 @@ describe("POST /stripe/webhook: the signature", () => {
     expect(await creditBalance(database.db, org.id)).toBe(10000);
   });
 
+  it("refuses a timestamp beyond the tolerance, in the past or in the future", async () => {
+    const org = await organization();
+    const paid = paidSession(await session(org.id));
+    const before = await everything();
+    const body = eventBody("checkout.session.completed", paid);
+    for (const t of [now() - 301, now() + 360, now() + 365 * 24 * 3600]) {
+      const answer = await post(body, `t=${t},v1=${hmac(stripe.webhookSecret, t, body)}`);
+      expect(answer.status, String(t - now())).toBe(400);
+      expect(await problemOf(answer)).toMatchObject({ code: "invalid_signature" });
+    }
+    // A timestamp that is not a number: the SDK signs and checks "NaN.<body>" and never finds it old.
+    const never = `t=soon,v1=${createHmac("sha256", stripe.webhookSecret).update(`NaN.${body}`).digest("hex")}`;
+    expect((await post(body, never)).status).toBe(400);
+    expect(await everything()).toEqual(before);
+  });
 
   it("a stale signature is not freshened by a second Stripe-Signature header or a second t=", async () => {
     const org = await organization();
@@ -297,6 +312,35 @@ describe("POST /stripe/webhook: the body", () => {
     expect(JSON.parse(chunked.body)).toMatchObject({ code: "request_too_large" });
   });
 
+  it("empty, or signed but not JSON, or JSON but not an event: 400 with a problem, nothing changed", async () => {
+    const org = await organization();
+    await session(org.id);
+    const before = await everything();
+    const empty = await post("", `t=${now()},v1=${hmac(stripe.webhookSecret, now(), "")}`);
+    expect(empty.status).toBe(400);
+    await problemOf(empty);
+    for (const body of [
+      "not json",
+      "{",
+      '{"type":"checkout.session.completed"',
+      "null",
+      "42",
+      '"checkout.session.completed"',
+      "[]",
+      '{"type":"checkout.session.completed"}',
+      '{"type":"checkout.session.completed","data":null}',
+      '{"type":"checkout.session.completed","data":{"object":null}}',
+      '{"type":"checkout.session.completed","data":{"object":"cs_x"}}',
+      '{"type":"charge.refunded","data":{"object":[]}}',
+      '{"type":["checkout.session.completed"],"data":{"object":{}}}',
+    ]) {
+      const signed = stripe.signedEvent("x", { id: "x", object: "x" }, { rawBody: body });
+      const answer = await post(signed.body, signed.signature);
+      expect(answer.status, body).toBe(400);
+      expect((await problemOf(answer)).status, body).toBe(400);
+    }
+    expect(await everything()).toEqual(before);
+  });
 });
 
 describe("POST /stripe/webhook: a signed event with hostile fields", () => {

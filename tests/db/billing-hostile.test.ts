@@ -344,6 +344,61 @@ describe("POST /stripe/webhook: the body", () => {
 });
 
 describe("POST /stripe/webhook: a signed event with hostile fields", () => {
+  it("of a checkout session (credits, amount, currency, ids, organization) grants nothing, writes nothing, never 500", async () => {
+    const org = await organization();
+    const id = await session(org.id);
+    const before = await everything();
+    const base = paidSession(id);
+    const metadata = (credits: unknown, organizationId: unknown = org.id) => ({
+      metadata: { [METADATA_ORGANIZATION]: organizationId, [METADATA_CREDITS]: credits },
+    });
+    const hostile: Array<[string, Record<string, unknown>]> = [
+      ["credits -5", metadata("-5")],
+      ["credits 1e9", metadata("1e9")],
+      ["credits ' 10'", metadata(" 10")],
+      ["credits '10 '", metadata("10 ")],
+      ["credits 0", metadata("0")],
+      ["credits huge", metadata("99999999999999999999")],
+      ["credits 0x10", metadata("0x10")],
+      ["credits number -5", metadata(-5)],
+      ["credits number 1.5", metadata(1.5)],
+      ["credits number 2^40", metadata(2 ** 40)],
+      ["credits array", metadata(["10000"])],
+      ["no organization", metadata("10000", "org_does_not_exist")],
+      ["organization object", metadata("10000", { id: org.id })],
+      ["metadata null", { metadata: null }],
+      ["amount 0", { amount_total: 0 }],
+      ["amount -4900", { amount_total: -4900 }],
+      ["amount 1.5", { amount_total: 1.5 }],
+      ["amount 2^40", { amount_total: 2 ** 40 }],
+      ["amount null", { amount_total: null }],
+      ["currency markup", { currency: "<b>eur</b>" }],
+      ["currency upper", { currency: "EUR" }],
+      ["currency long", { currency: "e".repeat(10000) }],
+      ["currency number", { currency: 978 }],
+      ["id missing", { id: undefined }],
+      ["id number", { id: 12345 }],
+      ["id object", { id: { id } }],
+      ["id with markup", { id: "cs_<script>" }],
+    ];
+    for (const [what, changes] of hostile) {
+      const object = { ...base, ...changes } as StripeObject;
+      for (const type of ["checkout.session.completed", "checkout.session.async_payment_succeeded"]) {
+        const answer = await stripe.sendEvent(type, object);
+        expect(answer.status, `${what} ${type}`).toBeLessThan(500);
+      }
+      expect(await everything(), what).toEqual(before);
+    }
+    // An unpaid completion with a wrong field does not write a pending purchase either.
+    for (const [what, changes] of hostile) {
+      const object = { ...base, ...changes, payment_status: "unpaid" } as StripeObject;
+      expect((await stripe.sendEvent("checkout.session.completed", object)).status, what).toBeLessThan(500);
+    }
+    expect(await everything()).toEqual(before);
+    // The unspoilt event still grants: the refusals above were about the fields.
+    expect((await stripe.sendEvent("checkout.session.completed", base)).status).toBe(200);
+    expect(await creditBalance(database.db, org.id)).toBe(10000);
+  });
 
   it("naming organization A for organization B's purchase neither moves B's row to A nor grants A", async () => {
     const a = await organization("A Co");
@@ -374,6 +429,54 @@ describe("POST /stripe/webhook: a signed event with hostile fields", () => {
     expect(await creditBalance(database.db, b.id)).toBe(10000);
   });
 
+  it("of a refund, a dispute or a failed payment with wrong fields takes nothing, writes nothing, never 500", async () => {
+    const org = await organization();
+    const id = await session(org.id);
+    await stripe.pay(id);
+    expect(await creditBalance(database.db, org.id)).toBe(10000);
+    const charge = stripe.refundedCharge(id, 0);
+    const before = await everything();
+    const refunds: Array<[string, Record<string, unknown>]> = [
+      ["amount missing", { amount: undefined, amount_refunded: 4900 }],
+      ["amount 0", { amount: 0, amount_refunded: 0 }],
+      ["amount -1", { amount: -1, amount_refunded: -1 }],
+      ["amount 1.5", { amount: 1.5, amount_refunded: 1.5 }],
+      ["amount more than charged", { amount: 4900, amount_refunded: 4901 }],
+      ["refunded negative", { amount_refunded: -4900 }],
+      ["refunded missing", { amount_refunded: undefined }],
+      ["refunded NaN-ish", { amount_refunded: "NaN" }],
+      ["refunded 2^60", { amount: 2 ** 60, amount_refunded: 2 ** 60 }],
+      ["id missing", { id: undefined, amount_refunded: 4900 }],
+      ["id number", { id: 7, amount_refunded: 4900 }],
+    ];
+    for (const [what, changes] of refunds) {
+      const answer = await stripe.sendEvent("charge.refunded", { ...charge, ...changes } as StripeObject);
+      expect(answer.status, what).toBeLessThan(500);
+      expect(await everything(), what).toEqual(before);
+    }
+    const dispute = stripe.dispute(id);
+    for (const [what, changes] of [
+      ["id missing", { id: undefined }],
+      ["id number", { id: 9 }],
+      ["id object", { id: { id: "dp_x" } }],
+    ] as Array<[string, Record<string, unknown>]>) {
+      const answer = await stripe.sendEvent("charge.dispute.created", { ...dispute, ...changes } as StripeObject);
+      expect(answer.status, what).toBeLessThan(500);
+      expect(await everything(), what).toEqual(before);
+    }
+    for (const object of [
+      { object: "checkout.session" },
+      { id: 5, object: "checkout.session" },
+      { id: null, object: "x" },
+    ]) {
+      const answer = await stripe.sendEvent("checkout.session.async_payment_failed", object as unknown as StripeObject);
+      expect(answer.status, JSON.stringify(object)).toBeLessThan(500);
+    }
+    expect(await everything()).toEqual(before);
+    // The real refund still takes its share.
+    expect((await stripe.sendEvent("charge.refunded", stripe.refundedCharge(id, 4900))).status).toBe(200);
+    expect(await creditBalance(database.db, org.id)).toBe(0);
+  });
 });
 
 describe("the invoice link", () => {

@@ -554,6 +554,20 @@ describe("the organization's name, as the owner wrote it", () => {
     expect(composed.to).toBe(mail.recipient);
   });
 
+  it("is sent to Stripe as the customer's name bounded and on one line", async () => {
+    const org = await organization("Evil");
+    const name = `Evil\r\nPAID IN FULL\u2028\u0007${"B".repeat(5000)}`;
+    await queryRows(database.db, sql`update organizations set name = ${name} where id = ${org.id}`);
+    await (await dashboardCallerAs(database.db, org.owner.id)).billing.checkout({ pack: "10000-eur" });
+    const [customer] = [...stripe.customers.values()].filter(
+      (candidate) => (candidate.metadata as Record<string, string>).organization === org.id,
+    );
+    const sent = String(customer?.name);
+    expect(sent.length).toBeLessThanOrEqual(256);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters looked for
+    expect(sent).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(sent.startsWith("Evil PAID IN FULL")).toBe(true);
+  });
 });
 
 const as = (userId: string) => dashboardCallerAs(database.db, userId, { origin: "http://dashboard.test" });

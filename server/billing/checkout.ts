@@ -28,6 +28,24 @@ export interface PreparedCheckout {
 }
 
 /**
+ * The organization's name as Stripe's customer name: one line (control and line-separator
+ * characters become spaces, so the owner's text cannot add lines of its own to an invoice) and
+ * at most 256 UTF-16 units, Stripe's bound, without splitting a surrogate pair.
+ */
+export function customerName(name: string): string {
+  const line = [...name]
+    .map((c) => {
+      const code = c.charCodeAt(0);
+      return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 ? " " : c;
+    })
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
+  const cut = line.slice(0, 256);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/**
  * The organization's Stripe customer, made on its first purchase. Two clicks at once, even on two
  * instances, make one: Stripe answers the same idempotency key with the same customer, and the
  * table keeps one row per organization (the loser of the insert reads the winner's).
@@ -48,8 +66,8 @@ export async function ensureCustomer(db: Database, stripe: Stripe, organizationI
     .where(eq(organizations.id, organizationId));
   if (!organization) throw notFound("The organization no longer exists.");
   const customer = await stripe.customers.create(
-    // The name is the owner's text: Stripe shows it on invoices as written, it is never our HTML.
-    { name: organization.name.slice(0, 256), metadata: { [METADATA_ORGANIZATION]: organizationId } },
+    // The name is the owner's text: Stripe shows it on invoices, on one line; it is never our HTML.
+    { name: customerName(organization.name), metadata: { [METADATA_ORGANIZATION]: organizationId } },
     { idempotencyKey: `customer-${organizationId}` },
   );
   await db

@@ -3,8 +3,10 @@
  * fields are read defensively (a field missing is treated as nothing to do, never a guess), and an
  * event type not listed changes nothing.
  */
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { idOf, METADATA_CREDITS, METADATA_ORGANIZATION, text, whole } from "./metadata";
+import { organizations } from "../../db/schema";
+import { currencyOf, idOf, METADATA_CREDITS, METADATA_ORGANIZATION, sessionId, text, whole } from "./metadata";
 import {
   disputePurchase,
   failPurchase,
@@ -35,13 +37,21 @@ async function onSession(
   const organizationId = text(session.metadata?.[METADATA_ORGANIZATION]);
   const credits = whole(session.metadata?.[METADATA_CREDITS]);
   const amount = whole(session.amount_total);
-  const currency = text(session.currency);
-  if (!organizationId || !credits || !amount || !currency) return "not_ours";
+  const currency = currencyOf(session.currency);
+  const checkoutSessionId = sessionId(session.id);
+  if (!organizationId || !credits || !amount || !currency || !checkoutSessionId) return "not_ours";
   const rest = { organizationId, credits, amount, currency };
-  const purchase = { ...rest, checkoutSessionId: session.id };
+  const purchase = { ...rest, checkoutSessionId };
   if (!paid) {
-    // Paid later (a bank debit): the purchase stays pending until async_payment_succeeded.
-    await recordPendingPurchase(db, { ...rest, source: { checkoutSessionId: session.id } });
+    // Paid later (a bank debit): the purchase stays pending until async_payment_succeeded. For an
+    // organization that is gone (deleted since, or never ours) there is nothing to keep: the insert
+    // would break the foreign key, a 500 Stripe retries for days.
+    const [organization] = await db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId));
+    if (!organization) return "no_organization";
+    await recordPendingPurchase(db, { ...rest, source: { checkoutSessionId } });
     return "pending";
   }
   // Read before the grant's transaction: no database connection waits on Stripe.
@@ -75,24 +85,35 @@ export async function actOnEvent(
       return forgetDetachedCard(db, event.data.object.id);
     case "checkout.session.async_payment_succeeded":
       return onSession(db, event.data.object, true, invoiceUrlOf);
-    case "checkout.session.async_payment_failed":
-      return (await failPurchase(db, event.data.object.id)) ? "failed" : "nothing_pending";
+    case "checkout.session.async_payment_failed": {
+      const id = sessionId(event.data.object.id);
+      if (!id) return "malformed";
+      return (await failPurchase(db, id)) ? "failed" : "nothing_pending";
+    }
     case "charge.refunded": {
       const charge = event.data.object;
+      // A refund names its charge and moves between 1 and the whole amount; anything else would
+      // take credits by a wrong share (or mark a purchase refunded with nothing taken back).
+      const chargeId = text(charge.id);
+      const amount = whole(charge.amount);
+      const amountRefunded = whole(charge.amount_refunded);
+      if (!chargeId || !amount || !amountRefunded || amountRefunded > amount) return "malformed";
       return (
         await refundPurchase(db, {
-          chargeId: charge.id,
+          chargeId,
           paymentIntentId: idOf(charge.payment_intent),
-          amount: charge.amount,
-          amountRefunded: charge.amount_refunded,
+          amount,
+          amountRefunded,
         })
       ).outcome;
     }
     case "charge.dispute.created": {
       const dispute = event.data.object;
+      const disputeId = text(dispute.id);
+      if (!disputeId) return "malformed";
       return (
         await disputePurchase(db, {
-          disputeId: dispute.id,
+          disputeId,
           chargeId: idOf(dispute.charge),
           paymentIntentId: idOf(dispute.payment_intent),
         })

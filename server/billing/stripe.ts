@@ -41,6 +41,9 @@ export function stripeClient(settings: StripeSettings): Stripe {
 /** Signature check of a webhook without any API key: the static half of the SDK. */
 export const stripeWebhooks = Stripe.webhooks;
 
+/** What the SDK throws when a Stripe-Signature does not verify a body. */
+export const SignatureVerificationError = Stripe.errors.StripeSignatureVerificationError;
+
 /**
  * A person's Stripe request (a checkout, the portal): Stripe's own refusal or silence becomes a 503
  * saying nothing was charged, never an unexplained 500; what Stripe said goes to the log.

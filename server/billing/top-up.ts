@@ -32,13 +32,7 @@ import {
   whole,
 } from "./metadata";
 import { lockOrganization } from "./organization-lock";
-import {
-  billingRecipients,
-  type GrantOutcome,
-  grantPaid,
-  insertMails,
-  recordPendingPurchase,
-} from "./purchases";
+import { billingRecipients, type GrantOutcome, grantPaid, insertMails, recordPendingPurchase } from "./purchases";
 import { type Stripe, stripeClient } from "./stripe";
 import { FAILURES_BEFORE_PAUSE, pauseTopUp, recordSavedCard, topUpsSucceededThisMonth } from "./top-up-settings";
 

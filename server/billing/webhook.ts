@@ -14,7 +14,7 @@ import { PROBLEM_CONTENT_TYPE, problemOf } from "../http/problem";
 import { errorMessage, log } from "../observability/logger";
 import { type BillingConfig, processBillingConfig } from "./config";
 import { actOnEvent } from "./events";
-import { type Stripe, type StripeSettings, stripeClient, stripeWebhooks } from "./stripe";
+import { SignatureVerificationError, type Stripe, type StripeSettings, stripeClient, stripeWebhooks } from "./stripe";
 
 export const WEBHOOK_BODY_LIMIT = 256 * 1024;
 /** Seconds a signature's timestamp may be old (Stripe's default). */
@@ -60,6 +60,25 @@ async function invoiceUrl(settings: StripeSettings | null, invoiceId: string): P
   }
 }
 
+/** The timestamp (`t=`) the SDK verified: the last `t` entry of the header, as it reads it. */
+function signedAt(header: string): number | null {
+  let at: number | null = null;
+  for (const item of header.split(",")) {
+    const [key, value] = item.split("=");
+    if (key === "t") at = Number.parseInt(value ?? "", 10);
+  }
+  return at === null || Number.isNaN(at) ? null : at;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The parsed body when it has an event's shape (a string `type`, an object `data.object`), else null. */
+function eventOf(parsed: unknown): Stripe.Event | null {
+  if (!isObject(parsed) || typeof parsed.type !== "string" || !isObject(parsed.data)) return null;
+  return isObject(parsed.data.object) ? (parsed as unknown as Stripe.Event) : null;
+}
+
 /** The Node entry of POST /stripe/webhook. */
 export async function serveStripeWebhook(
   request: IncomingMessage,
@@ -99,25 +118,36 @@ export async function serveStripeWebhook(
     }
     throw error;
   }
-  let event: Stripe.Event;
+  const signature = request.headers["stripe-signature"];
+  const header = typeof signature === "string" ? signature : "";
+  let parsed: unknown;
   try {
-    const signature = request.headers["stripe-signature"];
-    event = stripeWebhooks.constructEvent(
-      body,
-      typeof signature === "string" ? signature : "",
-      secret,
-      SIGNATURE_TOLERANCE_SECONDS,
-    );
+    parsed = stripeWebhooks.constructEvent(body, header, secret, SIGNATURE_TOLERANCE_SECONDS);
+    // The SDK only bounds a signature's age: one dated ahead would stay replayable until then. Stripe
+    // signs with its own clock, so a timestamp beyond the tolerance in the future is refused too.
+    const at = signedAt(header);
+    if (at === null || at - Date.now() / 1000 > SIGNATURE_TOLERANCE_SECONDS)
+      throw new SignatureVerificationError(header, body.toString("utf8"), {
+        message: "Timestamp in the future beyond the tolerance zone",
+      });
   } catch (error) {
+    // A body the signature verifies but that is not JSON (the SDK parses it after verifying) is
+    // refused as such, not as a signature's fault.
+    if (error instanceof SyntaxError)
+      return refuse("invalid_request", "The body is signed but is not a JSON Stripe event.");
     log().warn(
       { event: "stripe.webhook_refused", reason: errorMessage(error).slice(0, 200) },
       "stripe webhook refused",
     );
     return refuse(
       "invalid_signature",
-      "The Stripe-Signature header does not verify this body under the endpoint's secret, or is too old.",
+      "The Stripe-Signature header does not verify this body under the endpoint's secret, or its time is more than five minutes away.",
     );
   }
+  // Verified is not well formed: `null`, an array or an event without `data.object` would make the
+  // handlers throw (500, retried by Stripe for days). Refused with 400, changing nothing.
+  const event = eventOf(parsed);
+  if (!event) return refuse("invalid_request", "The body is signed but is not a Stripe event (type, data.object).");
   try {
     const settings = config.stripe;
     const outcome = await actOnEvent(

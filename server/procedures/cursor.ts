@@ -17,13 +17,16 @@ export const cursorInput = z
 export const encodeCursor = (tag: string, fields: string): string =>
   Buffer.from(`${tag}:${fields}`).toString("base64url");
 
+/** The 400 invalid_request of a cursor this service did not give. */
+export function invalidCursor() {
+  const message = "cursor is not one this service gave: pass `nextCursor` as it is";
+  return invalidRequest(message, [{ path: "cursor", message }]);
+}
+
 /** The fields `pattern` captures from a cursor of `tag`'s list; 400 invalid_request for any other. */
 export function decodeCursor(tag: string, cursor: string, pattern: RegExp): string[] {
   const text = Buffer.from(cursor, "base64url").toString("utf8");
   const match = text.startsWith(`${tag}:`) ? pattern.exec(text.slice(tag.length + 1)) : null;
-  if (!match) {
-    const message = "cursor is not one this service gave: pass `nextCursor` as it is";
-    throw invalidRequest(message, [{ path: "cursor", message }]);
-  }
+  if (!match) throw invalidCursor();
   return match.slice(1) as string[];
 }

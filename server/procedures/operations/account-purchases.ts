@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type PurchaseCursor, purchasesPage } from "../../billing/purchases";
-import { cursorInput, decodeCursor, encodeCursor } from "../cursor";
+import { cursorInput, decodeCursor, encodeCursor, invalidCursor } from "../cursor";
 import { declareLive } from "../declaration";
 import { credits, timestamp, wholeNumber } from "../schemas";
 
@@ -31,8 +31,14 @@ export const purchasesSchema = z
 /** A purchases cursor names the last purchase of the previous page (its millisecond and id), opaque to callers. */
 const cursorOf = (at: PurchaseCursor) => encodeCursor("p", `${at.createdAt.getTime()}:${at.id}`);
 
+/** 9999-12-31T23:59:59.999Z: the last millisecond whose ISO text PostgreSQL reads. */
+const LAST_CURSOR_MS = 253_402_300_799_999;
+
 function cursorFrom(cursor: string): PurchaseCursor {
   const [ms, id] = decodeCursor("p", cursor, /^(\d{1,15}):(pur_[a-f0-9]{1,64})$/);
+  // A forged time past the year 9999 is still a JavaScript date, but its ISO text ("+033658-…")
+  // is not PostgreSQL's: without this bound the query failed, a 500 instead of this 400.
+  if (Number(ms) > LAST_CURSOR_MS) throw invalidCursor();
   return { createdAt: new Date(Number(ms)), id: id as string };
 }
 

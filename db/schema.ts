@@ -829,7 +829,7 @@ export const auditEvents = pgTable(
 
 /**
  * Embeds (docs/embeds.md): one reading's chart, owned by an organization, shown publicly at
- * /embed/{id} inside the pages of the origins it allows. `release` null: the latest release, which
+ * /embed/{id}, framed by any site or only by the origins it lists. `release` null: the latest release, which
  * the embed follows as new ones are published (each paid for once, see embedCharges).
  */
 export const embeds = pgTable(
@@ -850,9 +850,9 @@ export const embeds = pgTable(
     release: integer("release"),
     /** map or bars (delta); bars for the rankings; grid for availability. */
     view: text("view").notNull(),
-    /** light or dark. */
-    theme: text("theme").notNull().default("light"),
-    /** Origins (scheme://host[:port]) allowed to frame it; empty: none may. */
+    /** auto (follows the reader's light or dark setting), light or dark. */
+    theme: text("theme").notNull().default("auto"),
+    /** Origins (scheme://host[:port]) allowed to frame it; empty: any site may (it is public). */
     allowedOrigins: text("allowed_origins").array().notNull().default(sql`'{}'::text[]`),
     views: bigint("views", { mode: "number" }).notNull().default(0),
     createdByUserId: text("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
@@ -863,7 +863,7 @@ export const embeds = pgTable(
     index("embeds_organization").on(t.organizationId, t.createdAt),
     check("embeds_reading", sql`${t.reading} in ('delta', 'servicemax', 'capaindex', 'availability')`),
     check("embeds_view", sql`${t.view} in ('map', 'bars', 'grid')`),
-    check("embeds_theme", sql`${t.theme} in ('light', 'dark')`),
+    check("embeds_theme", sql`${t.theme} in ('auto', 'light', 'dark')`),
   ],
 );
 

@@ -13,7 +13,7 @@ import { type CliContext, parse, UsageError, withDatabase } from "./io";
 
 export const EMBED_USAGE = `ops embed <command>
   create --org ORG_ID --market MARKET --reading ${EMBED_READINGS.join("|")}
-         [--country CC] [--release N] [--view map|bars] [--theme light|dark] [--origin ORIGIN]…
+         [--country CC] [--release N] [--view map|bars] [--theme auto|light|dark] [--origin ORIGIN]…
                                           create an embed, paying for the release it shows
                                           (no --release: it follows the latest); prints its URL last
   list --org ORG_ID                       the organization's embeds: id, reading, release, views, state
@@ -62,8 +62,8 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   const reading = required("reading", values.reading) as EmbedReading;
   if (!EMBED_READINGS.includes(reading))
     throw new UsageError(`--reading must be one of ${EMBED_READINGS.join(", ")}, not "${reading}"`);
-  const theme = (values.theme ?? "light") as EmbedTheme;
-  if (!EMBED_THEMES.includes(theme)) throw new UsageError(`--theme must be light or dark, not "${theme}"`);
+  const theme = (values.theme ?? "auto") as EmbedTheme;
+  if (!EMBED_THEMES.includes(theme)) throw new UsageError(`--theme must be auto, light or dark, not "${theme}"`);
   if (values.view !== undefined && viewFor(reading, values.view) !== values.view)
     throw new UsageError(`--view ${values.view} is not a view of ${reading}`);
   let release: number | null = null;

@@ -8,7 +8,8 @@ export const EMBED_READINGS = ["delta", "servicemax", "capaindex", "availability
 export type EmbedReading = (typeof EMBED_READINGS)[number];
 export const EMBED_VIEWS = ["map", "bars", "grid"] as const;
 export type EmbedView = (typeof EMBED_VIEWS)[number];
-export const EMBED_THEMES = ["light", "dark"] as const;
+/** `auto` follows the reader's light or dark setting (prefers-color-scheme); the others are fixed. */
+export const EMBED_THEMES = ["auto", "light", "dark"] as const;
 export type EmbedTheme = (typeof EMBED_THEMES)[number];
 
 /** What each reading is called on a chart. */

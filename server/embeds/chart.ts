@@ -17,7 +17,7 @@ import {
   type Streak,
 } from "../../components/charts/chart-data";
 import { inkOn, retainedColour } from "../../components/charts/heat-scale";
-import { placeLabels, streakLabelPlacement } from "../../components/charts/label-placement";
+import { fitText, placeLabels, streakLabelPlacement, textWidth } from "../../components/charts/label-placement";
 import {
   EMBED_DRAWN_PRODUCTS,
   type EmbedFacts,
@@ -26,6 +26,7 @@ import {
   type EmbedView,
   READING_TITLES,
 } from "../domain/embeds";
+import { csvField, csvText } from "../formats/csv";
 
 export type { EmbedFacts, EmbedReading, EmbedTheme, EmbedView } from "../domain/embeds";
 
@@ -229,20 +230,6 @@ export const escapeText = (text: string) => text.replace(NOT_XML, "").replace(/[
 /** A number as every embed shows it: one decimal. */
 export const shown = (value: number) => value.toFixed(1);
 
-/** Words on lines of at most `width` characters (a word longer than that stands alone). */
-export function wrapText(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
 // ---------------------------------------------------------------- the table
 
 export interface EmbedTable {
@@ -310,36 +297,157 @@ export function tableOf(drawing: EmbedDrawing): EmbedTable {
   }
 }
 
+/** A table cell that is a number as the chart writes it ("12.3", "4"): its digits after the point. */
+const DRAWN_NUMBER = /^\d+(?:\.(\d+))?$/;
+
+/**
+ * The chart's data as CSV: exactly its table (the products drawn, in the order drawn, the
+ * columns and values the table says), numbers written as numbers with the chart's decimals, every
+ * text through the project's one CSV writer (server/formats/csv.ts), which neutralises what a
+ * spreadsheet would read as a formula.
+ */
+export function csvOf(drawing: EmbedDrawing): string {
+  const table = tableOf(drawing);
+  const field = (cell: string) => {
+    const number = DRAWN_NUMBER.exec(cell);
+    return number ? csvField(Number(cell), number[1]?.length ?? 0) : csvField(cell);
+  };
+  const lines = [table.columns.map((column) => csvField(column)), ...table.rows.map((row) => row.cells.map(field))];
+  return csvText(lines);
+}
+
 // ---------------------------------------------------------------- the SVG
 
-const THEMES: Record<EmbedTheme, { background: string; ink: string; muted: string; bar: string; ghost: string }> = {
+interface Palette {
+  background: string;
+  ink: string;
+  muted: string;
+  bar: string;
+  ghost: string;
+}
+
+/**
+ * The two palettes. Each colour is a value nothing else in a chart draws with (the heat scale
+ * writes rgb(…), its ink #000 or #fff), so `schemeStyle` can repaint a light chart dark by them.
+ */
+const PALETTES: Record<"light" | "dark", Palette> = {
   light: { background: "#ffffff", ink: "#1a1a1a", muted: "#555555", bar: "#1f5fa8", ghost: "#c9d6e8" },
   dark: { background: "#16181d", ink: "#f2f2f2", muted: "#b8b8b8", bar: "#6fa8ff", ghost: "#3a4659" },
 };
 
-const WIDTH = 720;
-const PAD = 16;
-const LINE = 18;
-const LABEL_WIDTH = 230;
-const ROW = 22;
+/** What a theme draws with: `auto` draws the light palette, and `schemeStyle` repaints it for a dark reader. */
+const paletteOf = (theme: EmbedTheme): Palette => PALETTES[theme === "dark" ? "dark" : "light"];
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/**
+ * The CSS that repaints a chart drawn in the light palette when the reader's setting is dark
+ * (prefers-color-scheme): every light colour, as a fill or a stroke, becomes its dark one. A
+ * presentation attribute yields to any CSS rule, so the drawing itself names one palette.
+ */
+export function schemeStyle(): string {
+  const roles = Object.keys(PALETTES.light) as (keyof Palette)[];
+  const rules = roles.flatMap((role) => [
+    `svg [fill="${PALETTES.light[role]}"]{fill:${PALETTES.dark[role]}}`,
+    `svg [stroke="${PALETTES.light[role]}"]{stroke:${PALETTES.dark[role]}}`,
+  ]);
+  return `@media (prefers-color-scheme: dark){${rules.join("")}}`;
+}
+
+/**
+ * The two widths a chart is drawn at. Wide: the chart at 720 px, for frames of its size and for
+ * the SVG and PNG files. Narrow: 380 px, every text at least 12 px and each name on its own line
+ * above its marks, for a phone's frame: at 390 px (374 px inside the page's padding) its text is
+ * drawn at 11.8 px. The page shows the one that fits its frame (server/embeds/page.ts).
+ */
+export type EmbedLayout = "wide" | "narrow";
+interface Layout {
+  width: number;
+  /** Names and values. */
+  font: number;
+  /** Legends, axes and ticks. */
+  small: number;
+  narrow: boolean;
+}
+const LAYOUTS: Record<EmbedLayout, Layout> = {
+  wide: { width: 720, font: 12, small: 11, narrow: false },
+  narrow: { width: 380, font: 12, small: 12, narrow: true },
+};
+
+const PAD = 16;
+const LABEL_WIDTH = 240;
+const ROW = 22;
+/** A line of a name, 12 px text. */
+const NAME_LINE = 14;
+const VALUE_WIDTH = 64;
+
+/** The longest start of `text` that fits `maxWidth` px, cut between words, with an ellipsis when cut. */
+export function shortenAtWord(text: string, fontSize: number, maxWidth: number): string {
+  if (textWidth(text, fontSize) <= maxWidth) return text;
+  const words = text.split(/\s+/).filter(Boolean);
+  let kept = "";
+  for (const word of words) {
+    const next = kept ? `${kept} ${word}` : word;
+    if (textWidth(`${next}…`, fontSize) > maxWidth) break;
+    kept = next;
+  }
+  // One word too long for the room: only then is it cut inside, as little as fits.
+  return kept ? `${kept.replace(/[\s,;:(–-]+$/, "")}…` : fitText(text, fontSize, maxWidth);
+}
+
+/**
+ * Words on lines of at most `maxWidth` px at `fontSize` (by the generous estimate the map's labels
+ * use), at most `maxLines`: what does not fit on the last one is shortened there between words.
+ * A word wider than a line (an address) is broken across lines.
+ */
+export function linesWithin(text: string, fontSize: number, maxWidth: number, maxLines = Infinity): string[] {
+  const lines: string[] = [];
+  let line = "";
+  const words = text.split(/\s+/).filter(Boolean);
+  for (let i = 0; i < words.length; i++) {
+    let word = words[i] as string;
+    if (lines.length === maxLines - 1) {
+      lines.push(shortenAtWord([line, ...words.slice(i)].filter(Boolean).join(" "), fontSize, maxWidth));
+      return lines;
+    }
+    const joined = line ? `${line} ${word}` : word;
+    if (textWidth(joined, fontSize) <= maxWidth) {
+      line = joined;
+      continue;
+    }
+    if (line) lines.push(line);
+    line = "";
+    while (textWidth(word, fontSize) > maxWidth && lines.length < maxLines - 1) {
+      const head = fitText(word, fontSize, maxWidth).replace(/…$/, "");
+      const cut = Math.max(1, Array.from(head).length);
+      lines.push(Array.from(word).slice(0, cut).join(""));
+      word = Array.from(word).slice(cut).join("");
+    }
+    line = word;
+  }
+  if (line) lines.push(lines.length < maxLines ? line : shortenAtWord(line, fontSize, maxWidth));
+  return lines.slice(0, maxLines);
+}
 
 interface Part {
   height: number;
   body: string;
 }
 
-function textLines(lines: string[], y: number, attributes: string): Part {
+function textLines(lines: string[], y: number, lineHeight: number, attributes: string): Part {
   const body = lines
-    .map((line, i) => `<text x="${PAD}" y="${y + (i + 1) * LINE - 4}" ${attributes}>${escapeText(line)}</text>`)
+    .map((line, i) => `<text x="${PAD}" y="${y + (i + 1) * lineHeight - 4}" ${attributes}>${escapeText(line)}</text>`)
     .join("");
-  return { height: lines.length * LINE, body };
+  return { height: lines.length * lineHeight, body };
 }
 
+/** A name's lines at `x`, the first baseline at `y`. */
+const nameText = (lines: string[], x: number, y: number, attributes: string) =>
+  `<text x="${x}" y="${y}" ${attributes}>${lines
+    .map((line, i) => `<tspan x="${x}"${i === 0 ? "" : ` dy="${NAME_LINE}"`}>${escapeText(line)}</tspan>`)
+    .join("")}</text>`;
+
 /**
- * A mark's opening: reachable by Tab, named for screen readers, and its numbers as the tooltip a
- * pointer shows (a <title> child: no script needed).
+ * A mark's opening: reachable by Tab, named for screen readers, and its numbers, the whole name
+ * among them, as the tooltip a pointer shows (a <title> child: no script needed).
  */
 function openMark(table: EmbedTable, index: number, productId: string, value?: string): string {
   const label = escapeText(markLabel(table, index));
@@ -354,82 +462,118 @@ function markLabel(table: EmbedTable, index: number): string {
   return table.columns.map((column, i) => `${column}: ${row.cells[i]}`).join("; ");
 }
 
-function barsPart(drawing: Extract<EmbedDrawing, { kind: "bars" }>, top: number, colours: typeof THEMES.light): Part {
-  const plot = WIDTH - LABEL_WIDTH - PAD * 2 - 60;
-  const x0 = PAD + LABEL_WIDTH;
+/** "3. Name (Vendor)" on at most two lines of `width` px, shortened between words. */
+const productLines = (name: string, vendor: string, prefix: string, layout: Layout, width: number) =>
+  linesWithin(`${prefix}${name} (${vendor})`, layout.font, width, 2);
+
+function barsPart(
+  drawing: Extract<EmbedDrawing, { kind: "bars" }>,
+  top: number,
+  colours: Palette,
+  layout: Layout,
+): Part {
+  const inner = layout.width - PAD * 2;
+  // Wide: the name left of its bar; narrow: the name above it, the bar the whole width.
+  const x0 = layout.narrow ? PAD : PAD + LABEL_WIDTH;
+  const plot = layout.narrow ? inner - VALUE_WIDTH : inner - LABEL_WIDTH - VALUE_WIDTH;
   const table = tableOf(drawing);
+  let y = top;
   const body = drawing.bars
     .map((bar, i) => {
-      const y = top + i * ROW;
-      const label = `${bar.rank === null ? "–" : `${bar.rank}.`} ${clip(bar.name, 28)} (${clip(bar.vendor, 14)})`;
-      const ghost = drawing.ceilingLabel
-        ? `<rect x="${x0}" y="${y + 4}" width="${((bar.ceiling / 100) * plot).toFixed(1)}" height="${ROW - 8}" fill="${colours.ghost}"/>`
-        : "";
-      const kept = bar.available
-        ? `<rect x="${x0}" y="${y + 4}" width="${((bar.value / 100) * plot).toFixed(1)}" height="${ROW - 8}" fill="${colours.bar}"/>`
-        : "";
+      const rank = bar.rank === null ? "– " : `${bar.rank}. `;
+      const lines = productLines(bar.name, bar.vendor, rank, layout, layout.narrow ? inner : LABEL_WIDTH - 8);
+      const namesHeight = lines.length * NAME_LINE;
+      const height = layout.narrow ? namesHeight + ROW : Math.max(ROW, namesHeight + 8);
+      const barTop = layout.narrow ? y + namesHeight + 4 : y + (height - 14) / 2;
+      const rect = (width: number, fill: string) =>
+        `<rect x="${x0}" y="${barTop}" width="${((width / 100) * plot).toFixed(1)}" height="14" fill="${fill}"/>`;
+      const ghost = drawing.ceilingLabel ? rect(bar.ceiling, colours.ghost) : "";
+      const kept = bar.available ? rect(bar.value, colours.bar) : "";
       const value = bar.available ? shown(bar.value) : "unavailable";
-      return (
+      const nameTop = layout.narrow ? y + NAME_LINE - 2 : y + (height - namesHeight) / 2 + NAME_LINE - 3;
+      const mark =
         openMark(table, i, bar.productId, bar.available ? shown(bar.value) : "") +
-        `<text x="${PAD}" y="${y + ROW - 7}" fill="${colours.ink}" font-size="12">${escapeText(label)}</text>${ghost}${kept}` +
-        `<text x="${x0 + plot + 6}" y="${y + ROW - 7}" fill="${bar.available ? colours.ink : colours.muted}" font-size="12">${value}</text></g>`
-      );
+        nameText(lines, PAD, nameTop, `fill="${colours.ink}" font-size="${layout.font}"`) +
+        ghost +
+        kept +
+        `<text x="${x0 + plot + 6}" y="${barTop + 11}" fill="${bar.available ? colours.ink : colours.muted}" font-size="${layout.font}">${value}</text></g>`;
+      y += height;
+      return mark;
     })
     .join("");
   const legend = drawing.ceilingLabel
-    ? `<text x="${PAD}" y="${top + drawing.bars.length * ROW + 14}" fill="${colours.muted}" font-size="11">Bar: ${escapeText(drawing.valueLabel)}; shaded: ${escapeText(drawing.ceilingLabel)}.</text>`
-    : "";
-  return { height: drawing.bars.length * ROW + (legend ? 20 : 0), body: body + legend };
+    ? textLines(
+        linesWithin(`Bar: ${drawing.valueLabel}; shaded: ${drawing.ceilingLabel}.`, layout.small, inner),
+        y + 2,
+        layout.small + 5,
+        `fill="${colours.muted}" font-size="${layout.small}"`,
+      )
+    : { height: 0, body: "" };
+  return { height: y - top + legend.height + (legend.height ? 4 : 0), body: body + legend.body };
 }
 
 type Placed = Map<string, ReturnType<typeof placeLabels>[number]>;
-const placements = new WeakMap<EmbedDrawing, Map<number, Placed>>();
+const placements = new WeakMap<EmbedDrawing, Map<string, Placed>>();
 
 /**
- * The map's names placed once per drawing and height: the embed's SVG and its page draw the same
- * map, and placing labels is the costliest step of a chart (some 20 ms for 25 names).
+ * The map's names placed once per drawing, width and height: the embed's SVG and its page draw
+ * the same map, and placing labels is the costliest step of a chart (some 20 ms for 25 names).
  */
-function placedOnce(drawing: EmbedDrawing, top: number, place: () => Placed): Placed {
-  let byTop = placements.get(drawing);
-  if (!byTop) {
-    byTop = new Map();
-    placements.set(drawing, byTop);
+function placedOnce(drawing: EmbedDrawing, key: string, place: () => Placed): Placed {
+  let byKey = placements.get(drawing);
+  if (!byKey) {
+    byKey = new Map();
+    placements.set(drawing, byKey);
   }
-  let placed = byTop.get(top);
+  let placed = byKey.get(key);
   if (!placed) {
     placed = place();
-    byTop.set(top, placed);
+    byKey.set(key, placed);
   }
   return placed;
 }
 
-function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, colours: typeof THEMES.light): Part {
-  const size = 360;
+/** A name on the map and its shorter forms, each cut between words (the whole name is the mark's title). */
+function mapLabelTexts(name: string, fontSize: number): string[] {
+  const texts = [180, 110, 60].map((width) => shortenAtWord(name, fontSize, width));
+  return texts.filter((text, index) => texts.indexOf(text) === index);
+}
+
+function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, colours: Palette, layout: Layout): Part {
+  const size = layout.narrow ? layout.width - PAD * 2 - 40 : 360;
   const x0 = PAD + 40;
   const y0 = top + 8;
+  const small = layout.small;
   const px = (x: number) => (x0 + (x / 100) * size).toFixed(1);
   const py = (y: number) => (y0 + size - (y / 100) * size).toFixed(1);
   const axes =
     `<rect x="${x0}" y="${y0}" width="${size}" height="${size}" fill="none" stroke="${colours.muted}"/>` +
-    `<text x="${x0 + size / 2}" y="${y0 + size + 28}" fill="${colours.muted}" font-size="11" text-anchor="middle">Control →</text>` +
-    `<text x="${PAD}" y="${y0 + size / 2}" fill="${colours.muted}" font-size="11" transform="rotate(-90 ${PAD + 4} ${y0 + size / 2})">Innovation →</text>` +
+    `<text x="${x0 + size / 2}" y="${y0 + size + 30}" fill="${colours.muted}" font-size="${small}" text-anchor="middle">Control →</text>` +
+    `<text x="${PAD}" y="${y0 + size / 2}" fill="${colours.muted}" font-size="${small}" transform="rotate(-90 ${PAD + 4} ${y0 + size / 2})">Innovation →</text>` +
     [0, 50, 100]
       .map(
         (t) =>
-          `<text x="${px(t)}" y="${y0 + size + 14}" fill="${colours.muted}" font-size="10" text-anchor="middle">${t}</text>` +
-          `<text x="${x0 - 6}" y="${py(t)}" fill="${colours.muted}" font-size="10" text-anchor="end">${t}</text>`,
+          `<text x="${px(t)}" y="${y0 + size + 15}" fill="${colours.muted}" font-size="${small}" text-anchor="middle">${t}</text>` +
+          `<text x="${x0 - 6}" y="${py(t)}" fill="${colours.muted}" font-size="${small}" text-anchor="end">${t}</text>`,
       )
       .join("");
   // Names placed all at once, as on the dashboard's map: none overlaps another or covers a point.
   const pixel = (point: { x: number; y: number }) => ({ x: Number(px(point.x)), y: Number(py(point.y)) });
-  const legendBox = { left: x0 + size + 12, top: y0, width: WIDTH - PAD - (x0 + size + 12), height: 34 };
-  const placed = placedOnce(drawing, y0, () => {
+  // Wide: the legend right of the plot; narrow: below it.
+  const legendAt = layout.narrow ? { x: PAD, y: y0 + size + 44 } : { x: x0 + size + 16, y: y0 + 12 };
+  const legendBox = { left: x0 + size + 12, top: y0, width: layout.width - PAD - (x0 + size + 12), height: 34 };
+  const names = new Map(drawing.streaks.map((s) => [s.productId, s.name]));
+  const placed = placedOnce(drawing, `${layout.width}:${y0}`, () => {
     const { points, obstacles, segments } = streakLabelPlacement(drawing.streaks, pixel);
+    const worded = points.map((point) => {
+      const [text = "", ...fallbacks] = mapLabelTexts(names.get(point.id) ?? point.text, layout.small);
+      return { ...point, text, fallbacks };
+    });
     return new Map(
-      placeLabels(points, {
-        bounds: { left: x0, top: y0, width: WIDTH - PAD - x0, height: size },
-        fontSize: 11,
-        obstacles: [...obstacles, legendBox],
+      placeLabels(worded, {
+        bounds: { left: x0, top: y0, width: layout.width - PAD - x0, height: size },
+        fontSize: layout.small,
+        obstacles: layout.narrow ? obstacles : [...obstacles, legendBox],
         segments,
       }).map((label) => [label.id, label]),
     );
@@ -453,101 +597,207 @@ function mapPart(drawing: Extract<EmbedDrawing, { kind: "map" }>, top: number, c
           : (label.leader
               ? `<line x1="${label.leader.x1.toFixed(1)}" y1="${label.leader.y1.toFixed(1)}" x2="${label.leader.x2.toFixed(1)}" y2="${label.leader.y2.toFixed(1)}" stroke="${colours.muted}" stroke-width="0.75"/>`
               : "") +
-            `<text x="${label.x.toFixed(1)}" y="${label.y.toFixed(1)}" text-anchor="${label.anchor}" fill="${ink}" font-size="11">${escapeText(label.text)}</text>`;
+            `<text x="${label.x.toFixed(1)}" y="${label.y.toFixed(1)}" text-anchor="${label.anchor}" fill="${ink}" font-size="${layout.small}">${escapeText(label.text)}</text>`;
       return `${openMark(table, i, s.productId, s.available ? shown(s.to.y) : "")}${line}${dot}${name}</g>`;
     })
     .join("");
-  const legend = `<text x="${x0 + size + 16}" y="${y0 + 12}" fill="${colours.muted}" font-size="11">Line: published → under controls.</text><text x="${x0 + size + 16}" y="${y0 + 28}" fill="${colours.muted}" font-size="11">Dashed ring, grey name: unavailable.</text>`;
-  return { height: size + 40, body: axes + marks + legend };
+  const legend = `<text x="${legendAt.x}" y="${legendAt.y}" fill="${colours.muted}" font-size="${small}">Line: published → under controls.</text><text x="${legendAt.x}" y="${legendAt.y + small + 5}" fill="${colours.muted}" font-size="${small}">Dashed ring, grey name: unavailable.</text>`;
+  return { height: size + (layout.narrow ? 80 : 40), body: axes + marks + legend };
 }
 
-function gridPart(drawing: Extract<EmbedDrawing, { kind: "grid" }>, top: number, colours: typeof THEMES.light): Part {
+function gridPart(
+  drawing: Extract<EmbedDrawing, { kind: "grid" }>,
+  top: number,
+  colours: Palette,
+  layout: Layout,
+): Part {
+  const inner = layout.width - PAD * 2;
+  const room = layout.narrow ? inner : inner - LABEL_WIDTH;
   const cell = Math.max(
-    30,
-    Math.min(48, Math.floor((WIDTH - PAD * 2 - LABEL_WIDTH) / Math.max(1, drawing.countries.length))),
+    layout.narrow ? 36 : 30,
+    Math.min(48, Math.floor(room / Math.max(1, drawing.countries.length))),
   );
-  const x0 = PAD + LABEL_WIDTH;
+  const x0 = layout.narrow ? PAD : PAD + LABEL_WIDTH;
+  const cellFont = layout.narrow ? layout.font : 10;
   const head = drawing.countries
     .map(
       (c, j) =>
-        `<text x="${x0 + j * cell + cell / 2}" y="${top + 14}" fill="${colours.ink}" font-size="11" text-anchor="middle">${escapeText(clip(c.country, 4))}</text>`,
+        `<text x="${x0 + j * cell + cell / 2}" y="${top + 14}" fill="${colours.ink}" font-size="${layout.small}" text-anchor="middle">${escapeText(c.country.slice(0, 4))}</text>`,
     )
     .join("");
   const table = tableOf(drawing);
+  let y = top + 20;
   const rows = drawing.rows
     .map((r, i) => {
-      const y = top + 20 + i * ROW;
+      const lines = productLines(r.name, r.vendor, "", layout, layout.narrow ? inner : LABEL_WIDTH - 8);
+      const namesHeight = lines.length * NAME_LINE;
+      const height = layout.narrow ? namesHeight + ROW : Math.max(ROW, namesHeight + 8);
+      const cellTop = layout.narrow ? y + namesHeight + 2 : y + (height - ROW) / 2;
       const cells = r.cells
         .map((c, j) => {
           const fill = c.available ? retainedColour(c.value) : colours.background;
           const ink = c.available ? inkOn(fill) : colours.muted;
           return (
-            `<rect x="${x0 + j * cell + 1}" y="${y + 1}" width="${cell - 2}" height="${ROW - 2}" fill="${fill}" stroke="${colours.ghost}"/>` +
-            `<text x="${x0 + j * cell + cell / 2}" y="${y + ROW - 7}" fill="${ink}" font-size="10" text-anchor="middle">${c.available ? shown(c.value) : "–"}</text>`
+            `<rect x="${x0 + j * cell + 1}" y="${cellTop + 1}" width="${cell - 2}" height="${ROW - 2}" fill="${fill}" stroke="${colours.ghost}"/>` +
+            `<text x="${x0 + j * cell + cell / 2}" y="${cellTop + ROW - 7}" fill="${ink}" font-size="${cellFont}" text-anchor="middle">${c.available ? shown(c.value) : "–"}</text>`
           );
         })
         .join("");
+      const nameTop = layout.narrow ? y + NAME_LINE - 2 : y + (height - namesHeight) / 2 + NAME_LINE - 3;
+      y += height;
       return (
         openMark(table, i, r.productId) +
-        `<text x="${PAD}" y="${y + ROW - 7}" fill="${colours.ink}" font-size="12">${escapeText(`${clip(r.name, 28)} (${clip(r.vendor, 14)})`)}</text>${cells}</g>`
+        nameText(lines, PAD, nameTop, `fill="${colours.ink}" font-size="${layout.font}"`) +
+        `${cells}</g>`
       );
     })
     .join("");
-  const legend = `<text x="${PAD}" y="${top + 20 + drawing.rows.length * ROW + 14}" fill="${colours.muted}" font-size="11">Innovation retained under each country's controls; – : unavailable there.</text>`;
-  return { height: 20 + drawing.rows.length * ROW + 20, body: head + rows + legend };
+  const legend = textLines(
+    linesWithin("Innovation retained under each country's controls; – : unavailable there.", layout.small, inner),
+    y + 2,
+    layout.small + 5,
+    `fill="${colours.muted}" font-size="${layout.small}"`,
+  );
+  return { height: y - top + legend.height + 4, body: head + rows + legend.body };
 }
 
-/** The SVG's description for screen readers: the caption, then every row of the table. */
+/**
+ * The chart's alt text, from its data: what it shows, how many products it draws, and its first
+ * three entries with their numbers (the top of the ranking; the map's highest Innovation under
+ * controls; the grid's first rows with the countries each is available in).
+ */
+export function altTextOf(chart: EmbedChart): string {
+  const drawing = chart.drawing;
+  const first = (entries: string[]) => entries.slice(0, 3).join("; ");
+  let top: string;
+  switch (drawing.kind) {
+    case "bars":
+      top = `First: ${first(
+        drawing.bars.map(
+          (b) =>
+            `${b.rank === null ? "" : `${b.rank}. `}${b.name} (${b.vendor}) ${b.available ? shown(b.value) : "unavailable"}`,
+        ),
+      )}.`;
+      break;
+    case "map":
+      top = `Highest Innovation under controls: ${first(
+        drawing.streaks
+          .filter((s) => s.available)
+          .sort((a, b) => b.to.y - a.to.y)
+          .map((s) => `${s.name} (${s.vendor}) ${shown(s.to.y)}, published ${shown(s.from.y)}`),
+      )}.`;
+      break;
+    case "grid":
+      top = `First: ${first(
+        drawing.rows.map(
+          (r) =>
+            `${r.name} (${r.vendor}) available in ${r.cells.filter((c) => c.available).length} of ${r.cells.length}`,
+        ),
+      )}.`;
+      break;
+  }
+  const unavailable = tableOf(drawing).rows.filter((row) => row.cells.includes("unavailable")).length;
+  const drawn = drawnCount(drawing);
+  return [
+    `${chart.title}: ${drawn === chart.total ? `${count(drawn)} products` : `the first ${count(drawn)} of ${count(chart.total)} products`}.`,
+    top,
+    unavailable > 0 ? `${count(unavailable)} drawn as unavailable.` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** The SVG's description for screen readers: the alt text, the caption, then every row of the table. */
 export function descriptionOf(chart: EmbedChart): string {
   const table = tableOf(chart.drawing);
   const rows = table.rows.map((row) => table.columns.map((c, i) => `${c} ${row.cells[i]}`).join(", "));
-  return [chart.caption, chart.note ?? "", chart.more ?? "", ...rows.map((r) => `${r}.`)].filter(Boolean).join(" ");
+  return [altTextOf(chart), chart.caption, chart.note ?? "", chart.more ?? "", ...rows.map((r) => `${r}.`)]
+    .filter(Boolean)
+    .join(" ");
+}
+
+export interface SvgOptions {
+  /** One image, named and described (the .svg and .png files); else the element inlined in the page. */
+  standalone?: boolean;
+  idPrefix?: string;
+  layout?: EmbedLayout;
+  /** Whether an `auto` chart carries the CSS that repaints it for a dark reader (not for the PNG's renderer). */
+  schemes?: boolean;
 }
 
 /**
  * The chart as a standalone SVG document (`standalone`: one image, named and described for screen
- * readers) or as the element inlined in a page: there a group, so each mark inside stays reachable
- * and named, and its ids prefixed (`idPrefix`) so a page may hold the map and the bars at once.
+ * readers, its caption and citation drawn inside) or as the element inlined in a page: there a
+ * group named by its title and described by its alt text, so each mark inside stays reachable and
+ * named; the page says the caption and citation around it. Ids prefixed (`idPrefix`) so a page
+ * may hold several. It scales to its container's width (viewBox); the width attribute is its
+ * natural size.
  */
 export function embedSvg(
   chart: EmbedChart,
-  { standalone = true, idPrefix = "embed" }: { standalone?: boolean; idPrefix?: string } = {},
+  { standalone = true, idPrefix = "embed", layout: layoutName = "wide", schemes = true }: SvgOptions = {},
 ): string {
-  const colours = THEMES[chart.theme];
+  const layout = LAYOUTS[layoutName];
+  const colours = paletteOf(chart.theme);
+  const inner = layout.width - PAD * 2;
   let y = PAD;
   const parts: string[] = [];
   const add = (part: Part) => {
     parts.push(part.body);
     y += part.height;
   };
-  add(textLines([clip(chart.title, 90)], y, `fill="${colours.ink}" font-size="15" font-weight="bold"`));
-  add(textLines(wrapText(chart.caption, 100), y, `fill="${colours.ink}" font-size="12"`));
-  if (chart.note) add(textLines(wrapText(chart.note, 100), y, `fill="${colours.muted}" font-size="12"`));
-  if (chart.more) add(textLines(wrapText(chart.more, 100), y, `fill="${colours.muted}" font-size="12" class="more"`));
+  add(
+    textLines(linesWithin(chart.title, 15, inner, 2), y, 20, `fill="${colours.ink}" font-size="15" font-weight="bold"`),
+  );
+  if (standalone) {
+    add(textLines(linesWithin(chart.caption, 12, inner), y, 18, `fill="${colours.ink}" font-size="12"`));
+    if (chart.note) add(textLines(linesWithin(chart.note, 12, inner), y, 18, `fill="${colours.muted}" font-size="12"`));
+    if (chart.more)
+      add(textLines(linesWithin(chart.more, 12, inner), y, 18, `fill="${colours.muted}" font-size="12" class="more"`));
+  }
   y += 8;
   const drawing = chart.drawing;
-  add(
+  const body =
     drawing.kind === "bars"
-      ? barsPart(drawing, y, colours)
+      ? barsPart(drawing, y, colours, layout)
       : drawing.kind === "map"
-        ? mapPart(drawing, y, colours)
-        : gridPart(drawing, y, colours),
-  );
+        ? mapPart(drawing, y, colours, layout)
+        : gridPart(drawing, y, colours, layout);
+  add(body);
   y += 8;
-  add(textLines(wrapText(chart.citation, 110), y, `fill="${colours.muted}" font-size="11" class="citation"`));
+  if (standalone)
+    add(
+      textLines(
+        linesWithin(chart.citation, 11, inner),
+        y,
+        16,
+        `fill="${colours.muted}" font-size="11" class="citation"`,
+      ),
+    );
   const height = Math.ceil(y + PAD);
+  // A grid of many countries is wider than its layout: drawn whole, scaled to the frame.
+  const width = Math.max(layout.width, drawing.kind === "grid" ? gridWidth(drawing, layout) : 0);
   const head = standalone ? '<?xml version="1.0" encoding="UTF-8"?>\n' : "";
+  const naming = standalone
+    ? `role="img" aria-labelledby="${idPrefix}-title ${idPrefix}-desc"`
+    : `role="group" aria-labelledby="${idPrefix}-title" aria-describedby="${idPrefix}-desc"`;
+  const style = standalone && schemes && chart.theme === "auto" ? `<style>${schemeStyle()}</style>` : "";
   return (
-    `${head}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" ${standalone ? `role="img" aria-labelledby="${idPrefix}-title ${idPrefix}-desc"` : `role="group" aria-labelledby="${idPrefix}-title"`} font-family="system-ui, -apple-system, 'Segoe UI', sans-serif">` +
-    `<title id="${idPrefix}-title">${escapeText(chart.title)}</title>${standalone ? `<desc id="${idPrefix}-desc">${escapeText(descriptionOf(chart))}</desc>` : ""}` +
+    `${head}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ${naming} font-family="system-ui, -apple-system, 'Segoe UI', sans-serif">` +
+    `<title id="${idPrefix}-title">${escapeText(chart.title)}</title><desc id="${idPrefix}-desc">${escapeText(standalone ? descriptionOf(chart) : altTextOf(chart))}</desc>${style}` +
     `<rect width="100%" height="100%" fill="${colours.background}"/>${parts.join("")}</svg>`
   );
+}
+
+function gridWidth(drawing: Extract<EmbedDrawing, { kind: "grid" }>, layout: Layout): number {
+  const cells = drawing.countries.length * (layout.narrow ? 36 : 30);
+  return PAD * 2 + cells + (layout.narrow ? 0 : LABEL_WIDTH);
 }
 
 /** The SVG's size (for oEmbed and the iframe). */
 export function svgSize(svg: string): { width: number; height: number } {
   const match = /viewBox="0 0 (\d+) (\d+)"/.exec(svg);
-  return { width: Number(match?.[1] ?? WIDTH), height: Number(match?.[2] ?? 400) };
+  return { width: Number(match?.[1] ?? LAYOUTS.wide.width), height: Number(match?.[2] ?? 400) };
 }
 
 // ---------------------------------------------------------------- oEmbed sizing

@@ -7,7 +7,7 @@
  * neutral placeholder answered for a revoked, unknown or throttled embed, which names no
  * organization or market.
  */
-import { type EmbedChart, embedSvg, escapeText, tableOf } from "./chart";
+import { type EmbedChart, type EmbedTheme, embedSvg, escapeText, schemeStyle, tableOf } from "./chart";
 import { EMBED_SCRIPT } from "./page-script";
 
 export interface PageLinks {
@@ -17,30 +17,51 @@ export interface PageLinks {
   png?: string;
   /** The oEmbed endpoint's URL for this page. */
   oembed: string;
+  /** The chart's data as CSV (what it draws). */
+  csv?: string;
 }
 
-const STYLE = (dark: boolean) => `
-:root{color-scheme:${dark ? "dark" : "light"}}
-body{margin:0;padding:8px;font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;background:${dark ? "#16181d" : "#fff"};color:${dark ? "#f2f2f2" : "#1a1a1a"}}
+/** The page's width at which the wide drawing shows at its natural size (720 px and the padding). */
+export const WIDE_PAGE_WIDTH = 736;
+
+/** The page's colours in each scheme, as CSS custom properties. */
+const PAGE_COLOURS = {
+  light: "--bg:#fff;--fg:#1a1a1a;--note:#555;--cite:#444;--link:#0b4f9c;--line:#ccd;--focus:#b35c00;--current:#fff3d6",
+  dark: "--bg:#16181d;--fg:#f2f2f2;--note:#b8b8b8;--cite:#c8c8c8;--link:#9cc3ff;--line:#3a4659;--focus:#ffd166;--current:#3a3320",
+};
+
+/**
+ * The page's style in its theme: light or dark fixed, or `auto`, light unless the reader's setting
+ * is dark (prefers-color-scheme), the chart repainted with it (schemeStyle). Which drawing of the
+ * chart shows depends on the frame's width: the narrow one below the wide one's natural width.
+ */
+const STYLE = (theme: EmbedTheme) => `
+:root{color-scheme:${theme === "auto" ? "light dark" : theme};${PAGE_COLOURS[theme === "dark" ? "dark" : "light"]}}
+${theme === "auto" ? `@media (prefers-color-scheme: dark){:root{${PAGE_COLOURS.dark}}}${schemeStyle()}` : ""}
+body{margin:0;padding:8px;font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);color:var(--fg)}
 figure{margin:0}
 svg{max-width:100%;height:auto;display:block}
+.layout-narrow{display:none}
+.layout-narrow svg{width:100%;max-width:560px}
+@media (max-width:${WIDE_PAGE_WIDTH - 1}px){.layout-wide{display:none}.layout-narrow{display:block}}
 svg .mark:focus{outline:none}
 svg .mark:focus>text:first-of-type{text-decoration:underline}
-svg .mark:focus rect,svg .mark:focus circle{stroke:${dark ? "#ffd166" : "#b35c00"};stroke-width:2}
+svg .mark:focus rect,svg .mark:focus circle{stroke:var(--focus);stroke-width:2}
 figcaption{margin:4px 0}
-.note{color:${dark ? "#b8b8b8" : "#555"}}
-.citation{font-size:12px;color:${dark ? "#c8c8c8" : "#444"}}
-a{color:${dark ? "#9cc3ff" : "#0b4f9c"}}
+.note{color:var(--note)}
+.citation{font-size:12px;color:var(--cite)}
+a{color:var(--link)}
 table{border-collapse:collapse;font-size:12px;margin:6px 0}
-th,td{border:1px solid ${dark ? "#3a4659" : "#ccd"};padding:2px 6px;text-align:left}
+th,td{border:1px solid var(--line);padding:2px 6px;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .toolbar{display:flex;gap:6px;margin:0 0 6px}
-.toolbar button{font:inherit;font-size:13px;padding:3px 12px;border-radius:6px;cursor:pointer;border:1px solid ${dark ? "#9cc3ff" : "#0b4f9c"};background:transparent;color:${dark ? "#9cc3ff" : "#0b4f9c"}}
-.toolbar button[aria-pressed=true]{background:${dark ? "#9cc3ff" : "#0b4f9c"};color:${dark ? "#16181d" : "#fff"}}
-.toolbar button:focus-visible,tr:focus{outline:2px solid ${dark ? "#ffd166" : "#b35c00"};outline-offset:1px}
-.tip{position:absolute;z-index:1;max-width:min(26rem,90vw);padding:4px 8px;border-radius:4px;font-size:12px;pointer-events:none;background:${dark ? "#f2f2f2" : "#1a1a1a"};color:${dark ? "#16181d" : "#fff"};white-space:pre-line}
-tr.current td{background:${dark ? "#3a3320" : "#fff3d6"}}
+.toolbar button{font:inherit;font-size:13px;padding:3px 12px;border-radius:6px;cursor:pointer;border:1px solid var(--link);background:transparent;color:var(--link)}
+.toolbar button[aria-pressed=true]{background:var(--link);color:var(--bg)}
+.toolbar button:focus-visible,tr:focus{outline:2px solid var(--focus);outline-offset:1px}
+.tip{position:absolute;z-index:1;max-width:min(26rem,90vw);padding:4px 8px;border-radius:4px;font-size:12px;pointer-events:none;background:var(--fg);color:var(--bg);white-space:pre-line}
+tr.current td{background:var(--current)}
+.methodology p{max-width:44rem}
 `;
 
 const numeric = (cell: string) => /^-?\d+(\.\d+)?$/.test(cell);
@@ -77,15 +98,14 @@ const VIEW_NAMES: Record<string, string> = { map: "Map", bars: "Bars", grid: "Gr
  * other views, drawn hidden for the switch (the Delta's bars beside its map).
  */
 export function embedPage(chart: EmbedChart, links: PageLinks, others: readonly EmbedChart[] = []): string {
-  const dark = chart.theme === "dark";
   const views = [chart, ...others];
+  // Each view drawn wide and narrow; the style shows the one that fits the frame.
+  const drawn = (view: EmbedChart, layout: "wide" | "narrow") =>
+    `<div class="layout-${layout}">${embedSvg(view, { standalone: false, idPrefix: `embed-${view.view}-${layout}`, layout })}</div>`;
   const figures = views
     .map(
       (view, index) =>
-        `<div data-embed-view="${escapeText(view.view)}"${index === 0 ? "" : " hidden"}>${embedSvg(view, {
-          standalone: false,
-          idPrefix: `embed-${view.view}`,
-        })}</div>`,
+        `<div data-embed-view="${escapeText(view.view)}"${index === 0 ? "" : " hidden"}>${drawn(view, "wide")}${drawn(view, "narrow")}</div>`,
     )
     .join("\n");
   const toolbar =
@@ -103,7 +123,7 @@ export function embedPage(chart: EmbedChart, links: PageLinks, others: readonly 
 <title>${escapeText(chart.title)}</title>
 <link rel="alternate" type="application/json+oembed" href="${escapeText(links.oembed)}" title="${escapeText(chart.title)}">
 <link rel="canonical" href="${escapeText(links.page)}">
-<style>${STYLE(dark)}</style></head>
+<style>${STYLE(chart.theme)}</style></head>
 <body data-view="${escapeText(chart.view)}"><main><figure aria-labelledby="embed-caption">
 <h1 class="visually-hidden">${escapeText(chart.title)}</h1>
 ${toolbar}
@@ -112,7 +132,7 @@ ${figures}
 ${chart.note ? `<p class="note" id="embed-note">${escapeText(chart.note)}</p>` : ""}
 ${moreHtml(chart)}
 <details id="embed-table"><summary>Table of the chart</summary>${tableHtml(chart)}</details>
-<p class="citation" id="embed-citation">${escapeText(chart.citation.replace(/ Methodology: \S+$/, ""))} <a href="${escapeText(chart.methodologyUrl)}" target="_blank" rel="noopener noreferrer">Methodology</a> · <a href="${escapeText(links.svg)}" target="_blank" rel="noopener noreferrer">SVG</a>${links.png ? ` · <a href="${escapeText(links.png)}" target="_blank" rel="noopener noreferrer">PNG</a>` : ""}</p>
+<p class="citation" id="embed-citation">${escapeText(chart.citation.replace(/ Methodology: \S+$/, ""))} <a href="${escapeText(chart.methodologyUrl)}" target="_blank" rel="noopener noreferrer">Methodology</a> · ${links.csv ? `<a href="${escapeText(links.csv)}" target="_blank" rel="noopener noreferrer" download>Data (CSV)</a> · ` : ""}<a href="${escapeText(links.svg)}" target="_blank" rel="noopener noreferrer">SVG</a>${links.png ? ` · <a href="${escapeText(links.png)}" target="_blank" rel="noopener noreferrer">PNG</a>` : ""}</p>
 </figure></main>
 <div class="tip" id="embed-tip" aria-hidden="true" hidden></div>
 <script>${EMBED_SCRIPT}</script></body></html>`;
@@ -122,6 +142,55 @@ ${moreHtml(chart)}
 export function placeholderPage(heading: string, text: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeText(heading)}</title><style>${STYLE(false)}</style></head>
+<title>${escapeText(heading)}</title><style>${STYLE("auto")}</style></head>
 <body><main><h1 style="font-size:16px">${escapeText(heading)}</h1><p>${escapeText(text)}</p></main></body></html>`;
+}
+
+/** What the methodology page of an embed says: its release's methodology, as published. */
+export interface EmbedMethodology {
+  marketName: string;
+  release: number;
+  releasedAt: string;
+  methodologyVersion: string;
+  /** The methodology text verbatim (paragraphs split on blank lines). */
+  methodology: string;
+  dimensions: { name: string; description: string; bands: { name: string; from: number; to: number }[] }[];
+  /** The embed's page, to return to. */
+  chartUrl: string;
+}
+
+/**
+ * The public methodology page of the release an embed shows: reached only through the embed (its
+ * id is the key), so it shows nothing the embed does not already make public. Every text is
+ * hostile text, escaped; nothing runs, nothing loads.
+ */
+export function methodologyPage(shown: EmbedMethodology): string {
+  const title = `Methodology of ${shown.marketName}, release ${shown.release}`;
+  const paragraphs = shown.methodology
+    .trimEnd()
+    .split(/\n\s*\n/)
+    .map((paragraph) => `<p>${escapeText(paragraph)}</p>`)
+    .join("\n");
+  const dimensions = shown.dimensions
+    .map(
+      (dimension) =>
+        `<h3>${escapeText(dimension.name)}</h3><p>${escapeText(dimension.description)}</p><table><caption class="visually-hidden">Bands of ${escapeText(dimension.name)}</caption><thead><tr><th scope="col">Band</th><th scope="col">From</th><th scope="col">To</th></tr></thead><tbody>${dimension.bands
+          .map(
+            (band) =>
+              `<tr><td>${escapeText(band.name)}</td><td class="n">${band.from}</td><td class="n">${band.to}</td></tr>`,
+          )
+          .join("")}</tbody></table>`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeText(title)}</title><style>${STYLE("auto")}</style></head>
+<body><main class="methodology"><h1 style="font-size:18px">${escapeText(title)}</h1>
+<p class="note">Published ${escapeText(shown.releasedAt.slice(0, 10))}, methodology version ${escapeText(shown.methodologyVersion)}. <a href="${escapeText(shown.chartUrl)}">Back to the chart</a></p>
+<h2 style="font-size:16px">Methodology</h2>
+<blockquote id="embed-methodology">${paragraphs}</blockquote>
+<h2 style="font-size:16px">Dimensions and bands</h2>
+${dimensions}
+</main></body></html>`;
 }

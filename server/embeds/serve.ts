@@ -1,7 +1,8 @@
 /**
  * The public embed routes, answered straight from Node through the routing table
  * (server/routing/api-routes.ts), never through Next: no session is read, no cookie set, and the
- * page's only script is its own inline one, allowed by hash (./page-script.ts). `/embed/{id}` (the page), `/embed/{id}.svg` and `.png` (the chart alone), `/oembed`.
+ * page's only script is its own inline one, allowed by hash (./page-script.ts). `/embed/{id}` (the page), `/embed/{id}.svg` and `.png` (the chart alone), `/embed/{id}.csv` (what
+ * it draws), `/embed/{id}/methodology` (the methodology of the release it shows), `/oembed`.
  *
  * Each view is counted against two throttles (per embed, per viewer network: the client address
  * the door stamped, X-Forwarded-For only behind TRUST_PROXY) before anything is read. The embed's
@@ -14,8 +15,10 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../../db/client";
 import { countEmbedViews, type EmbedRow, findEmbed } from "../accounts/embeds";
+import { loadRelease } from "../catalog/releases";
 import { type EmbedReading, type EmbedTheme, type EmbedView, frameableOrigin, viewFor } from "../domain/embeds";
-import { ApiError } from "../errors/api-error";
+import { ApiError, notFound } from "../errors/api-error";
+import { csvFileName } from "../formats/csv";
 import { clientNetworkOf } from "../http/client-address";
 import { nodeHeaders } from "../http/node-headers";
 import { publicOriginFrom } from "../http/origin";
@@ -23,8 +26,8 @@ import { PROBLEM_CONTENT_TYPE, problemOf } from "../http/problem";
 import { type ThrottleRule, throttle } from "../limits/throttles";
 import { embedToShow } from "../procedures/embeds";
 import { WORKERS_RETRY_AFTER_SECONDS, WorkersBusy } from "../workers/pool";
-import { type EmbedChart, type EmbedPayload, embedChart, embedSvg, fitWithin, svgSize } from "./chart";
-import { embedPage, placeholderPage } from "./page";
+import { csvOf, type EmbedChart, type EmbedPayload, embedChart, embedSvg, fitWithin, svgSize } from "./chart";
+import { embedPage, methodologyPage, placeholderPage } from "./page";
 import { EMBED_SCRIPT_SOURCE } from "./page-script";
 import { svgToPng } from "./png";
 
@@ -77,13 +80,19 @@ export function embedThrottles(): { perEmbed: ThrottleRule; perNetwork: Throttle
   };
 }
 
-type Format = "html" | "svg" | "png";
+type Format = "html" | "svg" | "png" | "csv" | "methodology";
 
-/** `/embed/{id}`, `/embed/{id}.svg` or `.png`: the id and the format; undefined for anything else. */
+/** Whether a format is a page a person reads (its failures a neutral page), not a file (problem+json). */
+const isPage = (format: Format | "oembed") => format === "html" || format === "methodology";
+
+/**
+ * `/embed/{id}`, `/embed/{id}.svg`, `.png` or `.csv`, `/embed/{id}/methodology`: the id and the
+ * format; undefined for anything else.
+ */
 export function embedPath(path: string): { id: string; format: Format } | undefined {
-  const match = /^\/embed\/(emb_[0-9a-f]{24})(?:\.(svg|png))?$/.exec(path);
+  const match = /^\/embed\/(emb_[0-9a-f]{24})(?:\.(svg|png|csv)|\/(methodology))?$/.exec(path);
   if (!match) return undefined;
-  return { id: match[1] as string, format: (match[2] as Format | undefined) ?? "html" };
+  return { id: match[1] as string, format: ((match[2] ?? match[3]) as Format | undefined) ?? "html" };
 }
 
 export const isEmbedRoute = (path: string) => path === OEMBED_PATH || path.startsWith(EMBED_PREFIX);
@@ -102,8 +111,10 @@ const BASE_HEADERS = {
 };
 
 /**
- * The page's policy: nothing loads, only its own script runs (by hash), only the allowed origins
- * may frame it.
+ * The page's policy: nothing loads, only its own script runs (by hash). Framing: an embed is public
+ * (anyone with its address reads it), so with no origins listed any page may frame it, and the
+ * policy names no frame-ancestors at all (`*` would still refuse a page of a file: or an app's own
+ * scheme, such as a desktop editor's preview); with origins listed, only they may.
  */
 export function embedPolicy(allowedOrigins: readonly string[]): string {
   // Checked when saved; checked again here, so a row saved before the check can widen nothing.
@@ -118,7 +129,8 @@ export function embedPolicy(allowedOrigins: readonly string[]): string {
     "img-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
-    `frame-ancestors ${framers.length > 0 ? framers.join(" ") : "'none'"}`,
+    // Origins listed but none valid (a row saved before the check): the restriction stands, framed by none.
+    ...(allowedOrigins.length === 0 ? [] : [`frame-ancestors ${framers.length > 0 ? framers.join(" ") : "'none'"}`]),
   ].join("; ");
 }
 
@@ -166,7 +178,13 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 
 interface Rendered {
   svg: string;
+  /** The SVG the PNG renders: the same drawing without the CSS of the reader's scheme. */
+  pngSvg: string;
   page: string;
+  /** The chart's data, exactly what it draws (csvOf). */
+  csv: string;
+  /** The release it shows. */
+  release: number;
   /** The ETag of each format: the page's and the SVG's bytes, the PNG named by the SVG it renders. */
   etags: Record<Format, string>;
   title: string;
@@ -195,7 +213,8 @@ function build(embed: EmbedRow, shown: Awaited<ReturnType<typeof embedToShow>>, 
   const reading = embed.reading as EmbedReading;
   const facts = {
     ...shown.facts,
-    methodologyUrl: `${origin}/markets/${encodeURIComponent(embed.marketId)}/methodology`,
+    // Public through the embed: the methodology of the release it shows (answerMethodology).
+    methodologyUrl: `${origin}${EMBED_PREFIX}${embed.id}/methodology`,
     publisher: PROVIDER_NAME,
     fullTableUrl: fullTableUrl(embed, shown.release, shown.facts.country?.code ?? null, origin),
   };
@@ -206,23 +225,34 @@ function build(embed: EmbedRow, shown: Awaited<ReturnType<typeof embedToShow>>, 
   const others = reading === "delta" ? [drawn(view === "map" ? "bars" : "map")] : [];
   const page = `${origin}${EMBED_PREFIX}${embed.id}`;
   const svg = embedSvg(chart);
+  const pngSvg = embedSvg(chart, { schemes: false });
+  const csv = csvOf(chart.drawing);
   const sizes = [svgSize(svg), ...others.map((other) => svgSize(embedSvg(other)))];
   const html = embedPage(
     chart,
-    { page, svg: `${page}.svg`, png: `${page}.png`, oembed: oembedUrl(origin, page) },
+    { page, svg: `${page}.svg`, png: `${page}.png`, csv: `${page}.csv`, oembed: oembedUrl(origin, page) },
     others,
   );
   return {
     svg,
+    pngSvg,
     page: html,
-    etags: { html: strongEtag(html), svg: strongEtag(svg), png: strongEtag(`png:${svg}`) },
+    csv,
+    release: shown.release,
+    etags: {
+      html: strongEtag(html),
+      svg: strongEtag(svg),
+      png: strongEtag(`png:${pngSvg}`),
+      csv: strongEtag(csv),
+      methodology: strongEtag(`methodology:${shown.release}:${origin}`),
+    },
     pageSize: {
       width: Math.max(...sizes.map((size) => size.width)) + PAGE_EXTRA_WIDTH,
       height: Math.max(...sizes.map((size) => size.height)) + pageExtraHeight(chart, others.length > 0),
     },
     title: chart.title,
     pinned: embed.release !== null,
-    bytes: (svg.length + html.length) * 2,
+    bytes: (svg.length + pngSvg.length + html.length + csv.length) * 2,
   };
 }
 
@@ -263,6 +293,8 @@ const CONTENT_TYPES: Record<Format, string> = {
   html: "text/html; charset=utf-8",
   svg: "image/svg+xml; charset=utf-8",
   png: "image/png",
+  csv: "text/csv; charset=utf-8",
+  methodology: "text/html; charset=utf-8",
 };
 
 type Verdict = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -294,11 +326,11 @@ function failed(error: unknown, format: Format | "oembed", origin: string): Answ
   if (!(error instanceof ApiError)) throw error;
   if (error.problemCode === "unavailable") {
     const retry = { "Retry-After": String(WORKERS_RETRY_AFTER_SECONDS) };
-    return format === "html"
+    return isPage(format)
       ? placeholder(503, "Chart busy", "This chart cannot be drawn just now. Try again shortly.", retry)
       : problem(503, "unavailable", "This chart cannot be drawn just now; retry shortly.", origin, retry);
   }
-  return format === "html"
+  return isPage(format)
     ? placeholder(404, "Chart unavailable", "This chart cannot be shown.")
     : problem(404, "not_found", "This chart cannot be shown.", origin);
 }
@@ -313,17 +345,17 @@ export async function answerEmbed(
   const verdict = await admitted(db, target.id, headers);
   if (!verdict.ok) {
     const retry = { "Retry-After": String(verdict.retryAfterSeconds) };
-    return target.format === "html"
+    return isPage(target.format)
       ? placeholder(429, "Too many views", "This chart is being viewed too often. Try again shortly.", retry)
       : problem(429, "rate_limited", "This chart is being viewed too often. Try again shortly.", origin, retry);
   }
   const embed = await findEmbed(db, target.id);
   if (!embed)
-    return target.format === "html"
+    return isPage(target.format)
       ? placeholder(404, "Chart not found", "There is no chart at this address.")
       : problem(404, "not_found", "There is no chart at this address.", origin);
   if (embed.revokedAt)
-    return target.format === "html"
+    return isPage(target.format)
       ? placeholder(410, "Chart removed", "This chart is no longer available.")
       : problem(410, "gone", "This chart is no longer available.", origin);
   let rendered: Rendered;
@@ -337,19 +369,26 @@ export async function answerEmbed(
   const etag = rendered.etags[target.format];
   const policy =
     target.format === "html" ? embedPolicy(embed.allowedOrigins) : `${NEUTRAL_POLICY}; frame-ancestors 'none'`;
+  // The data is as public as the chart: a host page may read it too.
+  const files: Record<string, string> = target.format === "csv" ? { "Access-Control-Allow-Origin": "*" } : {};
   const common = {
     ...BASE_HEADERS,
     "Content-Security-Policy": policy,
     "Cache-Control": rendered.pinned ? PINNED_CACHE : LATEST_CACHE,
     ETag: etag,
+    ...files,
   };
   if (matches(headers.get("if-none-match"), etag)) return { status: 304, headers: common, body: "" };
   let body: string | Buffer | null;
   try {
     body =
-      target.format === "html" ? rendered.page : target.format === "svg" ? rendered.svg : await svgToPng(rendered.svg);
+      target.format === "png"
+        ? await svgToPng(rendered.pngSvg)
+        : target.format === "methodology"
+          ? await methodologyOf(db, embed, rendered, origin)
+          : { html: rendered.page, svg: rendered.svg, csv: rendered.csv }[target.format];
   } catch (error) {
-    if (!(error instanceof WorkersBusy)) throw error;
+    if (!(error instanceof WorkersBusy)) return failed(error, target.format, origin);
     return problem(503, "unavailable", "Every PNG renderer is busy; retry shortly or use the SVG.", origin, {
       "Retry-After": String(WORKERS_RETRY_AFTER_SECONDS),
     });
@@ -360,10 +399,40 @@ export async function answerEmbed(
     headers: {
       ...common,
       "Content-Type": CONTENT_TYPES[target.format],
-      ...(target.format === "html" ? {} : { "Content-Disposition": `inline; filename="${embed.id}.${target.format}"` }),
+      ...(isPage(target.format) ? {} : { "Content-Disposition": disposition(embed, rendered, target.format) }),
     },
     body,
   };
+}
+
+/** How a file is handed over: the data as a download named by what it holds, the pictures inline. */
+function disposition(embed: EmbedRow, rendered: Rendered, format: Format): string {
+  if (format !== "csv") return `inline; filename="${embed.id}.${format}"`;
+  const name = csvFileName(embed.marketId, embed.reading, embed.country ?? undefined, "release", rendered.release);
+  return `attachment; filename="${name}"`;
+}
+
+/**
+ * The methodology page of the release the embed shows (the one its page shows now): the release's
+ * methodology as published, and nothing of any other market or release.
+ */
+async function methodologyOf(db: Database, embed: EmbedRow, rendered: Rendered, origin: string): Promise<string> {
+  const loaded = await loadRelease(db, embed.marketId, rendered.release);
+  if (!loaded) throw notFound("This chart's release is no longer published.");
+  const release = loaded.data;
+  return methodologyPage({
+    marketName: release.name,
+    release: release.release,
+    releasedAt: release.lastUpdated,
+    methodologyVersion: release.methodologyVersion,
+    methodology: release.methodology,
+    dimensions: release.dimensions.map((dimension) => ({
+      name: dimension.name,
+      description: dimension.description,
+      bands: dimension.bands.map((band) => ({ name: band.name, from: band.from, to: band.to })),
+    })),
+    chartUrl: `${origin}${EMBED_PREFIX}${embed.id}`,
+  });
 }
 
 const positiveInt = (value: string | null) => {

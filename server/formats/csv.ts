@@ -88,8 +88,12 @@ export function toCsv<Row>(columns: readonly Column<Row>[], rows: readonly Row[]
     columns.map((c) => csvField(c.label)),
     ...rows.map((row) => columns.map((c) => csvField(c.value(row), c.numeric ? c.decimals : undefined))),
   ];
-  return `${lines.map((fields) => fields.join(",")).join("\r\n")}\r\n`;
+  return csvText(lines);
 }
+
+/** Fields already written (csvField) as CSV text: commas between them, CRLF after each line (RFC 4180). */
+export const csvText = (lines: readonly (readonly string[])[]): string =>
+  `${lines.map((fields) => fields.join(",")).join("\r\n")}\r\n`;
 
 /** A file name from its parts: lowercase words and digits joined by hyphens. */
 export function csvFileName(...parts: (string | number | undefined)[]): string {

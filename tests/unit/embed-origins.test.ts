@@ -62,4 +62,12 @@ describe("embedPolicy", () => {
     expect(policy).not.toMatch(/sandbox|\*|,/);
     expect(frameAncestors(embedPolicy(["https://*"]))).toEqual(["frame-ancestors 'none'"]);
   });
+
+  it("with no origins listed names no frame-ancestors: any page may frame it, the rest stays closed", () => {
+    const policy = embedPolicy([]);
+    expect(frameAncestors(policy)).toEqual([]);
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("form-action 'none'");
+    expect(policy).not.toContain("unsafe-inline'; script");
+  });
 });

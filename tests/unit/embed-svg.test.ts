@@ -96,7 +96,7 @@ describe("the embed SVG", () => {
         }
       };
       walk(root as unknown as Element);
-      const allowed = new Set(["svg", "title", "desc", "rect", "g", "text", "line", "circle"]);
+      const allowed = new Set(["svg", "title", "desc", "rect", "g", "text", "tspan", "line", "circle"]);
       expect([...names].filter((name) => !allowed.has(name))).toEqual([]);
       expect(names.has("script")).toBe(false);
       expect(names.has("img")).toBe(false);

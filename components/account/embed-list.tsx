@@ -1,6 +1,11 @@
 "use client";
-/** The active organization's embeds: what each shows, its views, the releases paid for; revoke. */
+/**
+ * The active organization's embeds: what each shows (market, reading, country and release by
+ * name), where it may be shown, its views, the releases paid for; revoke, asked first (it is for
+ * good). A table at full width, one labelled card per embed on a phone.
+ */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { count, utcMinute } from "../format";
 import { useTRPC } from "../trpc";
@@ -21,16 +26,14 @@ export function EmbedList({ origin }: { origin: string }) {
     >
       {(items) => (
         <TableWrap label="Embeds">
-          <table data-testid="embed-list">
+          <table data-testid="embed-list" className="embed-list">
             <thead>
               <tr>
-                <th scope="col">Embed</th>
-                <th scope="col">Reading</th>
-                <th scope="col">Market</th>
+                <th scope="col">Chart</th>
                 <th scope="col">Country</th>
                 <th scope="col">Release</th>
-                <th scope="col">Allowed origins</th>
-                <th scope="col" className="numeric">
+                <th scope="col">Shown on</th>
+                <th scope="col" className="num">
                   Views
                 </th>
                 <th scope="col">Releases paid</th>
@@ -41,31 +44,41 @@ export function EmbedList({ origin }: { origin: string }) {
             <tbody>
               {items.map((e) => (
                 <tr key={e.id} data-embed={e.id}>
-                  <td>{e.revokedAt ? e.id : <a href={`${origin}/embed/${e.id}`}>{e.id}</a>}</td>
-                  <td>
-                    {e.reading} ({e.view}, {e.theme})
+                  <th scope="row">
+                    {e.revokedAt ? (
+                      `${e.readingTitle} of ${e.marketName}`
+                    ) : (
+                      <a href={`${origin}/embed/${e.id}`} title={e.summary}>
+                        {e.readingTitle} of {e.marketName}
+                      </a>
+                    )}
+                    <span className="hint embed-id">
+                      {" "}
+                      {e.view}, {e.theme === "auto" ? "follows the reader's scheme" : e.theme} · {e.id}
+                    </span>
+                  </th>
+                  <td data-label="Country">{e.countryName ? `${e.countryName} (${e.country})` : "–"}</td>
+                  <td data-label="Release">{e.release === null ? "latest" : e.release}</td>
+                  <td data-label="Shown on" className="embed-origins">
+                    {e.allowedOrigins.length ? e.allowedOrigins.join(" ") : "any site"}
                   </td>
-                  <td>{e.marketId}</td>
-                  <td>{e.country ?? "–"}</td>
-                  <td>{e.release === null ? "latest" : e.release}</td>
-                  <td>{e.allowedOrigins.length ? e.allowedOrigins.join(" ") : "none (not frameable)"}</td>
-                  <td className="numeric" data-testid="embed-views">
+                  <td data-label="Views" className="num" data-testid="embed-views">
                     {count(e.views)}
                   </td>
-                  <td>{e.chargedReleases.join(", ") || "–"}</td>
-                  <td>{utcMinute(e.createdAt)}</td>
-                  <td>
+                  <td data-label="Releases paid">{e.chargedReleases.join(", ") || "–"}</td>
+                  <td data-label="Created">{utcMinute(e.createdAt)}</td>
+                  <td data-label="State">
                     {e.revokedAt ? (
                       `Revoked ${utcMinute(e.revokedAt)}`
                     ) : (
-                      <button
-                        type="button"
+                      <ConfirmButton
+                        label="Revoke"
+                        accessibleLabel={`Revoke ${e.readingTitle} of ${e.marketName} (${e.id})`}
+                        question="Revoke for good? The chart stops showing everywhere it is pasted."
+                        confirmLabel="Revoke for good"
                         disabled={revoke.isPending}
-                        onClick={() => revoke.mutate({ embedId: e.id })}
-                        aria-label={`Revoke ${e.id}`}
-                      >
-                        Revoke
-                      </button>
+                        onConfirm={() => revoke.mutate({ embedId: e.id })}
+                      />
                     )}
                   </td>
                 </tr>

@@ -1,15 +1,22 @@
 "use client";
 /**
  * "Embed" beside a reading's figure: a small form that makes an embed of this reading (the market,
- * the country, this release pinned or the latest, the view, the theme, the origins allowed to
- * frame it) and shows its URL and the frame to paste. Paid at once for the release it shows: the
- * reading's price, said before creating (docs/embeds.md).
+ * the country, this release pinned or the latest, the view, the theme, where it may be shown:
+ * any site, or only the sites listed) and shows its URL, what it shows in words, and the frame to
+ * paste. Paid at once for the release it shows: the reading's price, said before creating
+ * (docs/embeds.md).
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { ProblemAlert } from "@/components/account/account-list";
-import { type EmbedReading, type EmbedView, READING_TITLES, READING_VIEWS } from "@/server/domain/embeds";
+import {
+  type EmbedReading,
+  type EmbedTheme,
+  type EmbedView,
+  READING_TITLES,
+  READING_VIEWS,
+} from "@/server/domain/embeds";
 import { useTRPC } from "../trpc";
 
 export function EmbedAction({
@@ -30,7 +37,8 @@ export function EmbedAction({
   const [open, setOpen] = useState(false);
   const [pinned, setPinned] = useState(true);
   const [chosenView, setChosenView] = useState<EmbedView>(view ?? (READING_VIEWS[reading][0] as EmbedView));
-  const [theme, setTheme] = useState<"light" | "dark">("light");
+  const [theme, setTheme] = useState<EmbedTheme>("auto");
+  const [anySite, setAnySite] = useState(true);
   const [origins, setOrigins] = useState("");
   const prices = useQuery({ ...trpc.embeds.prices.queryOptions(), enabled: open });
   const create = useMutation(trpc.embeds.create.mutationOptions());
@@ -45,10 +53,12 @@ export function EmbedAction({
       release: pinned ? release : null,
       view: chosenView,
       theme,
-      allowedOrigins: origins
-        .split(/[\s,]+/)
-        .map((o) => o.trim())
-        .filter(Boolean),
+      allowedOrigins: anySite
+        ? []
+        : origins
+            .split(/[\s,]+/)
+            .map((o) => o.trim())
+            .filter(Boolean),
     });
   };
   const url = create.data?.url ?? null;
@@ -77,20 +87,33 @@ export function EmbedAction({
         ) : null}
         <label>
           Theme
-          <select value={theme} onChange={(e) => setTheme(e.target.value as "light" | "dark")}>
-            <option value="light">light</option>
-            <option value="dark">dark</option>
+          <select value={theme} onChange={(e) => setTheme(e.target.value as EmbedTheme)}>
+            <option value="auto">Follows the reader&apos;s light or dark setting</option>
+            <option value="light">Always light</option>
+            <option value="dark">Always dark</option>
           </select>
         </label>
-        <label>
-          Origins allowed to frame it
-          <input
-            value={origins}
-            onChange={(e) => setOrigins(e.target.value)}
-            placeholder="https://reports.example.com"
-            name="origins"
-          />
-        </label>
+        <fieldset className="embed-where">
+          <legend>Where it may be shown</legend>
+          <label>
+            <input type="radio" name="where" checked={anySite} onChange={() => setAnySite(true)} />
+            Any site: whoever pastes the frame shows it (the chart is public to anyone with its address).
+          </label>
+          <label>
+            <input type="radio" name="where" checked={!anySite} onChange={() => setAnySite(false)} />
+            Only these sites: any other page that frames it shows an empty frame (the address still opens on its own).
+          </label>
+          <label>
+            Sites allowed to frame it
+            <input
+              value={origins}
+              onChange={(e) => setOrigins(e.target.value)}
+              placeholder="https://reports.example.com"
+              name="origins"
+              disabled={anySite}
+            />
+          </label>
+        </fieldset>
         <p className="hint">
           {price === undefined
             ? "Costs the reading's price per release it shows."
@@ -103,20 +126,35 @@ export function EmbedAction({
       <ProblemAlert errors={[create.error]} />
       {create.data && url ? (
         <div role="status" data-testid="embed-created">
+          <p data-testid="embed-summary">
+            Embed created: <strong>{create.data.summary}</strong>.{" "}
+            {create.data.anySite
+              ? "Any site may show it."
+              : "Only the sites listed may show it; elsewhere the frame stays empty."}
+          </p>
           <p>
-            Embed created: <a href={url}>{url}</a> (also <a href={`${url}.svg`}>SVG</a>). Listed on{" "}
-            <Link href="/embeds">Embeds</Link>.
+            <a href={url}>{url}</a> · <a href={`${url}.svg`}>SVG</a> · <a href={`${url}.csv`}>Data (CSV)</a> ·{" "}
+            <a href={`${url}/methodology`}>Methodology</a>. Listed on <Link href="/embeds">Embeds</Link>.
           </p>
           <label>
             Paste into your page
-            <textarea
-              readOnly
-              rows={2}
-              value={`<iframe src="${url}" width="736" height="600" style="border:0" title="${READING_TITLES[reading]}"></iframe>`}
-            />
+            <textarea readOnly rows={3} value={frameSnippet(url, create.data.summary)} />
           </label>
         </div>
       ) : null}
     </details>
   );
+}
+
+/** Text as an HTML attribute's value reads it literally (a market's name is someone else's text). */
+const attribute = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/**
+ * The frame to paste: as wide as its column up to the chart's natural width (the page draws the
+ * narrow chart in a narrower frame), titled with what it shows, and a link to it for a reader
+ * whose page shows no frames.
+ */
+export function frameSnippet(url: string, summary: string): string {
+  return `<iframe src="${attribute(url)}" title="${attribute(summary)}" width="100%" height="640" style="border:0;max-width:736px" loading="lazy" referrerpolicy="no-referrer"></iframe>\n<p><a href="${attribute(url)}">${attribute(summary)}</a></p>`;
 }

@@ -42,6 +42,32 @@ export function viewFor(reading: EmbedReading, asked: string | null | undefined)
   return views.includes(asked as EmbedView) ? (asked as EmbedView) : (views[0] as EmbedView);
 }
 
+/**
+ * What an embed shows, in one line for the people who make and list it: "Delta of Foundation-model
+ * APIs under France (FR), release 3 (pinned)", or "… the latest release (now 4)". The chart's own
+ * caption says the same to its readers (server/embeds/chart.ts).
+ */
+export function embedSummary(embed: {
+  reading: EmbedReading;
+  marketName: string;
+  country: { code: string; name: string } | null;
+  /** The release pinned; null: the latest. */
+  release: number | null;
+  /** The latest release it has shown, for a latest one. */
+  shownRelease?: number | null;
+}): string {
+  const under = embed.country
+    ? ` under ${embed.country.name} (${embed.country.code})`
+    : embed.reading === "availability"
+      ? " in every country"
+      : ", published scores";
+  const release =
+    embed.release !== null
+      ? `release ${embed.release} (pinned)`
+      : `the latest release${embed.shownRelease ? ` (now ${embed.shownRelease})` : ""}`;
+  return `${READING_TITLES[embed.reading]} of ${embed.marketName}${under}, ${release}`;
+}
+
 /** What the caption and citation say about what an embed shows. */
 export interface EmbedFacts {
   marketName: string;

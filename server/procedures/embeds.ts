@@ -15,6 +15,7 @@ import {
   type EmbedReading,
   type EmbedTheme,
   type EmbedView,
+  embedSummary,
   frameableOrigin,
   READING_TAKES_COUNTRY,
 } from "../domain/embeds";
@@ -81,11 +82,14 @@ async function releaseFor(db: Database, marketId: string, release: number | null
   return loaded;
 }
 
+/** A new embed, and what it shows: its market's and country's names, the release it shows now. */
+export type CreatedEmbed = EmbedRow & { summary: string };
+
 /**
  * Creates an embed and pays for the release it shows now (the pinned one, or the latest): an
  * organization that cannot pay gets no embed.
  */
-export async function createEmbed(db: Database, request: EmbedRequest): Promise<EmbedRow> {
+export async function createEmbed(db: Database, request: EmbedRequest): Promise<CreatedEmbed> {
   const loaded = await releaseFor(db, request.marketId, request.release);
   const takesCountry = READING_TAKES_COUNTRY[request.reading];
   const country = takesCountry ? (request.country ?? "").toUpperCase() : null;
@@ -120,7 +124,15 @@ export async function createEmbed(db: Database, request: EmbedRequest): Promise<
     await deleteUnpaidEmbed(db, embed.id);
     throw new EmbedUnpaidError(cost, paid.balance);
   }
-  return embed;
+  const geography = country ? loaded.data.geographies.find((g) => g.country === country) : undefined;
+  const summary = embedSummary({
+    reading: request.reading,
+    marketName: loaded.data.name,
+    country: country ? { code: country, name: geography?.name ?? country } : null,
+    release: embed.release,
+    shownRelease: loaded.data.release,
+  });
+  return { ...embed, summary };
 }
 
 /**

@@ -5,7 +5,16 @@
  */
 import { z } from "zod";
 import { listEmbeds, revokeEmbed } from "../../accounts/embeds";
-import { EMBED_READINGS, EMBED_THEMES, EMBED_VIEWS, viewFor } from "../../domain/embeds";
+import { listMarkets, readGeographies } from "../../catalog/store";
+import {
+  EMBED_READINGS,
+  EMBED_THEMES,
+  EMBED_VIEWS,
+  type EmbedReading,
+  embedSummary,
+  READING_TITLES,
+  viewFor,
+} from "../../domain/embeds";
 import { notFound } from "../../errors/api-error";
 import { createEmbed, EMBED_ACTIONS, embedPrice } from "../embeds";
 import { releaseNumber } from "../schemas";
@@ -16,10 +25,25 @@ const embedProcedure = permittedProcedure("embeds.manage");
 const embedId = z.string().regex(/^emb_[0-9a-f]{24}$/, "Not an embed id");
 
 export const embedsRouter = createRouter({
-  list: embedProcedure.query(async ({ ctx }) =>
-    (await listEmbeds(ctx.db, ctx.organization.id)).map((embed) => ({
+  list: embedProcedure.query(async ({ ctx }) => {
+    const embeds = await listEmbeds(ctx.db, ctx.organization.id);
+    if (embeds.length === 0) return [];
+    // Names, not ids: the market's and the country's as the catalogue has them now.
+    const markets = new Map((await listMarkets(ctx.db)).map((market) => [market.marketId, market.name]));
+    const countries = new Map((await readGeographies(ctx.db)).map((g) => [g.country, g.name]));
+    return embeds.map((embed) => ({
       id: embed.id,
       marketId: embed.marketId,
+      marketName: markets.get(embed.marketId) ?? embed.marketId,
+      readingTitle: READING_TITLES[embed.reading as EmbedReading],
+      countryName: embed.country ? (countries.get(embed.country) ?? embed.country) : null,
+      summary: embedSummary({
+        reading: embed.reading as EmbedReading,
+        marketName: markets.get(embed.marketId) ?? embed.marketId,
+        country: embed.country ? { code: embed.country, name: countries.get(embed.country) ?? embed.country } : null,
+        release: embed.release,
+        shownRelease: embed.chargedReleases.at(-1) ?? null,
+      }),
       reading: embed.reading,
       country: embed.country,
       release: embed.release,
@@ -30,8 +54,8 @@ export const embedsRouter = createRouter({
       chargedReleases: embed.chargedReleases,
       createdAt: embed.createdAt.toISOString(),
       revokedAt: embed.revokedAt?.toISOString() ?? null,
-    })),
-  ),
+    }));
+  }),
 
   /** What an embed of each reading costs per release it shows. */
   prices: embedProcedure.query(() =>
@@ -62,7 +86,7 @@ export const embedsRouter = createRouter({
         // Bounded as every release parameter is: a larger one is the caller's 400, never a database error.
         release: releaseNumber("release").nullable().optional(),
         view: z.enum(EMBED_VIEWS).optional(),
-        theme: z.enum(EMBED_THEMES).default("light"),
+        theme: z.enum(EMBED_THEMES).default("auto"),
         allowedOrigins: z.array(z.string().max(300)).max(20).default([]),
       }),
     )
@@ -80,7 +104,13 @@ export const embedsRouter = createRouter({
       });
       // The URL at the operator's origin (APP_URL): the one oEmbed vouches for, whatever host the
       // dashboard was reached on.
-      return { id: embed.id, path: `/embed/${embed.id}`, url: `${ctx.origin}/embed/${embed.id}` };
+      return {
+        id: embed.id,
+        path: `/embed/${embed.id}`,
+        url: `${ctx.origin}/embed/${embed.id}`,
+        summary: embed.summary,
+        anySite: embed.allowedOrigins.length === 0,
+      };
     }),
 
   revoke: embedProcedure

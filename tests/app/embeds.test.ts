@@ -1,7 +1,9 @@
 /**
  * Embeds over real HTTP, on an app of this file's own (tight view limits): the page sets no cookie
- * and may be framed by exactly the embed's origins, says the market, release, country and
- * citation; the SVG's numbers are the REST reading's of the same release and country; pinned and
+ * and may be framed by exactly the embed's origins (by any page when it lists none), says the
+ * market, release, country and citation; its data as CSV is exactly what it draws and its
+ * methodology page is the release's, both public through the embed and gone with it; a market of
+ * 1,000 products stays a bounded chart and CSV that hold the event loop briefly; the SVG's numbers are the REST reading's of the same release and country; pinned and
  * latest cache as documented, with ETags and 304; oEmbed answers valid JSON within maxwidth and
  * maxheight, only for our own URLs, whatever Host a client forges; revoked answers 410; too many
  * views 429; hostile product names stay text in the page and the SVG.
@@ -11,17 +13,24 @@ import { DOMParser } from "@xmldom/xmldom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
 import { revokeEmbed } from "@/server/accounts/embeds";
+import { loadRelease } from "@/server/catalog/releases";
 import { publishMarket } from "@/server/catalog/store";
+import { EMBED_DRAWN_PRODUCTS } from "@/server/domain/embeds";
 import { EMBED_SCRIPT } from "@/server/embeds/page-script";
 import { svgToPng } from "@/server/embeds/png";
 import { createEmbed } from "@/server/procedures/embeds";
 import { organization } from "../helpers/accounts";
+import { readCsv } from "../helpers/csv";
 import { generatedMarket } from "../helpers/generated-catalogue";
 import { hostileRequest } from "../helpers/hostile";
+import { parseExposition, sample } from "../helpers/metrics";
 import { type OwnApp, startOwnApp } from "../helpers/own-app";
 
 const MARKET = "foundation-model-apis";
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
+/** What a spreadsheet would run, at the start of a product's name. */
+const FORMULA = `=HYPERLINK("http://evil.example","open")`;
+const LARGE = "generated-large-1000";
 const ALLOWED = ["https://reports.example.com", "http://127.0.0.1:5555"];
 const PER_EMBED = 25;
 /** Views from one network: above what the tests before the last make (about 65), below their sum with it. */
@@ -37,6 +46,10 @@ interface Prepared {
   capaindex: string;
   /** Embeds the per-network test spreads its views over, each kept below the per-embed limit. */
   spread: string[];
+  /** A Delta of a market of 1,000 products. */
+  large: string;
+  /** The methodology text of MARKET's release 1, as published. */
+  methodology: string;
 }
 
 let app: OwnApp<Prepared>;
@@ -48,6 +61,8 @@ async function prepare(db: Database): Promise<Prepared> {
   const hostile = generatedMarket(5, 6, { seed: 3, marketId: "hostile-names", controls: ["eu-data-residency"] });
   hostile.name = `Market ${HOSTILE}`;
   for (const product of hostile.products) product.name = `${product.name} ${HOSTILE}`;
+  (hostile.products[0] as { name: string }).name = `${FORMULA} ${HOSTILE}`;
+  hostile.methodology = `Hostile methodology ${HOSTILE}\n\nSecond paragraph & "quotes".`;
   await publishMarket(db, "hostile.json", hostile, {
     notes: "Hostile names.",
     material: false,
@@ -70,6 +85,16 @@ async function prepare(db: Database): Promise<Prepared> {
     ).id;
   const revoked = await make({});
   await revokeEmbed(db, org.id, revoked);
+  await publishMarket(
+    db,
+    "large.json",
+    generatedMarket(1000, 6, { seed: 5, marketId: LARGE, controls: ["eu-data-residency"] }),
+    {
+      notes: "A thousand products.",
+      material: false,
+      publishedAt: new Date(),
+    },
+  );
   return {
     token: org.token,
     pinned: await make({}),
@@ -79,6 +104,8 @@ async function prepare(db: Database): Promise<Prepared> {
     busy: await make({ view: "bars" }),
     capaindex: await make({ reading: "capaindex", country: null, view: "bars", allowedOrigins: [] }),
     spread: await Promise.all(Array.from({ length: 8 }, () => make({ view: "bars" }))),
+    large: await make({ marketId: LARGE, release: 1, view: "map", allowedOrigins: [] }),
+    methodology: (await loadRelease(db, MARKET, 1))?.data.methodology ?? "",
   };
 }
 
@@ -154,14 +181,128 @@ describe("the embed page", () => {
     expect(caption).toContain("France (FR)");
     for (const control of delta.controls) expect(caption).toContain(control.name.replace(/&/g, "&amp;"));
     expect(html).toMatch(/<p class="citation" id="embed-citation">Market Positioning Service, /);
-    expect(html).toContain(`href="${base}/markets/${MARKET}/methodology"`);
+    // The methodology link is public, through the embed: no sign-in on the way.
+    expect(html).toContain(`href="${base}/embed/${app.prepared.pinned}/methodology"`);
+    expect(html).toContain(`href="${base}/embed/${app.prepared.pinned}.csv"`);
     // oEmbed discovery.
     expect(html).toMatch(/<link rel="alternate" type="application\/json\+oembed" href="[^"]+\/oembed\?url=/);
   });
 
-  it("an embed that allows no origin may be framed by none", async () => {
+  it("an embed that lists no origin may be framed by any page; nothing else opens up", async () => {
     const response = await fetch(`${base}/embed/${app.prepared.capaindex}`);
-    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.status).toBe(200);
+    const policy = response.headers.get("content-security-policy") ?? "";
+    expect(policy).not.toContain("frame-ancestors");
+    expect(response.headers.get("x-frame-options")).toBeNull();
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toMatch(/script-src 'sha256-[^']+';/);
+    expect(policy).toContain("form-action 'none'");
+    expect(response.headers.get("set-cookie")).toBeNull();
+    // The files beside it are never framed.
+    const svg = await fetch(`${base}/embed/${app.prepared.capaindex}.svg`);
+    expect(svg.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+});
+
+/** The page's table, as a reader sees it: its column names and each row's cells. */
+function pageTable(html: string): string[][] {
+  const asText = (text: string) =>
+    text
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, "&");
+  const table = /<details id="embed-table">[\s\S]*?<\/details>/.exec(html)?.[0] ?? "";
+  const head = [...table.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => asText(m[1] as string));
+  const rows = [...table.matchAll(/<tr data-product[^>]*>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...(row[1] as string).matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => asText(m[1] as string)),
+  );
+  return [head, ...rows];
+}
+
+describe("the embed's data and methodology", () => {
+  it("the CSV is exactly the chart's table: the same rows, values and order, free and public", async () => {
+    const before = await rest<{ balance: number }>("/organization");
+    const html = await (await fetch(`${base}/embed/${app.prepared.pinned}`)).text();
+    const response = await fetch(`${base}/embed/${app.prepared.pinned}.csv`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${MARKET}-delta-fr-release-1.csv"`);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    const rows = readCsv(await response.text());
+    expect(rows).toEqual(pageTable(html));
+    expect(rows.length).toBeGreaterThan(3);
+    // The chart's marks are the CSV's rows, in its order.
+    const svg = await (await fetch(`${base}/embed/${app.prepared.pinned}.svg`)).text();
+    const markOrder = [...svg.matchAll(/<g class="mark"[^>]*data-product="([^"]+)"/g)].map((m) => m[1]);
+    const rowOrder = [...html.matchAll(/<tr data-product="([^"]+)"/g)].map((m) => m[1]);
+    expect(markOrder).toEqual(rowOrder);
+    expect(markOrder).toHaveLength(rows.length - 1);
+    expect((await rest<{ balance: number }>("/organization")).balance).toBe(before.balance);
+  });
+
+  it("a hostile name is text in the CSV: formulas neutralised, quotes doubled", async () => {
+    const csv = await (await fetch(`${base}/embed/${app.prepared.hostile}.csv`)).text();
+    const names = readCsv(csv)
+      .slice(1)
+      .map((row) => row[1]);
+    expect(names).toContain(`'${FORMULA} ${HOSTILE}`);
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""open"")`);
+    for (const name of names) expect(name).not.toMatch(/^[=+\-@]/);
+  });
+
+  it("the methodology page is the release's, verbatim and escaped, public, for this embed's market only", async () => {
+    const response = await fetch(`${base}/embed/${app.prepared.pinned}/methodology`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("set-cookie")).toBeNull();
+    const policy = response.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).not.toContain("script-src");
+    const html = await response.text();
+    expect(html).toContain("Methodology of Foundation-model APIs, release 1");
+    const paragraph = app.prepared.methodology.trim().split(/\n\s*\n/)[0] as string;
+    expect(paragraph.length).toBeGreaterThan(20);
+    expect(html).toContain(paragraph.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#39;"));
+    expect(html).not.toMatch(/<script/);
+    // The hostile market's methodology stays text.
+    const hostile = await (await fetch(`${base}/embed/${app.prepared.hostile}/methodology`)).text();
+    expect(hostile).toContain("Hostile methodology &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(hostile).not.toContain("<img");
+    expect(hostile).not.toContain("<script");
+    // Only through an embed's id: nothing else under the path answers.
+    expect((await fetch(`${base}/embed/${app.prepared.pinned}/methodology/x`)).status).toBe(404);
+    expect((await fetch(`${base}/embed/foundation-model-apis/methodology`)).status).toBe(404);
+  });
+
+  it("a revoked embed's data and methodology are gone, naming nothing", async () => {
+    const csv = await fetch(`${base}/embed/${app.prepared.revoked}.csv`);
+    expect(csv.status).toBe(410);
+    expect(await csv.json()).toMatchObject({ status: 410, code: "gone" });
+    const page = await fetch(`${base}/embed/${app.prepared.revoked}/methodology`);
+    expect(page.status).toBe(410);
+    const html = await page.text();
+    expect(html).not.toContain("Foundation");
+    expect(html).not.toContain("Methodology of");
+    expect((await fetch(`${base}/embed/emb_${"0".repeat(24)}.csv`)).status).toBe(404);
+  });
+
+  it("a market of 1,000 products: a bounded chart and CSV, answered holding the event loop briefly", async () => {
+    const held = async () =>
+      (sample(parseExposition(await (await fetch(`${base}/metrics`)).text()), "nodejs_eventloop_lag_max_seconds") ??
+        0) * 1000;
+    for (const suffix of ["", ".svg", ".csv", "/methodology"]) {
+      await held();
+      const response = await fetch(`${base}/embed/${app.prepared.large}${suffix}`);
+      const body = await response.text();
+      const hold = await held();
+      expect(response.status, suffix).toBe(200);
+      expect(hold, suffix).toBeLessThan(250);
+      expect(body.length, suffix).toBeLessThan(400_000);
+      if (suffix === ".csv") expect(readCsv(body)).toHaveLength(EMBED_DRAWN_PRODUCTS + 1);
+      if (suffix === "") expect(body).toContain(`Showing the first ${EMBED_DRAWN_PRODUCTS} of 1,000 products`);
+    }
   });
 });
 
@@ -319,6 +460,7 @@ describe("revoked, throttled, hostile", () => {
     expect(html).not.toContain("Foundation");
     expect(html).not.toContain(MARKET);
     expect((await fetch(`${base}/embed/${app.prepared.revoked}.svg`)).status).toBe(410);
+    expect((await fetch(`${base}/embed/${app.prepared.revoked}.csv`)).status).toBe(410);
     const svg = await fetch(`${base}/embed/${app.prepared.revoked}.svg`);
     expect(await svg.json()).toMatchObject({ status: 410, code: "gone", title: "Gone" });
     const oembed = await fetch(`${base}/oembed?url=${encodeURIComponent(`${base}/embed/${app.prepared.revoked}`)}`);

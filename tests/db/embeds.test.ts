@@ -14,6 +14,7 @@ import { creditLedger, embedCharges } from "@/db/schema";
 import { auditPage } from "@/server/accounts/audit";
 import { changeCredits, creditBalance } from "@/server/accounts/credits";
 import { chargedReleases, findEmbed } from "@/server/accounts/embeds";
+import { loadRelease } from "@/server/catalog/releases";
 import { answerEmbed } from "@/server/embeds/serve";
 import { describeError } from "@/server/errors/describe";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
@@ -190,6 +191,14 @@ describe("embeds", () => {
       chargedReleases: [1],
       revokedAt: null,
     });
+    // Names, not ids: what it shows in words, for the panel and /embeds alike.
+    const market = (await loadRelease(database.db, MARKET, 1))?.data;
+    const country = market?.geographies.find((g) => g.country === "XB")?.name;
+    expect(country).toBeTruthy();
+    const summary = `Delta of ${market?.name} under ${country} (XB), release 1 (pinned)`;
+    expect(created.summary).toBe(summary);
+    expect(created.anySite).toBe(false);
+    expect(listed[0]).toMatchObject({ marketName: market?.name, readingTitle: "Delta", countryName: country, summary });
     expect(await them.embeds.list()).toEqual([]);
     const refused = await them.embeds.revoke({ embedId: created.id }).catch((e: unknown) => describeError(e).code);
     expect(refused).toBe("not_found");
@@ -214,6 +223,13 @@ describe("embeds", () => {
       .create({ marketId: MARKET, reading: "capaindex" })
       .catch((e: unknown) => describeError(e).code);
     expect(refused).toBe("forbidden");
+    // Nor may billing list or revoke the organization's embeds.
+    const made = await createEmbed(database.db, { ...request(org.id), reading: "capaindex", country: null });
+    expect(await asBilling.embeds.list().catch((e: unknown) => describeError(e).code)).toBe("forbidden");
+    expect(await asBilling.embeds.revoke({ embedId: made.id }).catch((e: unknown) => describeError(e).code)).toBe(
+      "forbidden",
+    );
+    expect((await findEmbed(database.db, made.id))?.revokedAt).toBeNull();
     const owner = await dashboardCallerAs(database.db, org.userId, { "user-agent": "EmbedAudit/1.0" });
     const created = await owner.embeds.create({ marketId: MARKET, reading: "capaindex", release: 1 });
     await owner.embeds.revoke({ embedId: created.id });

@@ -16,7 +16,8 @@ export default async function EmbedsPage() {
       <h1>Embeds</h1>
       <p>
         Charts of <strong>{organization.name}</strong> that others can frame, cite and paste: each is paid for once per
-        release it shows (the reading&apos;s price); views are free. A revoked embed stops answering at once.
+        release it shows (the reading&apos;s price); views are free. Any site may frame an embed unless it lists the
+        sites allowed. A revoked embed stops answering at once, for good.
       </p>
       <EmbedList origin={origin} />
     </main>

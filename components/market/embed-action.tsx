@@ -95,11 +95,11 @@ export function EmbedAction({
         </label>
         <fieldset className="embed-where">
           <legend>Where it may be shown</legend>
-          <label>
+          <label className="check">
             <input type="radio" name="where" checked={anySite} onChange={() => setAnySite(true)} />
             Any site: whoever pastes the frame shows it (the chart is public to anyone with its address).
           </label>
-          <label>
+          <label className="check">
             <input type="radio" name="where" checked={!anySite} onChange={() => setAnySite(false)} />
             Only these sites: any other page that frames it shows an empty frame (the address still opens on its own).
           </label>

@@ -41,6 +41,7 @@ export function ConfirmButton({
       <button
         ref={first}
         type="button"
+        className="secondary"
         disabled={disabled}
         aria-label={accessibleLabel}
         onClick={() => setAsking(true)}

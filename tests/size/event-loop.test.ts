@@ -275,6 +275,23 @@ describe(`one request at ${PRODUCTS} products holds the event loop briefly`, () 
     expect(revalidated.eventLoopMs).toBeLessThan(ONE_REQUEST_HOLD_MS);
   });
 
+  it("the embed's data (CSV) and its release's methodology: bounded as the chart", async () => {
+    for (const [surface, suffix] of [
+      ["embed CSV", ".csv"],
+      ["embed methodology", "/methodology"],
+    ] as const) {
+      let text = "";
+      const result = await measured(surface, async () => {
+        const { body, headers: _, ...answer } = await get(`/embed/${app.prepared.page}${suffix}`);
+        text = body.toString("utf8");
+        return answer;
+      });
+      expect(result.status, surface).toBe(200);
+      if (suffix === ".csv") expect(text.trim().split("\r\n")).toHaveLength(EMBED_DRAWN_PRODUCTS + 1);
+      expect(result.eventLoopMs, surface).toBeLessThan(ONE_REQUEST_HOLD_MS);
+    }
+  });
+
   it("oEmbed", async () => {
     const page = `${base}/embed/${app.prepared.oembed}`;
     const result = await measured("oEmbed (first view)", async () => {

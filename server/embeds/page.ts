@@ -62,6 +62,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}
 .tip{position:absolute;z-index:1;max-width:min(26rem,90vw);padding:4px 8px;border-radius:4px;font-size:12px;pointer-events:none;background:var(--fg);color:var(--bg);white-space:pre-line}
 tr.current td{background:var(--current)}
 .methodology p{max-width:44rem}
+.methodology blockquote{margin:0;padding-left:10px;border-left:3px solid var(--line)}
 `;
 
 const numeric = (cell: string) => /^-?\d+(\.\d+)?$/.test(cell);

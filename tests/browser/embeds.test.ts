@@ -135,6 +135,12 @@ describe("embeds, in Chromium", () => {
       `<iframe src="${anySiteUrl}" title="Max of Foundation-model APIs under France (FR), release ${release} (pinned)"`,
     );
     await page.screenshot({ path: "artifacts/screenshots/embed-created-any-site.png" });
+    // The open form and what it made: no serious axe-core finding.
+    const { violations } = await new AxeBuilder({ page })
+      .include('[data-testid="embed-servicemax"]')
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+      .analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
   });
 
   for (const width of [1280, 390])

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
+import { invalidRequest } from "../errors/api-error";
 import type { ErrorCode } from "../errors/codes";
 import { describeError } from "../errors/describe";
 import { type Problem, problemOf } from "../http/problem";
@@ -29,7 +30,7 @@ import {
 } from "./reading-resources";
 import { receiptFor } from "./receipt";
 import { markValidated } from "./tool-schemas";
-import type { EmbeddedResource, ToolDefinition } from "./tools";
+import { argumentsTaken, type EmbeddedResource, type ToolDefinition, unknownArguments } from "./tools";
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -206,10 +207,15 @@ export async function runProcedure(
  * every tool error.
  */
 function toolArgumentsOf(definition: ToolDefinition, input: unknown, call: McpCall) {
-  const parsed = definition.input.safeParse(input ?? {});
-  if (parsed.success) return { ok: true as const, args: parsed.data as unknown };
+  const unknown = unknownArguments(definition, input);
+  const parsed = unknown.length ? undefined : definition.input.safeParse(input ?? {});
+  if (parsed?.success) return { ok: true as const, args: parsed.data as unknown };
   const requestId = randomUUID();
-  const problem = describeError(new TRPCError({ code: "BAD_REQUEST", cause: parsed.error }));
+  const problem = parsed
+    ? describeError(new TRPCError({ code: "BAD_REQUEST", cause: parsed.error }))
+    : describeError(
+        invalidRequest(`${unknown.map((issue) => issue.message).join("; ")}. ${argumentsTaken(definition)}`, unknown),
+      );
   call.exchange.tools.push({
     tool: definition.name,
     operation: definition.operation.name,

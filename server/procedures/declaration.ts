@@ -58,6 +58,11 @@ export interface ToolDeclaration<Payload> {
   defaults?: Record<string, unknown>;
   /** The output schema the tool declares, for an operation answering one of several shapes (MCP's must be an object). */
   output?: z.ZodType;
+  /**
+   * For an argument this tool does not take, the tool an agent meant (the Capability Index's
+   * `country` is the Max's): its error for that argument names this one alone.
+   */
+  instead?: Record<string, string>;
 }
 
 /**

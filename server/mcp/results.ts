@@ -76,15 +76,44 @@ function contentOf(definition: ToolDefinition, payload: Record<string, unknown>,
   ];
 }
 
-/** A sparse reading as text: per product, its name and id, then the fields kept, as JSON. */
+/**
+ * Which reading a payload is, in words: "foundation-model-apis, release 3, under FR" (a comparison:
+ * "releases 2 → 3"). A sparse answer's text has nothing else to say which market, release and
+ * country its figures are of.
+ */
+function readingContext(payload: Record<string, unknown>): string {
+  const releaseOf = (ref: unknown) => (ref as { release?: unknown } | null | undefined)?.release;
+  const from = releaseOf(payload.from);
+  const to = releaseOf(payload.to);
+  const country = payload.country ?? (payload.max as { country?: unknown } | undefined)?.country;
+  return [
+    typeof payload.marketId === "string" ? payload.marketId : undefined,
+    typeof payload.release === "number"
+      ? `release ${payload.release}`
+      : typeof from === "number" && typeof to === "number"
+        ? `releases ${from} → ${to}`
+        : undefined,
+    typeof country === "string" ? `under ${country}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/**
+ * A sparse reading as text: which reading it is, then per product its name and id, whether it is
+ * unavailable under the country, then the fields kept, as JSON.
+ */
 function sparseText(definition: ToolDefinition, payload: Record<string, unknown>, spec: NarrowingSpec): string {
-  const lines = [`${definition.title}, the fields asked for of each product:`];
+  const context = readingContext(payload);
+  const lines = [`${definition.title}${context ? ` of ${context}` : ""}, the fields asked for of each product:`];
   for (const path of spec.lists) {
     const list = valueAt(payload, path);
     if (!Array.isArray(list)) continue;
     if (spec.lists.length > 1) lines.push(`${path}:`);
     for (const { productId, name, ...rest } of list as Record<string, unknown>[])
-      lines.push(`- ${String(name)} (${String(productId)}): ${JSON.stringify(rest)}`);
+      lines.push(
+        `- ${String(name)} (${String(productId)})${rest.available === false ? ", unavailable: no score under the controls" : ""}: ${JSON.stringify(rest)}`,
+      );
   }
   return lines.join("\n");
 }

@@ -17,7 +17,7 @@ import { toolNamer, withSeeAlso } from "../procedures/see-also";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
 import type { NarrowingSpec, Page } from "../readings/narrowing";
 import { valueAt } from "../readings/narrowing";
-import { pageNote, withinBudget } from "./budget";
+import { pageNote, RESULT_BUDGET_TOKENS, tokensOf, withinBudget } from "./budget";
 import type { McpCall } from "./call";
 import { RESULT_JSON } from "./fast-call";
 import {
@@ -277,7 +277,12 @@ export async function runTool(definition: ToolDefinition, given: unknown, call: 
       content: [{ type: "text", text: JSON.stringify(outcome.problem) }],
       _meta: { ...outcome.meta, problem: outcome.problem },
     };
-  if (!definition.narrowing) return withJson(resultOf(definition, outcome.output), outcome.meta);
+  if (!definition.narrowing) {
+    const made = resultOf(definition, outcome.output);
+    const tokens = tokensOf({ content: made.content, structuredContent: made.payload, _meta: outcome.meta });
+    if (tokens > RESULT_BUDGET_TOKENS) return overBudget(definition, tokens, call, outcome.meta);
+    return withJson(made, outcome.meta);
+  }
   // The link to the whole reading is made first, so the part that fits leaves room for it.
   const link = wholeReadingLink(definition, input, outcome.output, outcome.organizationId);
   const sparse = (input as { fields?: string } | undefined)?.fields !== undefined;
@@ -285,6 +290,32 @@ export async function runTool(definition: ToolDefinition, given: unknown, call: 
   const { payload, content } = made;
   if (!isPartial(payload.page as Page | undefined)) return withJson(made, outcome.meta);
   return { structuredContent: payload, content: [...content, link], _meta: outcome.meta };
+}
+
+/**
+ * The error a tool answers in place of a result over the token budget, when it has no narrowing to
+ * answer a page of it: it says how large the answer would be and what to ask instead. Only tools
+ * whose answer grows with what the caller asks (a long period of usage) can reach it; readings of
+ * every product are paged instead (budget.ts).
+ */
+function overBudget(
+  definition: ToolDefinition,
+  tokens: number,
+  call: McpCall,
+  meta: Record<string, unknown>,
+): ToolResult {
+  const requestId = String(meta.requestId ?? randomUUID());
+  const advice = definition.overBudget ?? "narrow the arguments";
+  const detail = `This answer would take about ${tokens.toLocaleString("en")} tokens, over the ${RESULT_BUDGET_TOKENS.toLocaleString("en")} a tool result may take: ${advice}.`;
+  const problem = problemOf(
+    "invalid_request",
+    detail,
+    { origin: call.origin, requestId },
+    {
+      issues: [{ path: "(input)", message: detail }],
+    },
+  );
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(problem) }], _meta: { ...meta, problem } };
 }
 
 /** A result made once, carrying its JSON (besides `_meta`) for a surface that writes it as it is. */

@@ -33,6 +33,8 @@ export interface ToolDefinition {
   narrowing?: NarrowingSpec;
   /** For an argument it does not take, the tool to call instead (declaration `tool.instead`). */
   instead?: Record<string, string>;
+  /** What to ask instead when its answer is over the token budget (declaration `tool.overBudget`). */
+  overBudget?: string;
 }
 
 /**
@@ -86,6 +88,7 @@ function toolOf(declaration: AnyDeclaration): ToolDefinition[] {
       ...(tool.chart ? { chart: true } : {}),
       ...("narrowing" in declaration && declaration.narrowing ? { narrowing: declaration.narrowing } : {}),
       ...(tool.instead ? { instead: tool.instead } : {}),
+      ...(tool.overBudget ? { overBudget: tool.overBudget } : {}),
     },
   ];
 }

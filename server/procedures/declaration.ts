@@ -63,6 +63,12 @@ export interface ToolDeclaration<Payload> {
    * `country` is the Max's): its error for that argument names this one alone.
    */
   instead?: Record<string, string>;
+  /**
+   * For a tool that answers no reading of every product (no narrowing to page it), what a caller
+   * whose answer is over the token budget should ask instead (a shorter period, say): the result is
+   * then an error saying so rather than more than a client can take.
+   */
+  overBudget?: string;
 }
 
 /**

@@ -121,7 +121,8 @@ export const accountUsage = declareLive({
     "What the organization spent and how many metered calls it made over a period, per UTC day or hour, every bucket listed, optionally split by operation or by token: every sum is exactly the ledger's. The period starts at the start of `from`'s bucket and ends before `to`. Any valid token may call it, whatever its scopes.",
   input: usageInput,
   output: usageSchema,
-  example: { bucket: "day", groupBy: "operation" },
+  // A period of the past: the same answer on every call (its tool's results are compared byte for byte).
+  example: { bucket: "day", groupBy: "operation", from: "2026-11-01T00:00:00Z", to: "2026-11-08T00:00:00Z" },
   caching: "live",
   answer: async (ctx, input) => {
     const organization = ctx.caller?.organization;

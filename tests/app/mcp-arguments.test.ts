@@ -201,7 +201,7 @@ describe("a narrowed reading (fields)", () => {
     const changes = await callTool(asReader, "service_market_get_changes", {
       marketId: MARKET,
       country: "DE",
-      fields: "rank",
+      fields: "status",
     });
     expect(changes.isError ?? false, textOf(changes).slice(0, 300)).toBe(false);
     const { from, to } = changes.structuredContent;

@@ -30,6 +30,8 @@ const nextConfig: NextConfig = {
     "/*": ["./db/migrations/**/*", "./db/demo/**/*"],
     "/mcp": ["./.mcp-views/**/*"],
     "/docs/api/scalar.js": ["./node_modules/@scalar/api-reference/dist/browser/standalone.js"],
+    // The public guides served as Markdown (server/formats/agent-docs.ts lists which).
+    "/docs/[document]": ["./docs/*.md"],
   },
 };
 

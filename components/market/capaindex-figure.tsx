@@ -6,6 +6,7 @@ import { type Cutoff, RankedBars } from "@/components/charts/ranked-bars";
 import { score } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
+import { percentNumber } from "@/server/formats/percent";
 import type { CapaindexReading } from "./reading-types";
 
 type Row = CapaindexReading["products"][number];
@@ -21,9 +22,9 @@ const COLUMNS: Column<Row>[] = [
   { label: "Innovation p95", value: (p) => p.innovationInterval.p95, numeric: true, decimals: 1 },
   { label: "Rank best (p5)", value: (p) => p.rankInterval.best, numeric: true },
   { label: "Rank worst (p95)", value: (p) => p.rankInterval.worst, numeric: true },
-  { label: "P(top 1) %", value: (p) => Math.round(p.rankOdds.top1 * 100), numeric: true },
-  { label: "P(top 3) %", value: (p) => Math.round(p.rankOdds.top3 * 100), numeric: true },
-  { label: "P(top 5) %", value: (p) => Math.round(p.rankOdds.top5 * 100), numeric: true },
+  { label: "P(top 1) %", value: (p) => percentNumber(p.rankOdds.top1), numeric: true },
+  { label: "P(top 3) %", value: (p) => percentNumber(p.rankOdds.top3), numeric: true },
+  { label: "P(top 5) %", value: (p) => percentNumber(p.rankOdds.top5), numeric: true },
   { label: "Tied group", value: (p) => p.rankOdds.tieGroup, numeric: true },
 ];
 

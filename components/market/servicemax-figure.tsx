@@ -10,12 +10,11 @@ import { RankedBars } from "@/components/charts/ranked-bars";
 import { score } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
+import { percentNumber, percentText } from "@/server/formats/percent";
 import { GatedOutList, gatedOut, gatesSentence, gateWords, throughGates } from "./gated-out";
 import type { ServicemaxReading } from "./reading-types";
 
 type Row = ServicemaxReading["products"][number];
-
-const percent = (share: number) => Math.round(share * 100);
 
 export function ServicemaxFigure({
   reading,
@@ -96,9 +95,24 @@ export function ServicemaxFigure({
       numeric: true,
       under: true,
     },
-    { label: "P(top 1) %", value: (p) => (p.available ? percent(p.rankOdds.top1) : null), numeric: true, under: true },
-    { label: "P(top 3) %", value: (p) => (p.available ? percent(p.rankOdds.top3) : null), numeric: true, under: true },
-    { label: "P(top 5) %", value: (p) => (p.available ? percent(p.rankOdds.top5) : null), numeric: true, under: true },
+    {
+      label: "P(top 1) %",
+      value: (p) => (p.available ? percentNumber(p.rankOdds.top1) : null),
+      numeric: true,
+      under: true,
+    },
+    {
+      label: "P(top 3) %",
+      value: (p) => (p.available ? percentNumber(p.rankOdds.top3) : null),
+      numeric: true,
+      under: true,
+    },
+    {
+      label: "P(top 5) %",
+      value: (p) => (p.available ? percentNumber(p.rankOdds.top5) : null),
+      numeric: true,
+      under: true,
+    },
     { label: "Tied group", value: (p) => p.rankOdds.tieGroup, numeric: true },
     { label: "SEAL", value: (p) => p.seal?.level ?? null, numeric: true },
     { label: "Weakest objectives", value: (p) => p.seal?.weakest.join("; ") ?? "" },
@@ -170,7 +184,7 @@ export function ServicemaxFigure({
                         off {score(p.off.innovation)} → on <span data-under>{score(p.on.innovation)}</span>, distance{" "}
                         {score(p.distance.magnitude)} (Innovation {signed(p.distance.innovation)}, Control{" "}
                         {signed(p.distance.control)}, Scale {signed(p.distance.scale)}); top 3 in{" "}
-                        {percent(p.rankOdds.top3)} % of draws{p.seal ? `; SEAL-${p.seal.level ?? "?"}` : ""}
+                        {percentText(p.rankOdds.top3)} of draws{p.seal ? `; SEAL-${p.seal.level ?? "?"}` : ""}
                       </span>
                     ) : (
                       <span>

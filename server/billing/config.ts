@@ -138,12 +138,19 @@ export const pricePerThousand = (pack: CreditPack): number => Math.round((pack.a
 
 /**
  * Where more credits come from, in one sentence (the credits page and the 402's detail say it):
- * the credits page when packs are sold by card, else CREDITS_CONTACT, else an operator.
+ * the credits page when packs are sold by card (where automatic top-up is set up too), else
+ * CREDITS_CONTACT, else an operator — and then, with an origin, the credits page all the same,
+ * where the balance and every debit are: an agent that hit a 402 can send its person there.
  */
 export function howToGetCredits(config: BillingConfig, origin: string | null): string {
+  const page = `${origin ?? ""}${CREDITS_PATH}`;
   if (config.stripe)
-    return `Owners and billing members of the organization buy credits at ${origin ?? ""}${CREDITS_PATH}.`;
-  return config.contact
+    return `Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: ${page}.`;
+  const ask = config.contact
     ? `Ask ${config.contact} for more credits.`
     : "Ask an operator of this service for more credits.";
+  return origin === null ? ask : `${ask} The balance and every debit are on the Credits page: ${page}.`;
 }
+
+/** The dashboard's Credits page on this origin: a 402's `creditsUrl`. */
+export const creditsPageUrl = (origin: string) => `${origin}${CREDITS_PATH}`;

@@ -24,6 +24,17 @@ export interface Operation {
 export const priceSentence = (credits: number) =>
   credits === 0 ? "Free." : `Costs ${credits} credit${credits === 1 ? "" : "s"}.`;
 
-/** An operation's description as every surface shows it: what it does, anything the surface adds, its price. */
+/**
+ * "Needs Market.Read.All.", or nothing for an operation any valid token may call: a token without
+ * the scope sees every tool in tools/list, so each says what it needs before it is called.
+ */
+export const scopeSentence = (scope: Operation["scope"]) => (scope ? `Needs ${scope}.` : "");
+
+/**
+ * An operation's description as every surface shows it: what it does, anything the surface adds,
+ * the scope it needs and its price (last, where agents and tests find it).
+ */
 export const describeOperation = (operation: Operation, addendum?: string) =>
-  [operation.description, addendum, priceSentence(operation.credits)].filter(Boolean).join(" ");
+  [operation.description, addendum, scopeSentence(operation.scope), priceSentence(operation.credits)]
+    .filter(Boolean)
+    .join(" ");

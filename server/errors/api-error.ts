@@ -96,12 +96,15 @@ export const organizationRequired = (createUrl: string) =>
     { members: { createOrganizationUrl: createUrl } },
   );
 
-/** `whereToGetCredits`: one sentence saying where more credits come from (server/billing/config.ts). */
-export const insufficientCredits = (cost: number, balance: number, whereToGetCredits: string) =>
+/**
+ * `whereToGetCredits`: one sentence saying where more credits come from (server/billing/config.ts);
+ * `creditsUrl`: the dashboard's Credits page, where they are bought and automatic top-up is set.
+ */
+export const insufficientCredits = (cost: number, balance: number, whereToGetCredits: string, creditsUrl: string) =>
   new ApiError(
     "insufficient_credits",
     `This call costs ${cost} credits and the organization's balance is ${balance}. Nothing was debited. ${whereToGetCredits}`,
-    { members: { cost, balance } },
+    { members: { cost, balance, creditsUrl } },
   );
 
 export const rateLimited = (retryAfterSeconds: number, headers: Record<string, string>) =>

@@ -30,9 +30,9 @@ export const ERROR_CODES = {
     status: 402,
     title: "Insufficient credits",
     description:
-      "The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited.",
+      "The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited.",
     action:
-      "Have an owner or billing member buy credits on the dashboard's credits page where card purchases are offered, else ask whom `detail` names; or call a cheaper operation.",
+      "Have an owner or billing member buy credits, or turn on automatic top-up, on the dashboard's Credits page (`creditsUrl`) where card purchases are offered, else ask whom `detail` names; or call a cheaper operation.",
   },
   insufficient_scope: {
     status: 403,

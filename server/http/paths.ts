@@ -22,3 +22,7 @@ export const AUDIT_PATH = "/audit";
 export const AUDIT_EXPORT_PATH = "/audit/export.csv";
 export const API_DOCS_PATH = "/docs/api";
 export const API_REFERENCE_FRAME_PATH = "/docs/api/reference";
+/** The docs for agents (llmstxt.org): the list of every public document, each served as Markdown. */
+export const LLMS_TXT_PATH = "/llms.txt";
+/** Where a public guide of docs/ is served as Markdown: `/docs/{name}.md`. */
+export const DOCS_PATH = "/docs";

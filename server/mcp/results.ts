@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
+import { invalidRequest } from "../errors/api-error";
 import type { ErrorCode } from "../errors/codes";
 import { describeError } from "../errors/describe";
 import { type Problem, problemOf } from "../http/problem";
@@ -16,7 +17,7 @@ import { toolNamer, withSeeAlso } from "../procedures/see-also";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
 import type { NarrowingSpec, Page } from "../readings/narrowing";
 import { valueAt } from "../readings/narrowing";
-import { pageNote, withinBudget } from "./budget";
+import { pageNote, RESULT_BUDGET_TOKENS, tokensOf, withinBudget } from "./budget";
 import type { McpCall } from "./call";
 import { RESULT_JSON } from "./fast-call";
 import {
@@ -29,7 +30,7 @@ import {
 } from "./reading-resources";
 import { receiptFor } from "./receipt";
 import { markValidated } from "./tool-schemas";
-import type { EmbeddedResource, ToolDefinition } from "./tools";
+import { argumentsTaken, type EmbeddedResource, type ToolDefinition, unknownArguments } from "./tools";
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -75,15 +76,44 @@ function contentOf(definition: ToolDefinition, payload: Record<string, unknown>,
   ];
 }
 
-/** A sparse reading as text: per product, its name and id, then the fields kept, as JSON. */
+/**
+ * Which reading a payload is, in words: "foundation-model-apis, release 3, under FR" (a comparison:
+ * "releases 2 → 3"). A sparse answer's text has nothing else to say which market, release and
+ * country its figures are of.
+ */
+function readingContext(payload: Record<string, unknown>): string {
+  const releaseOf = (ref: unknown) => (ref as { release?: unknown } | null | undefined)?.release;
+  const from = releaseOf(payload.from);
+  const to = releaseOf(payload.to);
+  const country = payload.country ?? (payload.max as { country?: unknown } | undefined)?.country;
+  return [
+    typeof payload.marketId === "string" ? payload.marketId : undefined,
+    typeof payload.release === "number"
+      ? `release ${payload.release}`
+      : typeof from === "number" && typeof to === "number"
+        ? `releases ${from} → ${to}`
+        : undefined,
+    typeof country === "string" ? `under ${country}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/**
+ * A sparse reading as text: which reading it is, then per product its name and id, whether it is
+ * unavailable under the country, then the fields kept, as JSON.
+ */
 function sparseText(definition: ToolDefinition, payload: Record<string, unknown>, spec: NarrowingSpec): string {
-  const lines = [`${definition.title}, the fields asked for of each product:`];
+  const context = readingContext(payload);
+  const lines = [`${definition.title}${context ? ` of ${context}` : ""}, the fields asked for of each product:`];
   for (const path of spec.lists) {
     const list = valueAt(payload, path);
     if (!Array.isArray(list)) continue;
     if (spec.lists.length > 1) lines.push(`${path}:`);
     for (const { productId, name, ...rest } of list as Record<string, unknown>[])
-      lines.push(`- ${String(name)} (${String(productId)}): ${JSON.stringify(rest)}`);
+      lines.push(
+        `- ${String(name)} (${String(productId)})${rest.available === false ? ", unavailable: no score under the controls" : ""}: ${JSON.stringify(rest)}`,
+      );
   }
   return lines.join("\n");
 }
@@ -206,10 +236,15 @@ export async function runProcedure(
  * every tool error.
  */
 function toolArgumentsOf(definition: ToolDefinition, input: unknown, call: McpCall) {
-  const parsed = definition.input.safeParse(input ?? {});
-  if (parsed.success) return { ok: true as const, args: parsed.data as unknown };
+  const unknown = unknownArguments(definition, input);
+  const parsed = unknown.length ? undefined : definition.input.safeParse(input ?? {});
+  if (parsed?.success) return { ok: true as const, args: parsed.data as unknown };
   const requestId = randomUUID();
-  const problem = describeError(new TRPCError({ code: "BAD_REQUEST", cause: parsed.error }));
+  const problem = parsed
+    ? describeError(new TRPCError({ code: "BAD_REQUEST", cause: parsed.error }))
+    : describeError(
+        invalidRequest(`${unknown.map((issue) => issue.message).join("; ")}. ${argumentsTaken(definition)}`, unknown),
+      );
   call.exchange.tools.push({
     tool: definition.name,
     operation: definition.operation.name,
@@ -242,7 +277,12 @@ export async function runTool(definition: ToolDefinition, given: unknown, call: 
       content: [{ type: "text", text: JSON.stringify(outcome.problem) }],
       _meta: { ...outcome.meta, problem: outcome.problem },
     };
-  if (!definition.narrowing) return withJson(resultOf(definition, outcome.output), outcome.meta);
+  if (!definition.narrowing) {
+    const made = resultOf(definition, outcome.output);
+    const tokens = tokensOf({ content: made.content, structuredContent: made.payload, _meta: outcome.meta });
+    if (tokens > RESULT_BUDGET_TOKENS) return overBudget(definition, tokens, call, outcome.meta);
+    return withJson(made, outcome.meta);
+  }
   // The link to the whole reading is made first, so the part that fits leaves room for it.
   const link = wholeReadingLink(definition, input, outcome.output, outcome.organizationId);
   const sparse = (input as { fields?: string } | undefined)?.fields !== undefined;
@@ -250,6 +290,32 @@ export async function runTool(definition: ToolDefinition, given: unknown, call: 
   const { payload, content } = made;
   if (!isPartial(payload.page as Page | undefined)) return withJson(made, outcome.meta);
   return { structuredContent: payload, content: [...content, link], _meta: outcome.meta };
+}
+
+/**
+ * The error a tool answers in place of a result over the token budget, when it has no narrowing to
+ * answer a page of it: it says how large the answer would be and what to ask instead. Only tools
+ * whose answer grows with what the caller asks (a long period of usage) can reach it; readings of
+ * every product are paged instead (budget.ts).
+ */
+function overBudget(
+  definition: ToolDefinition,
+  tokens: number,
+  call: McpCall,
+  meta: Record<string, unknown>,
+): ToolResult {
+  const requestId = String(meta.requestId ?? randomUUID());
+  const advice = definition.overBudget ?? "narrow the arguments";
+  const detail = `This answer would take about ${tokens.toLocaleString("en")} tokens, over the ${RESULT_BUDGET_TOKENS.toLocaleString("en")} a tool result may take: ${advice}.`;
+  const problem = problemOf(
+    "invalid_request",
+    detail,
+    { origin: call.origin, requestId },
+    {
+      issues: [{ path: "(input)", message: detail }],
+    },
+  );
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(problem) }], _meta: { ...meta, problem } };
 }
 
 /** A result made once, carrying its JSON (besides `_meta`) for a surface that writes it as it is. */

@@ -31,6 +31,10 @@ export interface ToolDefinition {
   chart?: boolean;
   /** A reading of every product: its result is fitted to the token budget (budget.ts). */
   narrowing?: NarrowingSpec;
+  /** For an argument it does not take, the tool to call instead (declaration `tool.instead`). */
+  instead?: Record<string, string>;
+  /** What to ask instead when its answer is over the token budget (declaration `tool.overBudget`). */
+  overBudget?: string;
 }
 
 /**
@@ -42,8 +46,11 @@ const rootObject = (schema: z.ZodType) =>
 
 /**
  * The tool's arguments: the operation's input with the tool's own defaults (declaration
- * `tool.defaults`); a tool takes no argument it does not know when it takes none at all (REST
- * ignores unknown query parameters).
+ * `tool.defaults`), and no argument it does not know. REST ignores unknown query parameters (a
+ * URL may carry a tracker's); an agent's unknown argument is a mistake it must hear of, or it
+ * reads the published Capability Index as if it were the one under the country it passed: the
+ * error names the tool that takes it (`unknownArguments`). Its input schema says
+ * `additionalProperties: false`.
  */
 function toolInput(input: z.ZodObject, defaults: Record<string, unknown> = {}): z.ZodObject {
   if (Object.keys(input.shape).length === 0) return input.strict();
@@ -54,7 +61,7 @@ function toolInput(input: z.ZodObject, defaults: Record<string, unknown> = {}): 
       return [key, inner.default(value as never).meta({ ...z.globalRegistry.get(field), default: value })];
     }),
   );
-  return Object.keys(overrides).length ? input.extend(overrides) : input;
+  return (Object.keys(overrides).length ? input.extend(overrides) : input).strict();
 }
 
 /** The procedure of a declaration on a server-side caller: `caller.<group>.<name>`. */
@@ -80,6 +87,8 @@ function toolOf(declaration: AnyDeclaration): ToolDefinition[] {
       ...(tool.embed ? { embed: tool.embed as (payload: never) => EmbeddedResource[] } : {}),
       ...(tool.chart ? { chart: true } : {}),
       ...("narrowing" in declaration && declaration.narrowing ? { narrowing: declaration.narrowing } : {}),
+      ...(tool.instead ? { instead: tool.instead } : {}),
+      ...(tool.overBudget ? { overBudget: tool.overBudget } : {}),
     },
   ];
 }
@@ -91,4 +100,48 @@ export const toolOfDeclaration = (declaration: AnyDeclaration): ToolDefinition =
   const found = TOOLS.find((tool) => tool.name === declaration.tool?.name);
   if (!found) throw new Error(`${declaration.group}.${declaration.name} declares no tool`);
   return found;
+};
+
+/** An argument's name as an error repeats it: a caller's text, cut short and quoted when odd. */
+const argumentName = (name: string) => {
+  const cut = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+  return /^[A-Za-z][A-Za-z0-9_]*$/.test(cut) ? cut : JSON.stringify(cut);
+};
+
+/** At most this many tools are named as taking an argument; the rest are counted. */
+const TAKERS_NAMED = 3;
+
+/** Which other tool takes `name`: the one the tool declares for it, else every tool that takes it. */
+function takersOf(definition: ToolDefinition, name: string): string {
+  const declared = definition.instead?.[name];
+  const takers = declared
+    ? [declared]
+    : TOOLS.filter((tool) => tool !== definition && Object.hasOwn(tool.input.shape, name)).map((tool) => tool.name);
+  if (takers.length === 0) return "no tool takes it";
+  if (takers.length === 1) return `${takers[0]} takes it`;
+  const named = takers.slice(0, TAKERS_NAMED).join(", ");
+  const more = takers.length - TAKERS_NAMED;
+  return `${named}${more > 0 ? ` and ${more} more` : ""} take it`;
+}
+
+/**
+ * The arguments a call gave that its tool does not take, each an issue naming it and the tool
+ * that takes it ("country is not an argument of service_market_get_capaindex;
+ * service_market_get_servicemax takes it"); none when every argument is known.
+ */
+export function unknownArguments(definition: ToolDefinition, given: unknown): { path: string; message: string }[] {
+  if (given === null || typeof given !== "object" || Array.isArray(given)) return [];
+  return Object.keys(given)
+    .filter((name) => !Object.hasOwn(definition.input.shape, name))
+    .slice(0, 10)
+    .map((name) => ({
+      path: name.length > 64 ? `${name.slice(0, 64)}…` : name,
+      message: `${argumentName(name)} is not an argument of ${definition.name}; ${takersOf(definition, name)}`,
+    }));
+}
+
+/** "It takes marketId, release, …": what a tool does take, said after its unknown arguments. */
+export const argumentsTaken = (definition: ToolDefinition) => {
+  const names = Object.keys(definition.input.shape);
+  return names.length ? `${definition.name} takes ${names.join(", ")}.` : `${definition.name} takes no arguments.`;
 };

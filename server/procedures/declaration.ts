@@ -58,6 +58,17 @@ export interface ToolDeclaration<Payload> {
   defaults?: Record<string, unknown>;
   /** The output schema the tool declares, for an operation answering one of several shapes (MCP's must be an object). */
   output?: z.ZodType;
+  /**
+   * For an argument this tool does not take, the tool an agent meant (the Capability Index's
+   * `country` is the Max's): its error for that argument names this one alone.
+   */
+  instead?: Record<string, string>;
+  /**
+   * For a tool that answers no reading of every product (no narrowing to page it), what a caller
+   * whose answer is over the token budget should ask instead (a shorter period, say): the result is
+   * then an error saying so rather than more than a client can take.
+   */
+  overBudget?: string;
 }
 
 /**

@@ -91,7 +91,8 @@ export const narrowingParams = {
     example: "quillmere-atlas,kestrelune-models",
   }),
   fields: commaList("fields", "A-Za-z, ", "product field names").optional().meta({
-    description: "Product fields to keep, comma-separated.",
+    description:
+      "Product fields to keep, comma-separated; `productId`, `name` and `available` (where the reading has it) are always kept.",
   }),
 };
 

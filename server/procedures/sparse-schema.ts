@@ -1,19 +1,20 @@
 /**
  * The answer a reading gives when asked for some fields of each product only (`fields`, a sparse
  * fieldset: server/readings/narrowing.ts), declared as what it is: a variant of the reading's own
- * schema whose product items keep `productId` and `name` and may lack any other field, and which
+ * schema whose product items keep `productId`, `name` and `available` (where the reading has it) and may lack any other field, and which
  * says which fields it kept (`fields`, required here and absent from the complete reading, whose
  * schema is closed). A reading that takes `fields` answers one of the two; the OpenAPI document,
  * the MCP output schema and the typed client all say so, and every answer validates.
  */
 import { z } from "zod";
-import { IDENTITY_FIELDS, type NarrowingSpec } from "../readings/narrowing";
+import { ALWAYS_KEPT_FIELDS, IDENTITY_FIELDS, type NarrowingSpec } from "../readings/narrowing";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 /** What a sparse answer adds: the fields each product kept. */
 export const keptFieldsSchema = z.array(z.string()).meta({
-  description: "Present only when `fields` was asked: the product fields kept (productId and name always).",
+  description:
+    "Present only when `fields` was asked: the product fields kept (productId, name and, where the reading has it, available always).",
 });
 
 /** The schema with the items of the list at `path` (dotted, through objects) made partial but for their identity. */
@@ -32,7 +33,9 @@ function sparseField(field: z.ZodType, rest: string[]): z.ZodType {
   if (rest.length > 0) return withSparseItems(field as AnyObject, rest);
   if (def.type !== "array") throw new Error("a sparse list must be an array");
   const item = def.element as AnyObject;
-  const identity = Object.fromEntries(IDENTITY_FIELDS.map((name) => [name, true as const]));
+  // Its identity, and `available` where the item has it: kept whatever `fields` asks.
+  const kept = [...IDENTITY_FIELDS, ...ALWAYS_KEPT_FIELDS.filter((name) => name in item.shape)];
+  const identity = Object.fromEntries(kept.map((name) => [name, true as const]));
   return z.array(item.partial().required(identity));
 }
 

@@ -10,7 +10,7 @@ import { noteDatabaseFault } from "../../db/faults";
 import { recordAuditEvent } from "../accounts/audit";
 import { creditBalance, debitCredits, readBalance } from "../accounts/credits";
 import type { Caller, CallerOrganization } from "../auth/caller";
-import { howToGetCredits, processBillingConfig } from "../billing/config";
+import { creditsPageUrl, howToGetCredits, processBillingConfig } from "../billing/config";
 import type { AuditAction, AuditActor } from "../domain/audit";
 import { describeOperation, type Operation } from "../domain/operations";
 import { can, type Permission } from "../domain/roles";
@@ -158,11 +158,7 @@ export const apiProcedure = procedure.use(async ({ ctx, meta, next }) => {
     // Spare the work when it cannot be paid for. The caller's balance may be a cached hint, never
     // lower than the real one (debits only lower it; grants forget the cache): a refusal is sure.
     if (caller.metered && !ctx.prepaid && operation.credits > organization.creditBalance)
-      throw insufficientCredits(
-        operation.credits,
-        await creditBalance(ctx.db, organization.id),
-        howToGetCredits(processBillingConfig(), ctx.origin),
-      );
+      throw unpaid(ctx, operation.credits, await creditBalance(ctx.db, organization.id));
     lap("limits");
 
     const result = await next({ ctx: { caller, defaultCountry: organization.homeCountry } });
@@ -236,6 +232,10 @@ export function countRequests(
 }
 
 /** Debits a successful metered call (a 304 and a prepaid page are free) and records its cost and the balance. */
+/** The 402 of a call the organization cannot pay for: its cost, balance, and where credits come from. */
+const unpaid = (ctx: ApiContext, cost: number, balance: number) =>
+  insufficientCredits(cost, balance, howToGetCredits(processBillingConfig(), ctx.origin), creditsPageUrl(ctx.origin));
+
 async function meter(
   ctx: ApiContext,
   operation: Operation,
@@ -262,7 +262,7 @@ async function meter(
       },
       { lockTimeoutMs: requestLimits().debitLockTimeoutMs },
     );
-    if (!debit.ok) throw insufficientCredits(cost, debit.balance, howToGetCredits(processBillingConfig(), ctx.origin));
+    if (!debit.ok) throw unpaid(ctx, cost, debit.balance);
     balance = debit.balance;
     serviceMetrics().debited(operation.name, cost);
   }

@@ -19,12 +19,19 @@ export interface Narrowing {
   /** Comma-separated, as callers send them. */
   productIds?: string;
   countries?: string;
-  /** Comma-separated product fields to keep; `productId` and `name` are always kept. */
+  /** Comma-separated product fields to keep; `productId`, `name` and (where it has one) `available` are always kept. */
   fields?: string;
 }
 
 /** The fields every product keeps whatever `fields` asks: what names it. */
 export const IDENTITY_FIELDS = ["productId", "name"] as const;
+
+/**
+ * Fields a product keeps whatever `fields` asks, where the reading has them: whether it is
+ * available under the country's controls. Without it an unavailable product's zeros (`on`, a
+ * distance) read as scores.
+ */
+export const ALWAYS_KEPT_FIELDS = ["available"] as const;
 
 /** At most this many products may be named at once. */
 export const MAX_PRODUCT_IDS = 200;
@@ -90,7 +97,11 @@ export function selectFields<T extends Json>(payload: T, spec: NarrowingSpec, fi
       "fields",
       `No product field ${unknown.map((f) => `"${f}"`).join(", ")} in this reading; its products have ${[...known].join(", ")}.`,
     );
-  const kept = new Set<string>([...IDENTITY_FIELDS, ...asked]);
+  const kept = new Set<string>([
+    ...IDENTITY_FIELDS,
+    ...ALWAYS_KEPT_FIELDS.filter((field) => known.has(field)),
+    ...asked,
+  ]);
   let out: Json = payload;
   for (const { path, list } of lists)
     out = withAt(

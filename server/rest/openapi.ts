@@ -61,7 +61,13 @@ const EXAMPLE_PROBLEM: Record<ErrorCode, Json> = {
     issues: [{ path: "country", message: "country must be an ISO 3166-1 alpha-2 code, e.g. FR" }],
   },
   unauthorized: { detail: "A valid bearer token is required." },
-  insufficient_credits: { detail: "This call costs 5 credits; the balance is 3.", cost: 5, balance: 3 },
+  insufficient_credits: {
+    detail:
+      "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
+    cost: 5,
+    balance: 3,
+    creditsUrl: "https://example.com/credits",
+  },
   insufficient_scope: {
     detail: "This operation needs a token with the scope Market.Read.All.",
     scope: "Market.Read.All",
@@ -124,6 +130,12 @@ const problemSchema: Json = {
     },
     cost: { type: "integer", description: "For insufficient_credits: the cost of the call." },
     balance: { type: "integer", description: "For insufficient_credits: the organization's balance." },
+    creditsUrl: {
+      type: "string",
+      format: "uri",
+      description:
+        "For insufficient_credits: the dashboard's Credits page, where credits are bought and automatic top-up is set.",
+    },
     scope: { type: "string", description: "For insufficient_scope: the scope the operation needs." },
     createOrganizationUrl: {
       type: "string",

@@ -76,7 +76,11 @@ describe("POST /stripe/webhook on the running app", () => {
       headers: { Authorization: `Bearer ${app.prepared.token}` },
     });
     expect(answer.status).toBe(402);
-    expect(((await answer.json()) as { detail: string }).detail).toContain("buy credits at");
+    const problem = (await answer.json()) as { detail: string; creditsUrl: string };
+    expect(problem.creditsUrl).toMatch(/^https?:\/\/[^/]+\/credits$/);
+    expect(problem.detail).toContain(
+      `buy credits, or turn on automatic top-up, on the Credits page: ${problem.creditsUrl}.`,
+    );
   });
 
   it("grants a paid checkout once when the event arrives ten times at once, on every instance", async () => {

@@ -27,6 +27,7 @@ interface Answer {
 const steady = (text: string) =>
   text
     .replace(/"(balance|resetSeconds)":\d+/g, '"$1":0')
+    .replace(/Balance: [\d,]+ credits\./g, "Balance: … credits.")
     .replace(/[\d,]+ credits left; (.*?) \(\d+ left, resets in \d+ s\)/g, "… credits left; $1 (… left)")
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "…")
     .replace(/"remaining":\d+/g, '"remaining":0')

@@ -178,7 +178,9 @@ describe("MCP results within the token budget", () => {
     expect(onMcp.structuredContent).toEqual(onRest);
     const text = onMcp.content[0]?.text ?? "";
     for (const p of onRest.products)
-      expect(text).toContain(`- ${p.name} (${p.productId}): {"available":${p.available}}`);
+      expect(text).toContain(
+        `- ${p.name} (${p.productId})${p.available ? "" : ", unavailable: no score under the controls"}: {"available":${p.available}}`,
+      );
   });
 
   it("narrows as REST does, through the same implementation", async () => {

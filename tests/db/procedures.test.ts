@@ -132,8 +132,11 @@ describe("metering", () => {
     const org = await organization(3);
     const problem = await failure(call(tokenCaller(org)).api.readings.snapshot(snapshot));
     expect(problem).toMatchObject({ code: "insufficient_credits", members: { cost: 5, balance: 3 } });
-    // Without card purchases (no STRIPE_SECRET_KEY here) the detail says whom to ask.
-    expect(problem.detail).toMatch(/Ask an operator of this service for more credits\.$/);
+    expect((problem.members as { creditsUrl: string }).creditsUrl).toMatch(/\/credits$/);
+    // Without card purchases (no STRIPE_SECRET_KEY here) the detail says whom to ask, and where the balance is.
+    expect(problem.detail).toMatch(
+      /Ask an operator of this service for more credits\. The balance and every debit are on the Credits page: \S+\/credits\.$/,
+    );
     expect(await creditBalance(database.db, org.id)).toBe(3);
   });
 

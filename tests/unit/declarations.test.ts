@@ -127,6 +127,22 @@ describe("the MCP tools", () => {
     }
   });
 
+  it("name, for an argument they do not take, a tool that takes it and not themselves", () => {
+    for (const tool of TOOLS)
+      for (const [argument, other] of Object.entries(tool.instead ?? {})) {
+        expect(Object.hasOwn(tool.input.shape, argument), `${tool.name} takes ${argument}`).toBe(false);
+        const named = TOOLS.find((t) => t.name === other);
+        expect(named && Object.hasOwn(named.input.shape, argument), `${other} takes ${argument}`).toBe(true);
+      }
+  });
+
+  it("say so when they need Market.Read.All, and take no argument they do not declare", () => {
+    for (const tool of TOOLS) {
+      expect(tool.description.includes("Needs Market.Read.All."), tool.name).toBe(tool.operation.scope !== null);
+      expect(tool.input.safeParse({ stray: 1 }).success, tool.name).toBe(false);
+    }
+  });
+
   it("cover every metered operation that answers JSON (a file is REST's alone: MCP results are held to a token budget)", () => {
     for (const d of DECLARATIONS.filter((x) => x.credits > 0)) expect(Boolean(d.tool), d.name).toBe(!isDownload(d));
   });

@@ -101,6 +101,28 @@ describe("a sparse fieldset", () => {
     expect(reading.products[0]).toHaveProperty("cells"); // the reading itself is not changed
   });
 
+  it("keeps whether each product is available wherever the reading says, asked for or not: its zeros are no scores", () => {
+    const underControls = {
+      marketId: "m",
+      products: [
+        { productId: "a", name: "A", available: true, on: { innovation: 61.2 }, vendor: "V" },
+        { productId: "b", name: "B", available: false, on: { innovation: 0 }, vendor: "W" },
+      ],
+    };
+    const sparse = selectFields(underControls, LIST, "on");
+    expect(sparse.products).toEqual([
+      { productId: "a", name: "A", available: true, on: { innovation: 61.2 } },
+      { productId: "b", name: "B", available: false, on: { innovation: 0 } },
+    ]);
+    expect((sparse as unknown as { fields: string[] }).fields).toEqual(["productId", "name", "available", "on"]);
+    // A reading whose products have no `available` keeps none.
+    expect(selectFields(reading, LIST, "vendor").products[0]).toEqual({
+      productId: "p-1",
+      name: "Product 1",
+      vendor: "Vendor 1",
+    });
+  });
+
   it("answers the reading itself without fields, and names the fields there are for an unknown one", () => {
     expect(selectFields(reading, LIST, undefined)).toBe(reading);
     expect(() => selectFields(reading, LIST, "scores,score")).toThrow(

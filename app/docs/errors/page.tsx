@@ -2,8 +2,13 @@ import type { Metadata } from "next";
 import { InlineCode } from "@/components/ui/inline-code";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { ERROR_CODE_LIST, ERROR_CODES } from "@/server/errors/codes";
+import { ERRORS_MARKDOWN_PATH } from "@/server/formats/agent-docs";
 
-export const metadata: Metadata = { title: "API errors" };
+export const metadata: Metadata = {
+  title: "API errors",
+  // The same page as Markdown, for agents (/llms.txt lists it).
+  alternates: { types: { "text/markdown": ERRORS_MARKDOWN_PATH } },
+};
 
 /** Every error code of the API; each problem body's `type` links to its anchor here. */
 export default function ErrorsPage() {

@@ -109,7 +109,7 @@ export interface paths {
         };
         /**
          * Availability matrix
-         * @description Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Costs 3 credits.
+         * @description Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Needs Market.Read.All. Costs 3 credits.
          */
         get: operations["readings-availability"];
         put?: never;
@@ -118,7 +118,7 @@ export interface paths {
         options?: never;
         /**
          * Availability matrix (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Costs 3 credits.
+         * @description As GET, without the body: the same checks, headers and price. Every product of a market under every country's sovereign controls in one call: per product and country, whether it is available, the offering engaged, the Innovation it retains, the distance magnitude and the controls it misses. Each cell equals the Delta reading for that country. Needs Market.Read.All. Costs 3 credits.
          */
         head: operations["readings-availabilityHead"];
         patch?: never;
@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Capability Index
-         * @description Products of one market ranked by published Innovation, with no control applied (competition ranking: 1, 2, 2, 4; ties listed by name), with each product's band. Costs 2 credits.
+         * @description Products of one market ranked by published Innovation, with no control applied (competition ranking: 1, 2, 2, 4; ties listed by name), with each product's band, rank range and rank odds (P(top 1, 3, 5)). Needs Market.Read.All. Costs 2 credits.
          */
         get: operations["readings-capaindex"];
         put?: never;
@@ -142,7 +142,7 @@ export interface paths {
         options?: never;
         /**
          * Capability Index (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Products of one market ranked by published Innovation, with no control applied (competition ranking: 1, 2, 2, 4; ties listed by name), with each product's band. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. Products of one market ranked by published Innovation, with no control applied (competition ranking: 1, 2, 2, 4; ties listed by name), with each product's band, rank range and rank odds (P(top 1, 3, 5)). Needs Market.Read.All. Costs 2 credits.
          */
         head: operations["readings-capaindexHead"];
         patch?: never;
@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * Release changes
-         * @description What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Costs 2 credits.
+         * @description What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Needs Market.Read.All. Costs 2 credits.
          */
         get: operations["readings-changes"];
         put?: never;
@@ -166,7 +166,7 @@ export interface paths {
         options?: never;
         /**
          * Release changes (headers only)
-         * @description As GET, without the body: the same checks, headers and price. What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. What a release of a market changed against an earlier one: products in and out; each score change per axis split into own values, the field (bounds other products moved) and the method (indicators, weights); band and rank changes (movedUp: places gained); under one country, Max rank and availability before and after; the market's methodology, bands, indicators and weights. Needs Market.Read.All. Costs 2 credits.
          */
         head: operations["readings-changesHead"];
         patch?: never;
@@ -181,7 +181,7 @@ export interface paths {
         };
         /**
          * Delta reading
-         * @description For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. Costs 3 credits.
+         * @description For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. Needs Market.Read.All. Costs 3 credits.
          */
         get: operations["readings-delta"];
         put?: never;
@@ -190,7 +190,7 @@ export interface paths {
         options?: never;
         /**
          * Delta reading (headers only)
-         * @description As GET, without the body: the same checks, headers and price. For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. Costs 3 credits.
+         * @description As GET, without the body: the same checks, headers and price. For one market and one country, each product's published scores, its scores with that country's sovereign controls engaged, and the distance between them: what each product keeps and loses. Needs Market.Read.All. Costs 3 credits.
          */
         head: operations["readings-deltaHead"];
         patch?: never;
@@ -229,7 +229,7 @@ export interface paths {
         };
         /**
          * Product breakdown
-         * @description One product of a market taken apart: published scores and bands; per axis, each indicator's raw and normalised value, unit, weight and contribution in points (adding up to the score), the field's min and max, its evidence (source, as-of date, confidence) and gaps; its offerings, the values each overrides and the controls each satisfies. With `country`: the offering engaged there (or the controls missing) and what each indicator keeps. Costs 2 credits.
+         * @description One product of a market taken apart: published scores and bands; per axis, each indicator's raw and normalised value, unit, weight and contribution in points (adding up to the score), the field's min and max, its evidence (source, as-of date, confidence) and gaps; its offerings, the values each overrides and the controls each satisfies. With `country`: the offering engaged there (or the controls missing) and what each indicator keeps. Needs Market.Read.All. Costs 2 credits.
          */
         get: operations["readings-product"];
         put?: never;
@@ -238,7 +238,7 @@ export interface paths {
         options?: never;
         /**
          * Product breakdown (headers only)
-         * @description As GET, without the body: the same checks, headers and price. One product of a market taken apart: published scores and bands; per axis, each indicator's raw and normalised value, unit, weight and contribution in points (adding up to the score), the field's min and max, its evidence (source, as-of date, confidence) and gaps; its offerings, the values each overrides and the controls each satisfies. With `country`: the offering engaged there (or the controls missing) and what each indicator keeps. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. One product of a market taken apart: published scores and bands; per axis, each indicator's raw and normalised value, unit, weight and contribution in points (adding up to the score), the field's min and max, its evidence (source, as-of date, confidence) and gaps; its offerings, the values each overrides and the controls each satisfies. With `country`: the offering engaged there (or the controls missing) and what each indicator keeps. Needs Market.Read.All. Costs 2 credits.
          */
         head: operations["readings-productHead"];
         patch?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * Product history, restated
-         * @description One product's scores and bands in every release, as published and restated under the methodology of the yardstick `release` (default the latest): each release's own values and field re-scored with its indicators, weights and bands. Published releases never change. Costs 2 credits.
+         * @description One product's scores and bands in every release, as published and restated under the methodology of the yardstick `release` (default the latest): each release's own values and field re-scored with its indicators, weights and bands. Published releases never change. Needs Market.Read.All. Costs 2 credits.
          */
         get: operations["readings-history"];
         put?: never;
@@ -262,7 +262,7 @@ export interface paths {
         options?: never;
         /**
          * Product history, restated (headers only)
-         * @description As GET, without the body: the same checks, headers and price. One product's scores and bands in every release, as published and restated under the methodology of the yardstick `release` (default the latest): each release's own values and field re-scored with its indicators, weights and bands. Published releases never change. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. One product's scores and bands in every release, as published and restated under the methodology of the yardstick `release` (default the latest): each release's own values and field re-scored with its indicators, weights and bands. Published releases never change. Needs Market.Read.All. Costs 2 credits.
          */
         head: operations["readings-historyHead"];
         patch?: never;
@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * Sovereignty profile
-         * @description One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Costs 2 credits.
+         * @description One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Needs Market.Read.All. Costs 2 credits.
          */
         get: operations["readings-sovereignty"];
         put?: never;
@@ -286,7 +286,7 @@ export interface paths {
         options?: never;
         /**
          * Sovereignty profile (headers only)
-         * @description As GET, without the body: the same checks, headers and price. One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Costs 2 credits.
+         * @description As GET, without the body: the same checks, headers and price. One product against the EU Cloud Sovereignty Framework under a country: each objective's SEAL level (0–4) for the offering engaged there, from the controls it satisfies and its Control-axis values (each with source, date, confidence), and the overall level, the weakest objective's. Needs Market.Read.All. Costs 2 credits.
          */
         head: operations["readings-sovereigntyHead"];
         patch?: never;
@@ -301,7 +301,7 @@ export interface paths {
         };
         /**
          * Max reading
-         * @description For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. Costs 3 credits.
+         * @description For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance, rank range and rank odds (P(top 1, 3, 5)); unavailable products list the controls they miss. Needs Market.Read.All. Costs 3 credits.
          */
         get: operations["readings-servicemax"];
         put?: never;
@@ -310,7 +310,7 @@ export interface paths {
         options?: never;
         /**
          * Max reading (headers only)
-         * @description As GET, without the body: the same checks, headers and price. For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss. Costs 3 credits.
+         * @description As GET, without the body: the same checks, headers and price. For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance, rank range and rank odds (P(top 1, 3, 5)); unavailable products list the controls they miss. Needs Market.Read.All. Costs 3 credits.
          */
         head: operations["readings-servicemaxHead"];
         patch?: never;
@@ -325,7 +325,7 @@ export interface paths {
         };
         /**
          * Market snapshot
-         * @description Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs and indicators of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Costs 5 credits.
+         * @description Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs and indicators of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Needs Market.Read.All. Costs 5 credits.
          */
         get: operations["readings-snapshot"];
         put?: never;
@@ -334,7 +334,7 @@ export interface paths {
         options?: never;
         /**
          * Market snapshot (headers only)
-         * @description As GET, without the body: the same checks, headers and price. Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs and indicators of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Costs 5 credits.
+         * @description As GET, without the body: the same checks, headers and price. Every product of one market with its published Innovation, Control and Scale scores (0–100) and band per axis, the band cutoffs and indicators of each dimension, and the market's methodology text, to be quoted verbatim. No country is involved. Needs Market.Read.All. Costs 5 credits.
          */
         head: operations["readings-snapshotHead"];
         patch?: never;
@@ -349,7 +349,7 @@ export interface paths {
         };
         /**
          * What-if weights
-         * @description The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep theirs) and, with `country`, the Max reading too: each product's rank and three axes beside the published ones; rankChange: places gained. Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Costs 5 credits.
+         * @description The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep theirs) and, with `country`, the Max reading too: each product's rank and three axes beside the published ones; rankChange: places gained. Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Needs Market.Read.All. Costs 5 credits.
          */
         get: operations["readings-whatif"];
         put?: never;
@@ -358,7 +358,7 @@ export interface paths {
         options?: never;
         /**
          * What-if weights (headers only)
-         * @description As GET, without the body: the same checks, headers and price. The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep theirs) and, with `country`, the Max reading too: each product's rank and three axes beside the published ones; rankChange: places gained. Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Costs 5 credits.
+         * @description As GET, without the body: the same checks, headers and price. The Capability Index recomputed with your weights (`weights=indicatorId:weight,…`; others keep theirs) and, with `country`, the Max reading too: each product's rank and three axes beside the published ones; rankChange: places gained. Marked `published: false`: nothing is stored. An unknown indicator, a bad weight or an axis weighted all zero is refused, naming it. Needs Market.Read.All. Costs 5 credits.
          */
         head: operations["readings-whatifHead"];
         patch?: never;
@@ -397,7 +397,7 @@ export interface paths {
         };
         /**
          * Release export: manifest
-         * @description What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index with its rank odds, the Max reading, the Delta and the sovereignty profiles under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest. Free.
+         * @description What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index with its rank odds, the Max reading, the Delta and the sovereignty profiles under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest. Needs Market.Read.All. Free.
          */
         get: operations["exports-manifest"];
         put?: never;
@@ -406,7 +406,7 @@ export interface paths {
         options?: never;
         /**
          * Release export: manifest (headers only)
-         * @description As GET, without the body: the same checks, headers and price. What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index with its rank odds, the Max reading, the Delta and the sovereignty profiles under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest. Free.
+         * @description As GET, without the body: the same checks, headers and price. What a whole-release export holds: every table of the release (products, offerings, indicators, bands, values with their evidence, controls, geographies, the snapshot, the Capability Index with its rank odds, the Max reading, the Delta and the sovereignty profiles under every country) as CSV and as JSON, each with its rows, bytes and SHA-256; the tables' columns; the methodology version; the licence; and the citation in BibTeX and CSL-JSON. `release` defaults to the latest. Needs Market.Read.All. Free.
          */
         head: operations["exports-manifestHead"];
         patch?: never;
@@ -421,7 +421,7 @@ export interface paths {
         };
         /**
          * Release export: one table
-         * @description One table of a release as CSV (RFC 4180, a header line) or as JSON (an array of objects), streamed: the file the manifest lists, byte for byte, so its SHA-256 matches. Where a product is unavailable under a country's controls, its scores under controls, distance and Max rank are empty (null in JSON) beside `available`. `release` defaults to the latest; a pinned `release` is served `immutable`. Costs 3 credits.
+         * @description One table of a release as CSV (RFC 4180, a header line) or as JSON (an array of objects), streamed: the file the manifest lists, byte for byte, so its SHA-256 matches. Where a product is unavailable under a country's controls, its scores under controls, distance and Max rank are empty (null in JSON) beside `available`. `release` defaults to the latest; a pinned `release` is served `immutable`. Needs Market.Read.All. Costs 3 credits.
          */
         get: operations["exports-file"];
         put?: never;
@@ -430,7 +430,7 @@ export interface paths {
         options?: never;
         /**
          * Release export: one table (headers only)
-         * @description As GET, without the body: the same checks, headers and price. One table of a release as CSV (RFC 4180, a header line) or as JSON (an array of objects), streamed: the file the manifest lists, byte for byte, so its SHA-256 matches. Where a product is unavailable under a country's controls, its scores under controls, distance and Max rank are empty (null in JSON) beside `available`. `release` defaults to the latest; a pinned `release` is served `immutable`. Costs 3 credits.
+         * @description As GET, without the body: the same checks, headers and price. One table of a release as CSV (RFC 4180, a header line) or as JSON (an array of objects), streamed: the file the manifest lists, byte for byte, so its SHA-256 matches. Where a product is unavailable under a country's controls, its scores under controls, distance and Max rank are empty (null in JSON) beside `available`. `release` defaults to the latest; a pinned `release` is served `immutable`. Needs Market.Read.All. Costs 3 credits.
          */
         head: operations["exports-fileHead"];
         patch?: never;
@@ -445,7 +445,7 @@ export interface paths {
         };
         /**
          * Release export: every file as a ZIP archive
-         * @description The whole release in one ZIP archive, streamed: one folder holding every table as CSV and JSON, the citation (CITATION.bib, CITATION.json) and manifest.json, the manifest the manifest operation answers. The same release gives the same bytes. `release` defaults to the latest; a pinned `release` is served `immutable`. Costs 25 credits.
+         * @description The whole release in one ZIP archive, streamed: one folder holding every table as CSV and JSON, the citation (CITATION.bib, CITATION.json) and manifest.json, the manifest the manifest operation answers. The same release gives the same bytes. `release` defaults to the latest; a pinned `release` is served `immutable`. Needs Market.Read.All. Costs 25 credits.
          */
         get: operations["exports-zip"];
         put?: never;
@@ -454,7 +454,7 @@ export interface paths {
         options?: never;
         /**
          * Release export: every file as a ZIP archive (headers only)
-         * @description As GET, without the body: the same checks, headers and price. The whole release in one ZIP archive, streamed: one folder holding every table as CSV and JSON, the citation (CITATION.bib, CITATION.json) and manifest.json, the manifest the manifest operation answers. The same release gives the same bytes. `release` defaults to the latest; a pinned `release` is served `immutable`. Costs 25 credits.
+         * @description As GET, without the body: the same checks, headers and price. The whole release in one ZIP archive, streamed: one folder holding every table as CSV and JSON, the citation (CITATION.bib, CITATION.json) and manifest.json, the manifest the manifest operation answers. The same release gives the same bytes. `release` defaults to the latest; a pinned `release` is served `immutable`. Needs Market.Read.All. Costs 25 credits.
          */
         head: operations["exports-zipHead"];
         patch?: never;
@@ -750,7 +750,7 @@ export interface components {
                 cells?: components["schemas"]["AvailabilityCell"][];
             }[];
             page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            /** @description Present only when `fields` was asked: the product fields kept (productId, name and, where the reading has it, available always). */
             fields: string[];
         };
         /** @description Products ranked by published Innovation (competition ranking 1, 2, 2, 4; ties by name). */
@@ -828,7 +828,7 @@ export interface components {
                 rankOdds?: components["schemas"]["RankOdds"];
             }[];
             page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            /** @description Present only when `fields` was asked: the product fields kept (productId, name and, where the reading has it, available always). */
             fields: string[];
         };
         /** @description What release `to` changed against release `from`, per product and for the market, under one country's controls. */
@@ -1026,7 +1026,7 @@ export interface components {
                 };
             }[];
             page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            /** @description Present only when `fields` was asked: the product fields kept (productId, name and, where the reading has it, available always). */
             fields: string[];
         };
         /** @description Each product's published scores, its scores under the controls, and the distance. */
@@ -1146,7 +1146,7 @@ export interface components {
                 name: string;
                 vendor?: string;
                 /** @description False when no offering satisfies every engaged control. */
-                available?: boolean;
+                available: boolean;
                 /** @description The offering engaged under the controls; null when the product is unavailable. */
                 offering?: {
                     id: string;
@@ -1161,7 +1161,7 @@ export interface components {
             }[];
             gates?: components["schemas"]["Gates"];
             page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            /** @description Present only when `fields` was asked: the product fields kept (productId, name and, where the reading has it, available always). */
             fields: string[];
         };
         /** @description The products of a release: ids to name them by, vendors and offerings. */
@@ -1214,7 +1214,7 @@ export interface components {
                 }[];
             }[];
             page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            /** @description Present only when `fields` was asked: the product fields kept (productId, name and, where the reading has it, available always). */
             fields: string[];
         };
         /** @description One product's scores traced to every indicator value, its evidence and its offerings. */
@@ -1520,7 +1520,7 @@ export interface components {
                 name: string;
                 vendor?: string;
                 /** @description False when no offering satisfies every engaged control. */
-                available?: boolean;
+                available: boolean;
                 /** @description The offering engaged under the controls; null when the product is unavailable. */
                 offering?: {
                     id: string;
@@ -1547,7 +1547,7 @@ export interface components {
             }[];
             gates?: components["schemas"]["Gates"];
             page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            /** @description Present only when `fields` was asked: the product fields kept (productId, name and, where the reading has it, available always). */
             fields: string[];
         };
         /** @description Every product's published scores, the dimensions with their bands, and the methodology. */
@@ -1673,7 +1673,7 @@ export interface components {
             }[];
             uncertainty: components["schemas"]["UncertaintyAnalysis"];
             page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            /** @description Present only when `fields` was asked: the product fields kept (productId, name and, where the reading has it, available always). */
             fields: string[];
         };
         /** @description Rankings recomputed with the caller's weights beside the published ones; never published. */
@@ -1833,7 +1833,7 @@ export interface components {
                     productId: string;
                     name: string;
                     vendor?: string;
-                    available?: boolean;
+                    available: boolean;
                     /** @description The offering engaged under the controls; null when the product is unavailable. */
                     offering?: {
                         id: string;
@@ -1850,7 +1850,7 @@ export interface components {
                 }[];
             };
             page?: components["schemas"]["Page"];
-            /** @description Present only when `fields` was asked: the product fields kept (productId and name always). */
+            /** @description Present only when `fields` was asked: the product fields kept (productId, name and, where the reading has it, available always). */
             fields: string[];
         };
         /** @description What a release export holds: each file with its rows, bytes and SHA-256, the tables' columns, the licence and the citation. */
@@ -2050,6 +2050,8 @@ export interface components {
         };
         /** @description Credits and metered calls per bucket, every bucket of the period listed; the sums are the ledger's. */
         Usage: {
+            /** @description The organization's balance now. */
+            balance: number;
             /**
              * @description ISO 8601 timestamp.
              * @example 2026-05-04T09:00:00.000Z
@@ -2116,6 +2118,11 @@ export interface components {
             cost?: number;
             /** @description For insufficient_credits: the organization's balance. */
             balance?: number;
+            /**
+             * Format: uri
+             * @description For insufficient_credits: the dashboard's Credits page, where credits are bought and automatic top-up is set.
+             */
+            creditsUrl?: string;
             /** @description For insufficient_scope: the scope the operation needs. */
             scope?: string;
             /**
@@ -3584,7 +3591,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3598,9 +3605,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3824,7 +3832,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3996,7 +4004,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4010,9 +4018,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4235,7 +4244,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4409,7 +4418,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4423,9 +4432,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4650,7 +4660,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4826,7 +4836,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4840,9 +4850,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5069,7 +5080,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5621,7 +5632,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5635,9 +5646,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5859,7 +5871,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6029,7 +6041,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6043,9 +6055,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6266,7 +6279,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6437,7 +6450,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6451,9 +6464,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6675,7 +6689,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6850,7 +6864,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6864,9 +6878,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7092,7 +7107,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7264,7 +7279,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7278,9 +7293,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7503,7 +7519,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7664,7 +7680,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7678,9 +7694,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7892,7 +7909,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8820,7 +8837,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8834,9 +8851,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9058,7 +9076,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9227,7 +9245,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9241,9 +9259,10 @@ export interface operations {
                      *       "status": 402,
                      *       "code": "insufficient_credits",
                      *       "requestId": "5b0f0a52-4f0e-4d5c-9a57-4d1c9b8f2e11",
-                     *       "detail": "This call costs 5 credits; the balance is 3.",
+                     *       "detail": "This call costs 5 credits and the organization's balance is 3. Nothing was debited. Owners and billing members of the organization buy credits, or turn on automatic top-up, on the Credits page: https://example.com/credits.",
                      *       "cost": 5,
-                     *       "balance": 3
+                     *       "balance": 3,
+                     *       "creditsUrl": "https://example.com/credits"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9463,7 +9482,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost` and `balance`; `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
+            /** @description Insufficient credits (`insufficient_credits`): The organization's balance is lower than the cost of the call (it may be below zero after a refunded or disputed purchase). The body adds `cost`, `balance` and `creditsUrl` (the dashboard's Credits page); `detail` says where to get credits. Nothing was debited. (HEAD: no body.) */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { creditBalance } from "../../accounts/credits";
 import {
   BUCKET_MS,
   bucketStart,
@@ -50,6 +51,7 @@ export const usageInput = z.object({
 
 export const usageSchema = z
   .object({
+    balance: credits.meta({ description: "The organization's balance now." }),
     from: timestamp,
     to: timestamp,
     bucket: z.enum(["day", "hour"]),
@@ -119,7 +121,8 @@ export const accountUsage = declareLive({
     "What the organization spent and how many metered calls it made over a period, per UTC day or hour, every bucket listed, optionally split by operation or by token: every sum is exactly the ledger's. The period starts at the start of `from`'s bucket and ends before `to`. Any valid token may call it, whatever its scopes.",
   input: usageInput,
   output: usageSchema,
-  example: { bucket: "day", groupBy: "operation" },
+  // A period of the past: the same answer on every call (its tool's results are compared byte for byte).
+  example: { bucket: "day", groupBy: "operation", from: "2026-11-01T00:00:00Z", to: "2026-11-08T00:00:00Z" },
   caching: "live",
   answer: async (ctx, input) => {
     const organization = ctx.caller?.organization;
@@ -139,9 +142,61 @@ export const accountUsage = declareLive({
         `the period holds ${count} ${bucket}s; at most ${MAX_BUCKETS[bucket]} per answer: ask for a shorter period${bucket === "hour" ? " or days" : ""}`,
       );
     const period = { from, to, bucket, groupBy: input.groupBy };
-    const rows = organization
-      ? await usageRows(ctx.db, organization.id, { ...period, endsNow: input.to === undefined })
-      : [];
-    return usageReport(rows, period);
+    const [rows, balance] = organization
+      ? await Promise.all([
+          usageRows(ctx.db, organization.id, { ...period, endsNow: input.to === undefined }),
+          creditBalance(ctx.db, organization.id),
+        ])
+      : [[], 0];
+    return { balance, ...usageReport(rows, period) };
+  },
+  tool: {
+    name: "service_account_get_usage",
+    title: "Usage: what credits were spent on",
+    // What an agent asks first is what the credits went on: split by operation unless told otherwise.
+    defaults: { groupBy: "operation" },
+    overBudget: "ask for a shorter period (from, to) or days rather than hours",
+    text: usageText,
   },
 });
+
+type Usage = z.output<typeof usageSchema>;
+
+/** "1,000" */
+const amount = (value: number) => value.toLocaleString("en");
+
+/** "readings.snapshot 15 (3 calls)": a group's spend. */
+const spendText = (key: string | null, figures: UsageFigures, by: UsageGrouping | null) =>
+  `${key ?? (by === "token" ? "(no token)" : "(none)")} ${amount(figures.credits)} (${figures.calls} call${figures.calls === 1 ? "" : "s"})`;
+
+/**
+ * The usage as a model reads it: the balance and the period's total first, then the biggest spends
+ * over the whole period (by operation or token), then each bucket that spent anything.
+ */
+function usageText(usage: Usage): string {
+  const totals = new Map<string | null, UsageFigures>();
+  for (const bucket of usage.buckets)
+    for (const group of bucket.groups ?? []) {
+      const sum = totals.get(group.key) ?? { credits: 0, calls: 0 };
+      totals.set(group.key, { credits: sum.credits + group.credits, calls: sum.calls + group.calls });
+    }
+  const biggest = [...totals].sort(([a, x], [b, y]) => y.credits - x.credits || String(a).localeCompare(String(b)));
+  const spent = usage.buckets.filter((bucket) => bucket.calls > 0);
+  const day = (at: string) => (usage.bucket === "day" ? at.slice(0, 10) : `${at.slice(0, 13).replace("T", " ")}h`);
+  return [
+    `Balance: ${amount(usage.balance)} credits. Spent ${amount(usage.totals.credits)} credits on ${amount(usage.totals.calls)} metered calls from ${usage.from.slice(0, 16).replace("T", " ")} to ${usage.to.slice(0, 16).replace("T", " ")} UTC.`,
+    ...(biggest.length
+      ? [
+          `Biggest spends by ${usage.groupBy}: ${biggest.map(([key, sum]) => spendText(key, sum, usage.groupBy)).join("; ")}.`,
+        ]
+      : []),
+    spent.length
+      ? `${usage.bucket === "day" ? "Days" : "Hours"} with spending (UTC):`
+      : "Nothing was spent in the period.",
+    ...spent.map(
+      (bucket) =>
+        `- ${day(bucket.start)}: ${amount(bucket.credits)} credits, ${bucket.calls} call${bucket.calls === 1 ? "" : "s"}`,
+    ),
+    `Before this period: call again with to "${usage.from}". Each debit with its call's request id: GET /v1/ledger.`,
+  ].join("\n");
+}

@@ -43,7 +43,7 @@ export const capaindex = declareReading({
   path: "/markets/{marketId}/capaindex",
   summary: "Capability Index",
   description:
-    "Products of one market ranked by published Innovation, with no control applied (competition ranking: 1, 2, 2, 4; ties listed by name), with each product's band.",
+    "Products of one market ranked by published Innovation, with no control applied (competition ranking: 1, 2, 2, 4; ties listed by name), with each product's band, rank range and rank odds (P(top 1, 3, 5)).",
   input: releaseInput.extend(narrowingParams),
   narrowing: { lists: ["products"] },
   output: capaindexSchema,
@@ -55,6 +55,7 @@ export const capaindex = declareReading({
   tool: {
     name: "service_market_get_capaindex",
     chart: true,
+    instead: { country: "service_market_get_servicemax" },
     text: (payload) =>
       [
         `Capability Index, ${releaseHeader(payload)}:`,

@@ -68,7 +68,7 @@ export const servicemax = declareReading({
   path: "/markets/{marketId}/servicemax",
   summary: "Max reading",
   description:
-    "For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance; unavailable products list the controls they miss.",
+    "For one market and one country, products ranked by the Innovation they retain with every sovereign control of the country engaged, each with its scores off (published) and on (under controls) and the distance, rank range and rank odds (P(top 1, 3, 5)); unavailable products list the controls they miss.",
   input: servicemaxInput.extend(narrowingParams),
   narrowing: { lists: ["products"] },
   output: servicemaxSchema,

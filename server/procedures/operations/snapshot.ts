@@ -114,6 +114,7 @@ export const snapshot = declareReading({
   compute: ({ release }) => snapshotOf(release),
   tool: {
     name: "service_market_get_snapshot",
+    instead: { country: "service_market_get_delta" },
     addendum: "Also returns it as a readable HTML table (resource ui://service/snapshot/{marketId}).",
     text: (payload) =>
       [

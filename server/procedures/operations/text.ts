@@ -3,6 +3,7 @@
  * declarations. Plain text only: names and vendors are hostile text, and no markup is made of them.
  */
 import { countedNames, nameList } from "../../formats/name-list";
+import { percentText } from "../../formats/percent";
 import { rankRangeText } from "../../readings/rank";
 
 type Scores = { innovation: number; control: number; scale: number };
@@ -52,9 +53,9 @@ export const gatesLine = (gates: { passed: number; failed: number; note: string 
         ]
       : [`Your gates: ${gates.passed} pass, ${gates.failed} do not (listed last, unranked). ${gates.note}`];
 
-/** "top 3 in 62 % of draws (tied with 2 others)": how likely a rank is, said once per product. */
+/** "P(top 1) 62 %, P(top 3) 99.8 %, P(top 5) 100 %": how likely a rank is, said once per product. */
 export const oddsText = (odds: { top1: number; top3: number; top5: number }) =>
-  `P(top 1) ${Math.round(odds.top1 * 100)} %, P(top 3) ${Math.round(odds.top3 * 100)} %, P(top 5) ${Math.round(odds.top5 * 100)} %`;
+  `P(top 1) ${percentText(odds.top1)}, P(top 3) ${percentText(odds.top3)}, P(top 5) ${percentText(odds.top5)}`;
 
 /** "SEAL-2 (weakest SOV-5)", "SEAL not assessable", or nothing for no offering. */
 export const sealText = (seal: { level: number | null; weakest: string[] } | null) =>

@@ -9,6 +9,7 @@
 import { onChange } from "../../db/change-feed";
 import type { Database } from "../../db/client";
 import { chargedReleases, chargeRelease, deleteUnpaidEmbed, type EmbedRow, insertEmbed } from "../accounts/embeds";
+import { creditsPageUrl, howToGetCredits, processBillingConfig } from "../billing/config";
 import { loadRelease } from "../catalog/releases";
 import {
   type EmbedFacts,
@@ -19,7 +20,7 @@ import {
   frameableOrigin,
   READING_TAKES_COUNTRY,
 } from "../domain/embeds";
-import { ApiError, invalidRequest, notFound } from "../errors/api-error";
+import { ApiError, insufficientCredits, invalidRequest, notFound } from "../errors/api-error";
 import { operationOf } from "./declaration";
 import { computeReading } from "./off-loop";
 import { availability } from "./operations/availability";
@@ -38,15 +39,14 @@ export const embedPrice = (reading: EmbedReading) => operationOf(DECLARATIONS[re
 /** The operation the ledger names for an embed's charge. */
 export const embedOperation = (reading: EmbedReading) => `embeds.${reading}`;
 
-/** The organization cannot pay for the release an embed would first show. */
-export class EmbedUnpaidError extends ApiError {
-  constructor(cost: number, balance: number) {
-    super(
-      "insufficient_credits",
-      `This embed costs ${cost} credits for the release it shows and the organization's balance is ${balance}. Nothing was debited.`,
-      { members: { cost, balance } },
-    );
-  }
+/**
+ * The organization cannot pay for the release an embed would first show: the 402 of every paid
+ * call, saying where credits come from (and the Credits page when the dashboard's origin is known).
+ */
+function embedUnpaid(cost: number, balance: number, origin: string | null): ApiError {
+  const howTo = howToGetCredits(processBillingConfig(), origin);
+  const error = insufficientCredits(cost, balance, howTo, origin === null ? "" : creditsPageUrl(origin));
+  return origin === null ? new ApiError("insufficient_credits", error.detail, { members: { cost, balance } }) : error;
 }
 
 export interface EmbedRequest {
@@ -60,6 +60,8 @@ export interface EmbedRequest {
   theme: EmbedTheme;
   allowedOrigins: string[];
   createdByUserId: string | null;
+  /** The dashboard's origin, for the 402's Credits page; null from the operator CLI. */
+  origin?: string | null;
 }
 
 /** An origin as a page's address bar has it (scheme://host[:port]), or a 400 saying why not. */
@@ -122,7 +124,7 @@ export async function createEmbed(db: Database, request: EmbedRequest): Promise<
   });
   if (!paid.charged) {
     await deleteUnpaidEmbed(db, embed.id);
-    throw new EmbedUnpaidError(cost, paid.balance);
+    throw embedUnpaid(cost, paid.balance, request.origin ?? null);
   }
   const geography = country ? loaded.data.geographies.find((g) => g.country === country) : undefined;
   const summary = embedSummary({

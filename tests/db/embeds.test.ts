@@ -86,8 +86,18 @@ describe("embeds", () => {
     const org = await organization(database.db, "Broke", { homeCountry: "XA", credits: 1 });
     const error = await createEmbed(database.db, request(org.id)).catch((e: unknown) => e);
     expect(describeError(error).code).toBe("insufficient_credits");
+    // From the operator CLI (no dashboard origin): whom to ask, no Credits page address.
+    expect(describeError(error).detail).toContain("Ask an operator of this service for more credits.");
     expect(await creditBalance(database.db, org.id)).toBe(1);
     const caller = await dashboardCallerAs(database.db, org.userId);
+    // From the dashboard: the same 402 as every paid call, naming the Credits page.
+    const unpaid = describeError(await caller.embeds.create(request(org.id)).catch((e: unknown) => e));
+    expect(unpaid).toMatchObject({
+      code: "insufficient_credits",
+      members: { creditsUrl: "http://dashboard.test/credits" },
+    });
+    expect(unpaid.detail).toContain("http://dashboard.test/credits");
+    expect(await creditBalance(database.db, org.id)).toBe(1);
     expect(await caller.embeds.list()).toEqual([]);
   });
 

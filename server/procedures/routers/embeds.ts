@@ -101,6 +101,7 @@ export const embedsRouter = createRouter({
         theme: input.theme,
         allowedOrigins: input.allowedOrigins,
         createdByUserId: ctx.userId,
+        origin: ctx.origin,
       });
       // The URL at the operator's origin (APP_URL): the one oEmbed vouches for, whatever host the
       // dashboard was reached on.

@@ -179,7 +179,7 @@ export function comparisonText(comparison: ReleaseComparison & { page?: Page }):
       ...listed(
         reindexed,
         RANK_MOVES_SHOWN,
-        (p) => `${p.name} ${rankText(p.capabilityIndexRank)}`,
+        (p) => `${p.name}: Capability Index ${rankText(p.capabilityIndexRank)}`,
         (n) => `and ${n} more.`,
       ),
     );
@@ -205,10 +205,10 @@ export function comparisonText(comparison: ReleaseComparison & { page?: Page }):
   const reranked = usableInBoth.filter((p) => p.max.rank.from !== null && p.max.rank.from !== p.max.rank.to);
   if (reranked.length === 0)
     lines.push(
-      `Max ranks under ${country}: none moved among the ${usableInBoth.length} products${shown ? " shown" : ""} usable in both.`,
+      `Max ranks under ${country}: none moved among the ${usableInBoth.length} products usable in both${shown}.`,
     );
   else {
-    lines.push(`Max ranks under ${country} (among the ${usableInBoth.length}${shown ? " shown" : ""} usable in both):`);
+    lines.push(`Max ranks under ${country} (among the ${usableInBoth.length} usable in both${shown}):`);
     lines.push(
       ...listed(
         reranked,

@@ -275,7 +275,8 @@ describe("texts that lead with the headline (issue 48)", () => {
     const ranks = new Map((before.products as Payload[]).map((p) => [p.productId, p.rank]));
     for (const p of after.products as Payload[]) {
       const from = ranks.get(p.productId);
-      if (from !== undefined && from !== p.rank) expect(text).toContain(`${p.name} ${from} → ${p.rank}`);
+      if (from !== undefined && from !== p.rank)
+        expect(text).toContain(`${p.name}: Capability Index ${from} → ${p.rank}`);
     }
   });
 

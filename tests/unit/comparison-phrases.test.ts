@@ -17,7 +17,7 @@ import {
   scoreChangeText,
   signedPoints,
 } from "@/server/readings/comparison-phrases";
-import { firstPlaceSentence, moveSentenceWithIndicators } from "@/server/readings/comparison-summary";
+import { comparisonText, firstPlaceSentence, moveSentenceWithIndicators } from "@/server/readings/comparison-summary";
 import type { ProductChange, ReleaseComparison } from "@/server/readings/release-comparison";
 
 const MINUS = "\u2212";
@@ -301,5 +301,27 @@ describe("the headline and the indicators behind a move", () => {
     expect(moveSentenceWithIndicators(move, { indicators: [], more: 0 })).toBe(
       "Quillmere: +20 Scale (31.4 → 51.4), of which +20.5 from its own values, -0.5 because the field moved",
     );
+  });
+
+  it("leads with the headline, and says its lists are of the products shown on a page", () => {
+    const products = [product({ productId: "q", name: "Quillmere" }), product({ productId: "b", name: "Brightwater" })];
+    const whole = comparison(
+      {
+        firstPlace: { capabilityIndex: { from: [b], to: [q] }, max: { from: [c], to: [c] } },
+        indicatorsRedefined: ["certs"],
+        indicatorNames: [{ indicatorId: "certs", name: "Certifications held" }],
+      },
+      products,
+    );
+    const [, headline, , redefined] = comparisonText(whole).split("\n");
+    expect(headline).toBe("Quillmere took Capability Index #1 from Brightwater. Corvale kept Max #1 under FR.");
+    expect(redefined).toBe("Indicators redefined: Certifications held.");
+    expect(comparisonText(whole)).not.toContain("shown");
+    const page = comparisonText({ ...whole, page: { offset: 0, returned: 2, total: 1000, nextCursor: "x" } });
+    expect(page.split("\n")[1]).toBe(headline);
+    expect(page).toContain(
+      "Max ranks under FR: none moved among the 2 products usable in both (of the 2 products shown).",
+    );
+    expect(page).toContain("Capability Index ranks: none moved (of the 2 products shown).");
   });
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { AXES, AXIS_LABELS, SLUG_PATTERN } from "../../domain/market-definition";
 import { notFound } from "../../errors/api-error";
-import { nameList } from "../../formats/name-list";
 import { signed } from "../../readings/comparison-summary";
 import { product as productOf, scoringFrame, UnknownProductError } from "../../readings/product";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";

@@ -368,6 +368,17 @@ describe("texts that lead with the headline (issue 48)", () => {
       const [, cited = ""] = text.split(/^Sources:$/m);
       for (const source of sources) expect(cited.split("\n").filter((l) => l.endsWith(`] ${source}`))).toHaveLength(1);
     }
+    // At 50 indicators a product, every one of them moved under controls: cut at 12, within the budget (call() holds it).
+    const wide = await call("service_market_get_product", {
+      marketId: "generated-1000",
+      productId: "product-1",
+      country: "DE",
+    });
+    const wideChanged = (["innovation", "control", "scale"] as const).flatMap((axis) =>
+      (wide.data.underControls.axes[axis].indicators as Payload[]).filter((i) => i.change !== 0),
+    );
+    expect(wideChanged.length).toBeGreaterThan(12);
+    expect(wide.text).toContain(`and ${wideChanged.length - 12} more (`);
     // The case of the issue: Brightwater under FR gains Control and says why.
     const { text } = await call("service_market_get_product", {
       marketId: MARKET,

@@ -66,13 +66,18 @@ const LINK_ROOM_STEP = 256;
  * resources. A sparse payload (`fields`) has products the tool's own text cannot render: its text
  * lists them as they are.
  */
-function contentOf(definition: ToolDefinition, payload: Record<string, unknown>, sparse = false): ToolContent {
+function contentOf(
+  definition: ToolDefinition,
+  payload: Record<string, unknown>,
+  args: Record<string, unknown>,
+  sparse = false,
+): ToolContent {
   const spec = definition.narrowing;
   const note = spec ? pageNote(definition.name, payload.page as Page | undefined, spec.columns !== undefined) : "";
   if (sparse && spec) return [{ type: "text", text: `${sparseText(definition, payload, spec)}${note}` }];
   return [
     { type: "text", text: `${definition.render(payload as never)}${note}` },
-    ...(definition.embed?.(payload as never) ?? []),
+    ...(definition.embed?.(payload as never, args) ?? []),
   ];
 }
 
@@ -133,8 +138,18 @@ export function asSent(output: Record<PropertyKey, unknown>): Record<string, unk
   return parsed;
 }
 
-/** The payload and content of a result, fitted to the budget with `linkBytes` kept free for a link. */
-function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknown>, linkBytes = 0, sparse = false) {
+/**
+ * The payload and content of a result, fitted to the budget with `linkBytes` kept free for a link.
+ * A reading kept in memory is the one answer to arguments that narrow nothing, so what is made of
+ * it with such arguments serves every call.
+ */
+function resultOf(
+  definition: ToolDefinition,
+  output: Record<PropertyKey, unknown>,
+  args: Record<string, unknown>,
+  linkBytes = 0,
+  sparse = false,
+) {
   const room = Math.ceil(linkBytes / LINK_ROOM_STEP) * LINK_ROOM_STEP;
   const key = `${definition.name} ${room}${sparse ? " sparse" : ""}`;
   const immutable = typeof output[SERIALIZED_JSON] === "string";
@@ -148,12 +163,12 @@ function resultOf(definition: ToolDefinition, output: Record<PropertyKey, unknow
         const { payload, result } = withinBudget(
           parsed,
           definition.narrowing,
-          (candidate) => ({ structuredContent: candidate, content: contentOf(definition, candidate, sparse) }),
+          (candidate) => ({ structuredContent: candidate, content: contentOf(definition, candidate, args, sparse) }),
           room,
         );
         return { payload: markValidated(payload), content: result.content };
       })()
-    : { payload: parsed, content: contentOf(definition, parsed) };
+    : { payload: parsed, content: contentOf(definition, parsed, args) };
   if (immutable) {
     const byTool = madeOnce.get(output) ?? new Map();
     byTool.set(key, made);
@@ -277,8 +292,9 @@ export async function runTool(definition: ToolDefinition, given: unknown, call: 
       content: [{ type: "text", text: JSON.stringify(outcome.problem) }],
       _meta: { ...outcome.meta, problem: outcome.problem },
     };
+  const args = (input ?? {}) as Record<string, unknown>;
   if (!definition.narrowing) {
-    const made = resultOf(definition, outcome.output);
+    const made = resultOf(definition, outcome.output, args);
     const tokens = tokensOf({ content: made.content, structuredContent: made.payload, _meta: outcome.meta });
     if (tokens > RESULT_BUDGET_TOKENS) return overBudget(definition, tokens, call, outcome.meta);
     return withJson(made, outcome.meta);
@@ -286,7 +302,7 @@ export async function runTool(definition: ToolDefinition, given: unknown, call: 
   // The link to the whole reading is made first, so the part that fits leaves room for it.
   const link = wholeReadingLink(definition, input, outcome.output, outcome.organizationId);
   const sparse = (input as { fields?: string } | undefined)?.fields !== undefined;
-  const made = resultOf(definition, outcome.output, Buffer.byteLength(JSON.stringify(link)), sparse);
+  const made = resultOf(definition, outcome.output, args, Buffer.byteLength(JSON.stringify(link)), sparse);
   const { payload, content } = made;
   if (!isPartial(payload.page as Page | undefined)) return withJson(made, outcome.meta);
   return { structuredContent: payload, content: [...content, link], _meta: outcome.meta };

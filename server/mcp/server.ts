@@ -17,7 +17,7 @@ import type { z } from "zod";
 import { priceSentence } from "../domain/operations";
 import type { Problem } from "../http/problem";
 import { snapshot } from "../procedures/operations/snapshot";
-import { SNAPSHOT_RESOURCE_TEMPLATE } from "../procedures/operations/snapshot-html";
+import { SNAPSHOT_RESOURCE_TEMPLATE, snapshotArgumentsOf } from "../procedures/operations/snapshot-html";
 import { NarrowingError, type NarrowingSpec, narrow, type Page } from "../readings/narrowing";
 import { withinBudget } from "./budget";
 import type { McpCall } from "./call";
@@ -146,6 +146,14 @@ class ReadingTemplate extends UriTemplate {
   }
 }
 
+/** Matches every page of the snapshot's HTML, its arguments in any order (the SDK's matcher wants them in order). */
+class SnapshotTemplate extends UriTemplate {
+  override match(uri: string) {
+    const args = snapshotArgumentsOf(uri);
+    return args ? { marketId: String(args.marketId) } : null;
+  }
+}
+
 /** The SDK's answer to one message (a Fetch Request carrying the edge's AuthInfo). */
 export const mcpHandler = createMcpHandler(
   (server) => {
@@ -207,16 +215,16 @@ export const mcpHandler = createMcpHandler(
     // Reading the HTML snapshot directly is the snapshot: same procedure, same price.
     server.registerResource(
       "snapshot-html",
-      new ResourceTemplate(SNAPSHOT_RESOURCE_TEMPLATE, { list: undefined }),
+      new ResourceTemplate(new SnapshotTemplate(SNAPSHOT_RESOURCE_TEMPLATE), { list: undefined }),
       {
         title: "Market snapshot (HTML)",
-        description: `The snapshot of one market as a readable HTML table with bands and methodology. ${priceSentence(snapshot.credits)}`,
+        description: `The snapshot of one market as a readable HTML table with bands and methodology: a page of it, as its URI names it (the snapshot tool's arguments release, productIds, cursor and limit); the latest release's first page without them. ${priceSentence(snapshot.credits)}`,
         mimeType: "text/html",
       },
-      async (uri, variables, ctx) => {
+      async (uri, _variables, ctx) => {
         const result = await runTool(
           toolOfDeclaration(snapshot),
-          { marketId: String(variables.marketId) },
+          snapshotArgumentsOf(uri.href),
           ctx.http?.authInfo?.extra as unknown as McpCall,
         );
         const embedded = result.content.find((c): c is EmbeddedResource => c.type === "resource");

@@ -25,8 +25,8 @@ export interface ToolDefinition {
   output: z.ZodType;
   call(caller: Caller, input: unknown): Promise<unknown>;
   render(payload: never): string;
-  /** Resources embedded in the result besides the text (the snapshot's HTML). */
-  embed?(payload: never): EmbeddedResource[];
+  /** Resources embedded in the result besides the text (the snapshot's HTML), given the tool's arguments. */
+  embed?(payload: never, args: Record<string, unknown>): EmbeddedResource[];
   /** Draws in the MCP Apps chart view, for hosts that render MCP Apps. */
   chart?: boolean;
   /** A reading of every product: its result is fitted to the token budget (budget.ts). */
@@ -84,7 +84,9 @@ function toolOf(declaration: AnyDeclaration): ToolDefinition[] {
       output: rootObject(toolOutputSchema(declaration)),
       call: procedureCall(declaration),
       render: tool.text as (payload: never) => string,
-      ...(tool.embed ? { embed: tool.embed as (payload: never) => EmbeddedResource[] } : {}),
+      ...(tool.embed
+        ? { embed: tool.embed as (payload: never, args: Record<string, unknown>) => EmbeddedResource[] }
+        : {}),
       ...(tool.chart ? { chart: true } : {}),
       ...("narrowing" in declaration && declaration.narrowing ? { narrowing: declaration.narrowing } : {}),
       ...(tool.instead ? { instead: tool.instead } : {}),

@@ -47,8 +47,11 @@ export interface ToolDeclaration<Payload> {
   addendum?: string;
   /** A short plain-text rendering for the result's `content`. Payload text is hostile: no markup. */
   text(payload: Payload): string;
-  /** Resources embedded in the result besides the text. */
-  embed?(payload: Payload): EmbeddedResource[];
+  /**
+   * Resources embedded in the result besides the text, for the payload (or the page of it that
+   * fits the token budget) and the tool's arguments, which may name it: a URI per page.
+   */
+  embed?(payload: Payload, args: Record<string, unknown>): EmbeddedResource[];
   /** Draws in the MCP Apps chart view, for hosts that render MCP Apps. */
   chart?: boolean;
   /**

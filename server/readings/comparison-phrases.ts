@@ -30,7 +30,7 @@ export function attributionText(attribution: Attribution): string {
 }
 
 /** "50.0 → 62.0 (+12.0)" */
-export function scoreChangeText(change: AxisChange): string {
+export function scoreChangeText(change: Pick<AxisChange, "from" | "to" | "change" | "attribution">): string {
   return `${change.from.toFixed(1)} → ${change.to.toFixed(1)} (${signedPoints(change.change)})`;
 }
 
@@ -103,9 +103,12 @@ const bandsList = (bands: readonly { name: string; from: number }[]) =>
 
 /**
  * The market-level changes, one line each: always the methodology, then only what changed. Products
- * are named by name, as the comparison lists them.
+ * are named by name, as the comparison lists them; indicators by id, or as `indicatorName` says.
  */
-export function marketChangeLines(comparison: ReleaseComparison): { id: MarketLineId; text: string }[] {
+export function marketChangeLines(
+  comparison: ReleaseComparison,
+  indicatorName: (indicatorId: string) => string = (id) => id,
+): { id: MarketLineId; text: string }[] {
   const { market } = comparison;
   const { from, to } = market.methodologyVersion;
   const material = market.material ? ", a material change" : "";
@@ -123,13 +126,14 @@ export function marketChangeLines(comparison: ReleaseComparison): { id: MarketLi
   add("bands", "Bands changed", market.bandsChanged, () =>
     market.bandsChanged.map((b) => `${AXIS_LABELS[b.axis]} from ${bandsList(b.from)} to ${bandsList(b.to)}`).join("; "),
   );
-  add("indicators-added", "Indicators added", market.indicatorsAdded, () => nameList(market.indicatorsAdded));
-  add("indicators-removed", "Indicators removed", market.indicatorsRemoved, () => nameList(market.indicatorsRemoved));
+  const indicators = (ids: readonly string[]) => nameList(ids.map(indicatorName));
+  add("indicators-added", "Indicators added", market.indicatorsAdded, () => indicators(market.indicatorsAdded));
+  add("indicators-removed", "Indicators removed", market.indicatorsRemoved, () => indicators(market.indicatorsRemoved));
   add("indicators-redefined", "Indicators redefined", market.indicatorsRedefined, () =>
-    nameList(market.indicatorsRedefined),
+    indicators(market.indicatorsRedefined),
   );
   add("weights", "Weights changed", market.weightsChanged, () =>
-    nameList(market.weightsChanged.map((w) => `${w.indicatorId} ${w.from} → ${w.to}`)),
+    nameList(market.weightsChanged.map((w) => `${indicatorName(w.indicatorId)} ${w.from} → ${w.to}`)),
   );
   add("products-added", "Products added", market.productsAdded, () => named(market.productsAdded));
   add("products-removed", "Products removed", market.productsRemoved, () => named(market.productsRemoved));

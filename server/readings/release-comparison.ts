@@ -16,6 +16,7 @@
 import { AXES, type Axis, type Indicator, type Offering } from "../domain/market-definition";
 import type { Band, Scores } from "../domain/scores";
 import { defaultOffering, exactAxisScores, fieldOf } from "../scoring/engine";
+import { normalize } from "../scoring/normalize";
 import { partsAddingUp, round1 } from "../scoring/round";
 import { capaindex } from "./capaindex";
 import type { ReleaseData } from "./release";
@@ -30,12 +31,28 @@ export interface Attribution {
   method: number;
 }
 
+/** One indicator's share of an axis's own-values part: its value moved, and so many points with it. */
+export interface IndicatorMove {
+  indicatorId: string;
+  name: string;
+  points: number;
+}
+
 export interface AxisChange {
   from: number;
   to: number;
   change: number;
   attribution: Attribution;
+  /**
+   * The own-values part by indicator: the indicators whose values moved this axis most (at most
+   * INDICATORS_SHOWN, largest first, their points rounded so that all of them, shown or not, add
+   * up to `attribution.ownValues`), and how many more indicators' values moved it.
+   */
+  ownValuesBy: { indicators: IndicatorMove[]; more: number };
 }
+
+/** How many indicators of an axis's own-values part a comparison names (the rest are counted). */
+export const INDICATORS_SHOWN = 3;
 
 export type Availability = "became_available" | "became_unavailable" | "offering_changed" | "unchanged";
 
@@ -68,7 +85,23 @@ export interface ProductChange {
   };
 }
 
+/** A product as a headline names it. */
+export interface NamedProduct {
+  productId: string;
+  name: string;
+}
+
+/** Who held first place in each release (several when tied); an empty list when nobody did. */
+export interface FirstPlace {
+  from: NamedProduct[];
+  to: NamedProduct[];
+}
+
 export interface MarketChange {
+  /** First place of the Capability Index, and of Max among the products usable under the country. */
+  firstPlace: { capabilityIndex: FirstPlace; max: FirstPlace };
+  /** The name of every indicator the lists below name by id (the later release's name where it has one). */
+  indicatorNames: { indicatorId: string; name: string }[];
   methodologyChanged: boolean;
   material: boolean;
   methodologyVersion: { from: string; to: string };
@@ -121,7 +154,47 @@ function attributionInputs(from: ReleaseData, to: ReleaseData) {
     fieldFrom: fieldOf(methodFrom, defaultsFrom),
     fieldToUnderOldMethod: fieldOf(methodFrom, defaultsTo),
     fieldTo: fieldOf(methodTo, defaultsTo),
+    names: new Map([...methodFrom, ...methodTo].map((i) => [i.id, i.name])),
   };
+}
+
+const sameValue = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
+
+/**
+ * Step 1 split by indicator: an axis score is 100 × Σ(weight × normalised) / Σ weight, so under the
+ * earlier field and method each indicator whose value moved accounts for exactly
+ * 100 × weight × Δnormalised / Σ weight of the own-values part. Rounded so that all of them add
+ * up to the part shown; those that round to nothing are not named.
+ */
+function ownValuesBy(
+  inputs: ReturnType<typeof attributionInputs>,
+  valuesFrom: Offering["values"],
+  valuesTo: Offering["values"],
+  axis: Axis,
+  ownValues: number,
+): AxisChange["ownValuesBy"] {
+  const { methodFrom, fieldFrom } = inputs;
+  const onAxis = methodFrom.filter((i) => i.axis === axis);
+  const total = onAxis.reduce((sum, i) => sum + i.weight, 0);
+  const moved = onAxis.filter((i) => !sameValue(valuesFrom[i.id], valuesTo[i.id]));
+  const exact = moved.map((i) =>
+    total === 0
+      ? 0
+      : (100 *
+          i.weight *
+          (normalize(i, valuesTo[i.id], fieldFrom.get(i.id)) - normalize(i, valuesFrom[i.id], fieldFrom.get(i.id)))) /
+        total,
+  );
+  const points = partsAddingUp(exact, ownValues);
+  const named = moved
+    .map((indicator, k) => ({
+      indicatorId: indicator.id,
+      name: inputs.names.get(indicator.id) ?? indicator.name,
+      points: points[k] as number,
+    }))
+    .filter((move) => move.points !== 0)
+    .sort((a, b) => Math.abs(b.points) - Math.abs(a.points) || byText(a.name, b.name));
+  return { indicators: named.slice(0, INDICATORS_SHOWN), more: Math.max(0, named.length - INDICATORS_SHOWN) };
 }
 
 function attribute(
@@ -140,9 +213,16 @@ function attribute(
     AXES.map((axis) => {
       const change = round1(published.to[axis] - published.from[axis]);
       const exact = { ownValues: s1[axis] - s0[axis], field: s2[axis] - s1[axis], method: s3[axis] - s2[axis] };
+      const attribution = roundedParts(exact, change);
       return [
         axis,
-        { from: published.from[axis], to: published.to[axis], change, attribution: roundedParts(exact, change) },
+        {
+          from: published.from[axis],
+          to: published.to[axis],
+          change,
+          attribution,
+          ownValuesBy: ownValuesBy(inputs, valuesFrom, valuesTo, axis, attribution.ownValues),
+        },
       ];
     }),
   ) as Record<Axis, AxisChange>;
@@ -170,7 +250,7 @@ const sameBands = (a: readonly Band[], b: readonly Band[]) =>
   a.length === b.length &&
   a.every((band, i) => band.name === b[i]?.name && band.from === b[i]?.from && band.to === b[i]?.to);
 
-function marketChange(from: ReleaseData, to: ReleaseData): MarketChange {
+function marketChange(from: ReleaseData, to: ReleaseData): Omit<MarketChange, "firstPlace" | "indicatorNames"> {
   const indicatorsFrom = new Map(from.definition.indicators.map((i) => [i.id, i]));
   const indicatorsTo = new Map(to.definition.indicators.map((i) => [i.id, i]));
   const both = [...indicatorsTo.keys()].filter((id) => indicatorsFrom.has(id)).sort(byText);
@@ -201,6 +281,38 @@ function marketChange(from: ReleaseData, to: ReleaseData): MarketChange {
     productsAdded: [...productsTo].filter((id) => !productsFrom.has(id)).sort(byText),
     productsRemoved: [...productsFrom].filter((id) => !productsTo.has(id)).sort(byText),
   };
+}
+
+/**
+ * Who ranked first in each release, by name: a Max rank counts only for a product usable under
+ * the country (an unavailable one is ranked tied last, never first in any sense).
+ */
+function firstPlace(
+  products: readonly ProductChange[],
+  rankOf: (p: ProductChange) => RankMove,
+  counts: (p: ProductChange, side: "from" | "to") => boolean,
+): FirstPlace {
+  const first = (side: "from" | "to") =>
+    products
+      .filter((p) => rankOf(p)[side] === 1 && counts(p, side))
+      .map((p) => ({ productId: p.productId, name: p.name }));
+  return { from: first("from"), to: first("to") };
+}
+
+/** The names of the indicators the market's change lists name by id. */
+function indicatorNames(
+  from: ReleaseData,
+  to: ReleaseData,
+  market: Omit<MarketChange, "firstPlace" | "indicatorNames">,
+) {
+  const names = new Map([...from.definition.indicators, ...to.definition.indicators].map((i) => [i.id, i.name]));
+  const named = new Set([
+    ...market.indicatorsAdded,
+    ...market.indicatorsRemoved,
+    ...market.indicatorsRedefined,
+    ...market.weightsChanged.map((w) => w.indicatorId),
+  ]);
+  return [...named].sort(byText).map((indicatorId) => ({ indicatorId, name: names.get(indicatorId) ?? indicatorId }));
 }
 
 const difference = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from);
@@ -266,12 +378,29 @@ export function changes(from: ReleaseData, to: ReleaseData, country: string): Re
 
   // The later release's products in its order (by name), then those that left, by name.
   const left = from.products.filter((p) => !publishedTo.has(p.productId)).map((p) => p.productId);
+  const market = marketChange(from, to);
+  const products = [...to.products.map((p) => p.productId), ...left].map(change);
   return {
     marketId: to.marketId,
     from: { release: from.release, lastUpdated: from.lastUpdated, methodologyVersion: from.methodologyVersion },
     to: { release: to.release, lastUpdated: to.lastUpdated, methodologyVersion: to.methodologyVersion },
     country: maxTo.country,
-    market: marketChange(from, to),
-    products: [...to.products.map((p) => p.productId), ...left].map(change),
+    market: {
+      firstPlace: {
+        capabilityIndex: firstPlace(
+          products,
+          (p) => p.capabilityIndexRank,
+          () => true,
+        ),
+        max: firstPlace(
+          products,
+          (p) => p.max.rank,
+          (p, side) => p.max.available[side] === true,
+        ),
+      },
+      indicatorNames: indicatorNames(from, to, market),
+      ...market,
+    },
+    products,
   };
 }

@@ -10,6 +10,17 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 const base = inject("appUrl");
 const { schemaFuzz } = inject("accounts");
 
+/** A REST reading with the same token: what the texts are held to, computed apart from them. */
+async function rest(path: string): Promise<Payload> {
+  const response = await fetch(`${base}/v1${path}`, { headers: { Authorization: `Bearer ${schemaFuzz.token}` } });
+  expect(response.status, path).toBe(200);
+  return response.json();
+}
+
+/** A result's size as the token budget counts it (server/mcp/budget.ts): its JSON bytes ÷ 4, with the envelope's room. */
+const tokensOf = (result: unknown) => Math.ceil((Buffer.byteLength(JSON.stringify(result)) + 600) / 4);
+const BUDGET_TOKENS = 8_000;
+
 // biome-ignore lint/suspicious/noExplicitAny: payloads are read field by field
 type Payload = any;
 
@@ -24,14 +35,24 @@ beforeAll(async () => {
 });
 afterAll(() => client?.close());
 
-async function call(tool: string, args: Record<string, unknown>): Promise<{ text: string; data: Payload }> {
+async function call(
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; data: Payload; content: Payload[]; tokens: number }> {
   const result = (await client.callTool({ name: tool, arguments: args })) as {
     isError?: boolean;
     content: { type: string; text?: string }[];
     structuredContent: Payload;
   };
   expect(result.isError ?? false, `${tool} ${JSON.stringify(args)}: ${result.content[0]?.text}`).toBe(false);
-  return { text: result.content.find((c) => c.type === "text")?.text ?? "", data: result.structuredContent };
+  const tokens = tokensOf({ content: result.content, structuredContent: result.structuredContent });
+  expect(tokens, `${tool} ${JSON.stringify(args)}`).toBeLessThanOrEqual(BUDGET_TOKENS);
+  return {
+    text: result.content.find((c) => c.type === "text")?.text ?? "",
+    data: result.structuredContent,
+    content: result.content,
+    tokens,
+  };
 }
 
 /** The line of the text about a product (its name starts the product's part of the line). */
@@ -125,8 +146,10 @@ describe("every tool's text answers its question", () => {
       if (bandChanges.length === 0) expect(text).toContain("Bands: no product changed band.");
       else expect(text).toContain(bandChanges[0]);
       const { market } = data;
-      for (const id of [...market.indicatorsAdded, ...market.indicatorsRemoved]) expect(text).toContain(id);
-      for (const w of market.weightsChanged) expect(text).toContain(w.indicatorId);
+      const names = new Map((market.indicatorNames as Payload[]).map((i) => [i.indicatorId, i.name]));
+      for (const id of [...market.indicatorsAdded, ...market.indicatorsRemoved, ...market.indicatorsRedefined])
+        expect(text).toContain(names.get(id));
+      for (const w of market.weightsChanged) expect(text).toContain(names.get(w.indicatorId));
     });
   }
 
@@ -220,6 +243,174 @@ describe("every tool's text answers its question", () => {
     const members = data.members as { email: string | null; name: string | null; userId: string; role: string }[];
     expect(text).toContain(`${members.length} member${members.length === 1 ? "" : "s"}: `);
     for (const m of members) expect(text).toContain(`${m.name ?? m.email ?? m.userId} (${m.role})`);
+  });
+});
+
+describe("texts that lead with the headline (issue 48)", () => {
+  const MARKET = "foundation-model-apis";
+  /** Who ranks first in a reading, by name; for Max, among the products usable under its country. */
+  const firstOf = (reading: Payload) =>
+    (reading.products as Payload[]).filter((p) => p.rank === 1 && p.available !== false).map((p) => p.name as string);
+
+  it("service_market_get_changes under DE: who took Capability Index #1 from whom, and Max #1 there, from REST's readings", async () => {
+    const [before, after, maxBefore, maxAfter] = await Promise.all([
+      rest(`/markets/${MARKET}/capaindex?release=2`),
+      rest(`/markets/${MARKET}/capaindex?release=3`),
+      rest(`/markets/${MARKET}/servicemax?release=2&country=DE`),
+      rest(`/markets/${MARKET}/servicemax?release=3&country=DE`),
+    ]);
+    const { text } = await call("service_market_get_changes", { marketId: MARKET, from: 2, to: 3, country: "DE" });
+    const [was] = firstOf(before);
+    const [is] = firstOf(after);
+    // The demo's release 3 hands first place on: the headline says so, second line, before anything else.
+    expect(is).not.toBe(was);
+    const headline = text.split("\n")[1] ?? "";
+    expect(headline).toContain(`${is} took Capability Index #1 from ${was}.`);
+    const [maxWas] = firstOf(maxBefore);
+    const [maxIs] = firstOf(maxAfter);
+    expect(headline).toContain(
+      maxIs === maxWas ? `${maxIs} kept Max #1 under DE.` : `${maxIs} took Max #1 under DE from ${maxWas}.`,
+    );
+    // Every Capability Index rank move is listed.
+    const ranks = new Map((before.products as Payload[]).map((p) => [p.productId, p.rank]));
+    for (const p of after.products as Payload[]) {
+      const from = ranks.get(p.productId);
+      if (from !== undefined && from !== p.rank)
+        expect(text).toContain(`${p.name}: Capability Index ${from} → ${p.rank}`);
+    }
+  });
+
+  it("service_market_get_changes: a score move names the indicators whose values moved it, by name, as REST's two breakdowns differ", async () => {
+    const { text, data } = await call("service_market_get_changes", {
+      marketId: MARKET,
+      from: 2,
+      to: 3,
+      country: "DE",
+    });
+    // The biggest move the payload has, and the indicators whose values differ between the two releases.
+    const moves = (data.products as Payload[]).flatMap((p) =>
+      p.scores
+        ? (["innovation", "control", "scale"] as const).map((axis) => ({ p, axis, change: p.scores[axis].change }))
+        : [],
+    );
+    const biggest = moves.sort((a, b) => Math.abs(b.change) - Math.abs(a.change))[0] as Payload;
+    const [r2, r3] = await Promise.all(
+      [2, 3].map((release) => rest(`/markets/${MARKET}/products/${biggest.p.productId}?release=${release}`)),
+    );
+    const valuesOf = (breakdown: Payload) =>
+      new Map((breakdown.axes[biggest.axis].indicators as Payload[]).map((i) => [i.indicatorId, i]));
+    const earlier = valuesOf(r2);
+    const moved = [...valuesOf(r3).values()].filter(
+      (i) => earlier.has(i.indicatorId) && JSON.stringify(earlier.get(i.indicatorId).value) !== JSON.stringify(i.value),
+    );
+    expect(moved.length).toBeGreaterThan(0);
+    expect(moved.length).toBeLessThanOrEqual(3);
+    const label = { innovation: "Innovation", control: "Control", scale: "Scale" }[biggest.axis as string];
+    const line = text.split("\n").find((l) => l.startsWith(`- ${biggest.p.name}: `) && l.includes(` ${label} (`)) ?? "";
+    expect(line).toContain("from its own values (");
+    for (const i of moved) {
+      expect(line).toContain(i.name);
+      expect(line).not.toContain(i.indicatorId);
+    }
+  });
+
+  it("service_market_get_changes at 1,000 products under DE: within the budget, the headline kept, the cut said", async () => {
+    const [before, after] = await Promise.all([
+      rest("/markets/generated-1000/capaindex?release=1"),
+      rest("/markets/generated-1000/capaindex?release=2"),
+    ]);
+    const { text, data } = await call("service_market_get_changes", { marketId: "generated-1000", country: "DE" });
+    const [was] = firstOf(before);
+    const [is] = firstOf(after);
+    const headline = text.split("\n")[1] ?? "";
+    expect(headline).toContain(
+      is === was ? `${is} kept Capability Index #1.` : `${is} took Capability Index #1 from ${was}`,
+    );
+    expect(data.page.total).toBe(1000);
+    expect(data.page.returned).toBeLessThan(1000);
+    expect(text).toContain(`(of the ${data.page.returned} products shown)`);
+    const moves = (data.products as Payload[]).flatMap((p) =>
+      (["innovation", "control", "scale"] as const).filter((axis) => p.scores && p.scores[axis].change !== 0),
+    );
+    if (moves.length > 10) expect(text).toContain(`- and ${moves.length - 10} smaller moves.`);
+  });
+
+  it("service_market_get_product under FR: every gain and the largest losses by indicator name, 'and N more' when cut, and its sources", async () => {
+    for (const productId of ["brightwater-cortex", "quillmere-atlas"]) {
+      const { text, data } = await call("service_market_get_product", { marketId: MARKET, productId, country: "FR" });
+      const names = new Map(
+        (["innovation", "control", "scale"] as const).flatMap((axis) =>
+          (data.axes[axis].indicators as Payload[]).map((i) => [i.indicatorId, i.name]),
+        ),
+      );
+      const changed = (["innovation", "control", "scale"] as const).flatMap((axis) =>
+        (data.underControls.axes[axis].indicators as Payload[]).filter((i) => i.change !== 0),
+      );
+      const [, under = ""] = text.split(/^Under FR's controls: /m);
+      const gains = changed.filter((i) => i.change > 0);
+      for (const i of gains) expect(under).toContain(`+${i.change} `);
+      for (const i of gains) expect(under).toContain(names.get(i.indicatorId));
+      if (changed.length > 12) expect(under).toContain(`and ${changed.length - 12} more (`);
+      else expect(under).not.toMatch(/and \d+ more/);
+      // Each change under controls names its indicator by name, never by id.
+      const said = [...under.matchAll(/^ {2}[+-]\d+(?:\.\d)? (?:Innovation|Control|Scale) from (.+?): /gm)].map(
+        (m) => m[1],
+      );
+      expect(said).toHaveLength(Math.min(changed.length, 12));
+      for (const name of said) expect([...names.values()]).toContain(name);
+      // Every source of the published breakdown is cited once, numbered.
+      const sources = new Set(
+        (["innovation", "control", "scale"] as const).flatMap((axis) =>
+          (data.axes[axis].indicators as Payload[]).flatMap((i) => (i.evidence ? [i.evidence.source as string] : [])),
+        ),
+      );
+      expect(sources.size).toBeGreaterThan(0);
+      const [, cited = ""] = text.split(/^Sources:$/m);
+      for (const source of sources) expect(cited.split("\n").filter((l) => l.endsWith(`] ${source}`))).toHaveLength(1);
+    }
+    // At 50 indicators a product, every one of them moved under controls: cut at 12, within the budget (call() holds it).
+    const wide = await call("service_market_get_product", {
+      marketId: "generated-1000",
+      productId: "product-1",
+      country: "DE",
+    });
+    const wideChanged = (["innovation", "control", "scale"] as const).flatMap((axis) =>
+      (wide.data.underControls.axes[axis].indicators as Payload[]).filter((i) => i.change !== 0),
+    );
+    expect(wideChanged.length).toBeGreaterThan(12);
+    expect(wide.text).toContain(`and ${wideChanged.length - 12} more (`);
+    // The case of the issue: Brightwater under FR gains Control and says why.
+    const { text } = await call("service_market_get_product", {
+      marketId: MARKET,
+      productId: "brightwater-cortex",
+      country: "FR",
+    });
+    expect(text).toMatch(/^ {2}\+\d+(\.\d)? Control from .+ → .+, the engaged offering's own value/m);
+  });
+
+  it("the snapshot's HTML at 1,000 products says which of how many it holds, each page under its own URI", async () => {
+    const first = await call("service_market_get_snapshot", { marketId: "generated-1000" });
+    const htmlOf = (content: Payload[]) => content.find((c) => c.type === "resource")?.resource;
+    const page1 = htmlOf(first.content);
+    const { returned, total, nextCursor } = first.data.page;
+    expect(total).toBe(1000);
+    expect(page1.text).toContain(`${returned} of 1,000 products shown (products 1–${returned},`);
+    expect(page1.text).toContain(`cursor <code>${nextCursor}</code>`);
+    expect(page1.text.match(/<tr><th scope="row">/g)?.length).toBe(returned + 3);
+    const second = await call("service_market_get_snapshot", { marketId: "generated-1000", cursor: nextCursor });
+    const page2 = htmlOf(second.content);
+    expect(page2.uri).not.toBe(page1.uri);
+    expect(page2.text).toContain(`of 1,000 products shown (products ${returned + 1}–`);
+    // Each URI names its own page back: the same products.
+    for (const [page, data] of [
+      [page1, first.data],
+      [page2, second.data],
+    ] as const) {
+      const read = await client.readResource({ uri: page.uri });
+      const html = read.contents[0] as { text: string };
+      for (const p of [data.products[0], data.products.at(-1)]) expect(html.text).toContain(`>${p.name}</th>`);
+      expect(html.text).toBe(page.text);
+    }
   });
 });
 

@@ -107,7 +107,7 @@ describe("MCP tools over Streamable HTTP", () => {
       expect(text?.text.length).toBeGreaterThan(20);
     });
 
-  it("embeds the snapshot as a self-contained HTML table at ui://service/snapshot/{marketId}", async () => {
+  it("embeds the snapshot as a self-contained HTML table at ui://service/snapshot/{marketId}?release=…", async () => {
     const result = await client.callTool({
       name: "service_market_get_snapshot",
       arguments: { marketId: "object-storage" },
@@ -115,7 +115,10 @@ describe("MCP tools over Streamable HTTP", () => {
     const embedded = (
       result.content as { type: string; resource?: { uri: string; mimeType: string; text: string } }[]
     ).find((c) => c.type === "resource")?.resource;
-    expect(embedded?.uri).toBe("ui://service/snapshot/object-storage");
+    const { release } = (await rest("/markets/object-storage/snapshot", accounts.reader.token)).body as {
+      release: number;
+    };
+    expect(embedded?.uri).toBe(`ui://service/snapshot/object-storage?release=${release}`);
     expect(embedded?.mimeType).toBe("text/html");
     const html = embedded?.text ?? "";
     const snapshot = result.structuredContent as {
@@ -136,6 +139,10 @@ describe("MCP tools over Streamable HTTP", () => {
       .replace(/'/g, "&#39;");
     expect(html).toContain(`<blockquote>${escaped}</blockquote>`);
     expect(html).not.toMatch(/<script|<link|src=|https?:\/\//i);
+
+    // Its own URI names the same page back.
+    const again = await client.readResource({ uri: embedded?.uri as string });
+    expect(again.contents[0]).toMatchObject({ uri: embedded?.uri, mimeType: "text/html", text: html });
 
     const before = (await dashboardCall(base, accounts.reader.session, "credits.summary")).data as { balance: number };
     const read = await client.readResource({ uri: "ui://service/snapshot/object-storage" });

@@ -139,6 +139,8 @@ describe("ops catalog preview against release 1", () => {
       to: 80,
       change: 30,
       attribution: { ownValues: 30, field: 0, method: 0 },
+      // All of it the benchmark's: 100 × 3 × (1 − 0.5) / 5 on the old field.
+      ownValuesBy: { indicators: [{ indicatorId: "bench", name: "Benchmark", points: 30 }], more: 0 },
     });
     // XC engages no control: Max is the published Innovation, where Charlie (80.0) passes Alpha (78.3).
     expect(charlie.max).toEqual({

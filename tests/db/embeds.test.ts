@@ -91,7 +91,8 @@ describe("embeds", () => {
     expect(await creditBalance(database.db, org.id)).toBe(1);
     const caller = await dashboardCallerAs(database.db, org.userId);
     // From the dashboard: the same 402 as every paid call, naming the Credits page.
-    const unpaid = describeError(await caller.embeds.create(request(org.id)).catch((e: unknown) => e));
+    const asked = { marketId: MARKET, reading: "delta" as const, country: "XA", view: "map" as const };
+    const unpaid = describeError(await caller.embeds.create(asked).catch((e: unknown) => e));
     expect(unpaid).toMatchObject({
       code: "insufficient_credits",
       members: { creditsUrl: "http://dashboard.test/credits" },

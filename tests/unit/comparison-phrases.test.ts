@@ -17,6 +17,7 @@ import {
   scoreChangeText,
   signedPoints,
 } from "@/server/readings/comparison-phrases";
+import { comparisonText, firstPlaceSentence, moveSentenceWithIndicators } from "@/server/readings/comparison-summary";
 import type { ProductChange, ReleaseComparison } from "@/server/readings/release-comparison";
 
 const MINUS = "\u2212";
@@ -30,7 +31,13 @@ const unchangedMax: ProductChange["max"] = {
 
 function product(overrides: Partial<ProductChange>): ProductChange {
   const band = { from: "Foundation", to: "Foundation", changed: false };
-  const axis = { from: 50, to: 50, change: 0, attribution: { ownValues: 0, field: 0, method: 0 } };
+  const axis = {
+    from: 50,
+    to: 50,
+    change: 0,
+    attribution: { ownValues: 0, field: 0, method: 0 },
+    ownValuesBy: { indicators: [], more: 0 },
+  };
   return {
     productId: "p",
     name: "P",
@@ -51,6 +58,8 @@ function comparison(overrides: Partial<ReleaseComparison["market"]>, products: P
     to: { release: 2, lastUpdated: "2026-02-01T00:00:00.000Z", methodologyVersion: "1.0" },
     country: "FR",
     market: {
+      firstPlace: { capabilityIndex: { from: [], to: [] }, max: { from: [], to: [] } },
+      indicatorNames: [],
       methodologyChanged: false,
       material: false,
       methodologyVersion: { from: "1.0", to: "1.0" },
@@ -199,9 +208,27 @@ describe("the What changed table", () => {
       name: hostile,
       vendor: "<script>alert(2)</script>",
       scores: {
-        innovation: { from: 93.3, to: 78.3, change: -15, attribution: { ownValues: 0, field: -15, method: 0 } },
-        control: { from: 16.7, to: 16.7, change: 0, attribution: { ownValues: 0, field: 0, method: 0 } },
-        scale: { from: 100, to: 100, change: 0, attribution: { ownValues: 0, field: 0, method: 0 } },
+        innovation: {
+          from: 93.3,
+          to: 78.3,
+          change: -15,
+          attribution: { ownValues: 0, field: -15, method: 0 },
+          ownValuesBy: { indicators: [], more: 0 },
+        },
+        control: {
+          from: 16.7,
+          to: 16.7,
+          change: 0,
+          attribution: { ownValues: 0, field: 0, method: 0 },
+          ownValuesBy: { indicators: [], more: 0 },
+        },
+        scale: {
+          from: 100,
+          to: 100,
+          change: 0,
+          attribution: { ownValues: 0, field: 0, method: 0 },
+          ownValuesBy: { indicators: [], more: 0 },
+        },
       },
       bands: {
         innovation: { from: "Frontier", to: "Established", changed: true },
@@ -224,5 +251,77 @@ describe("the What changed table", () => {
     expect(html).toContain("band Frontier → Established");
     expect(html).toContain("1 → 2, down 1");
     expect(html).toContain("Max rank under FR");
+  });
+});
+
+describe("the headline and the indicators behind a move", () => {
+  const q = { productId: "q", name: "Quillmere" };
+  const b = { productId: "b", name: "Brightwater" };
+  const c = { productId: "c", name: "Corvale" };
+
+  it("says who took, joined, lost or kept first place", () => {
+    const label = "Capability Index #1";
+    expect(firstPlaceSentence(label, { from: [b], to: [q] })).toBe(
+      "Quillmere took Capability Index #1 from Brightwater.",
+    );
+    expect(firstPlaceSentence(label, { from: [b], to: [b, q] })).toBe(
+      "Quillmere joined Brightwater at Capability Index #1.",
+    );
+    expect(firstPlaceSentence(label, { from: [b, c], to: [c] })).toBe(
+      "Brightwater lost Capability Index #1; Corvale holds it.",
+    );
+    expect(firstPlaceSentence(label, { from: [b], to: [] })).toBe(
+      "Brightwater lost Capability Index #1; nobody holds it now.",
+    );
+    expect(firstPlaceSentence(label, { from: [c], to: [c] })).toBe("Corvale kept Capability Index #1.");
+    expect(firstPlaceSentence(label, { from: [], to: [] })).toBe("Nobody holds Capability Index #1 in either release.");
+  });
+
+  it("names the indicators of the own-values part, and counts the rest", () => {
+    const move = {
+      productId: "q",
+      product: "Quillmere",
+      vendor: "Q",
+      axis: "scale" as const,
+      from: 31.4,
+      to: 51.4,
+      change: 20,
+      attribution: { ownValues: 20.5, field: -0.5, method: 0 },
+    };
+    const by = {
+      indicators: [
+        { indicatorId: "regions", name: "Regions; zones", points: 12 },
+        { indicatorId: "sla", name: "SLA tier", points: 8 },
+      ],
+      more: 2,
+    };
+    expect(moveSentenceWithIndicators(move, by)).toBe(
+      "Quillmere: +20 Scale (31.4 → 51.4), of which +20.5 from its own values (Regions; zones +12 | SLA tier +8 | and 2 more indicators), -0.5 because the field moved",
+    );
+    expect(moveSentenceWithIndicators(move, { indicators: [], more: 0 })).toBe(
+      "Quillmere: +20 Scale (31.4 → 51.4), of which +20.5 from its own values, -0.5 because the field moved",
+    );
+  });
+
+  it("leads with the headline, and says its lists are of the products shown on a page", () => {
+    const products = [product({ productId: "q", name: "Quillmere" }), product({ productId: "b", name: "Brightwater" })];
+    const whole = comparison(
+      {
+        firstPlace: { capabilityIndex: { from: [b], to: [q] }, max: { from: [c], to: [c] } },
+        indicatorsRedefined: ["certs"],
+        indicatorNames: [{ indicatorId: "certs", name: "Certifications held" }],
+      },
+      products,
+    );
+    const [, headline, , redefined] = comparisonText(whole).split("\n");
+    expect(headline).toBe("Quillmere took Capability Index #1 from Brightwater. Corvale kept Max #1 under FR.");
+    expect(redefined).toBe("Indicators redefined: Certifications held.");
+    expect(comparisonText(whole)).not.toContain("shown");
+    const page = comparisonText({ ...whole, page: { offset: 0, returned: 2, total: 1000, nextCursor: "x" } });
+    expect(page.split("\n")[1]).toBe(headline);
+    expect(page).toContain(
+      "Max ranks under FR: none moved among the 2 products usable in both (of the 2 products shown).",
+    );
+    expect(page).toContain("Capability Index ranks: none moved (of the 2 products shown).");
   });
 });

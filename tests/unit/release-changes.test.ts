@@ -107,6 +107,7 @@ describe("changes: attribution", () => {
       to: 37.5,
       change: 12.5,
       attribution: { ownValues: 12.5, field: 0, method: 0 },
+      ownValuesBy: { indicators: [{ indicatorId: "bench", name: "Bench", points: 12.5 }], more: 0 },
     });
     expect(b.scores?.control.change).toBe(0);
   });
@@ -121,12 +122,14 @@ describe("changes: attribution", () => {
       to: 16.7,
       change: -8.3,
       attribution: { ownValues: 0, field: -8.3, method: 0 },
+      ownValuesBy: { indicators: [], more: 0 },
     });
     expect(product(comparison, "c").scores?.innovation).toEqual({
       from: 0,
       to: 0,
       change: 0,
       attribution: { ownValues: 12.5, field: -12.5, method: 0 },
+      ownValuesBy: { indicators: [{ indicatorId: "bench", name: "Bench", points: 12.5 }], more: 0 },
     });
     expect(product(comparison, "a").scores?.innovation.change).toBe(0);
   });
@@ -140,12 +143,14 @@ describe("changes: attribution", () => {
       to: 37.5,
       change: 12.5,
       attribution: { ownValues: 0, field: 0, method: 12.5 },
+      ownValuesBy: { indicators: [], more: 0 },
     });
     expect(comparison.market).toMatchObject({
       methodologyChanged: true,
       material: true,
       methodologyVersion: { from: "1.0", to: "2.0" },
       weightsChanged: [{ indicatorId: "bench", from: 1, to: 3 }],
+      indicatorNames: [{ indicatorId: "bench", name: "Bench" }],
       indicatorsAdded: [],
       indicatorsRemoved: [],
       indicatorsRedefined: [],
@@ -169,7 +174,34 @@ describe("changes: attribution", () => {
       to: 37.5,
       change: 12.5,
       attribution: { ownValues: 5, field: -5, method: 12.5 },
+      ownValuesBy: { indicators: [{ indicatorId: "bench", name: "Bench", points: 5 }], more: 0 },
     });
+  });
+});
+
+describe("changes: which indicators moved, and first place", () => {
+  it("names each indicator whose value moved an axis, with its points, largest first", () => {
+    // B bench 50 → 75 (+0.25 × 100 / 2 = +12.5) and mm no → yes (+1 × 100 / 2 = +50): 25 → 87.5.
+    const second = release(2, market({ ...FIRST, b: { ...(FIRST.b as Values), bench: 75, mm: true } }));
+    const b = product(changes(first, second, "XC"), "b");
+    expect(b.scores?.innovation.change).toBe(62.5);
+    expect(b.scores?.innovation.ownValuesBy).toEqual({
+      indicators: [
+        { indicatorId: "mm", name: "Multimodal", points: 50 },
+        { indicatorId: "bench", name: "Bench", points: 12.5 },
+      ],
+      more: 0,
+    });
+    expect(b.scores?.control.ownValuesBy).toEqual({ indicators: [], more: 0 });
+  });
+
+  it("says who held first place in each release: the Capability Index, and Max among the usable only", () => {
+    // B bench 50 → 100 and mm yes: 100, tied with A at first. Under XA only A's sovereign offering is usable.
+    const second = release(2, market({ ...FIRST, b: { ...(FIRST.b as Values), bench: 100, mm: true } }));
+    const a = { productId: "a", name: "A" };
+    const b = { productId: "b", name: "B" };
+    expect(changes(first, second, "XC").market.firstPlace.capabilityIndex).toEqual({ from: [a], to: [a, b] });
+    expect(changes(first, second, "XA").market.firstPlace.max).toEqual({ from: [a], to: [a] });
   });
 });
 

@@ -858,6 +858,16 @@ export interface components {
             page?: components["schemas"]["Page"];
         };
         MarketChange: {
+            firstPlace: {
+                capabilityIndex: components["schemas"]["FirstPlace"];
+                /** @description First place of Max among the products usable under `country` (an unavailable one has none). */
+                max: components["schemas"]["FirstPlace"];
+            };
+            /** @description The name of each indicator the lists below name by id. */
+            indicatorNames: {
+                indicatorId: string;
+                name: string;
+            }[];
             methodologyChanged: boolean;
             /** @description Whether `to` changed the methodology materially. */
             material: boolean;
@@ -881,6 +891,17 @@ export interface components {
             indicatorsRedefined: string[];
             productsAdded: string[];
             productsRemoved: string[];
+        };
+        /** @description Who ranked first in each release: several when tied, none when nobody did. */
+        FirstPlace: {
+            from: {
+                productId: string;
+                name: string;
+            }[];
+            to: {
+                productId: string;
+                name: string;
+            }[];
         };
         /** @description Covers [from, to); the last band covers [from, 100]. */
         Band: {
@@ -938,6 +959,7 @@ export interface components {
             to: number;
             change: number;
             attribution: components["schemas"]["ChangeAttribution"];
+            ownValuesBy: components["schemas"]["OwnValuesByIndicator"];
         };
         /** @description The change split by cause; the parts add up to `change` (docs/methodology.md, Comparing releases). */
         ChangeAttribution: {
@@ -947,6 +969,18 @@ export interface components {
             field: number;
             /** @description Points due to the method: indicators or weights. */
             method: number;
+        };
+        /** @description The own-values part by indicator: the indicators whose values moved the axis most. All of them, named or counted, add up to `attribution.ownValues`; one that rounds to 0 is neither. */
+        OwnValuesByIndicator: {
+            /** @description At most 3, largest first. */
+            indicators: {
+                indicatorId: string;
+                name: string;
+                /** @description Points of the own-values part due to this indicator's value. */
+                points: number;
+            }[];
+            /** @description How many more indicators' values moved the axis. */
+            more: number;
         };
         RankChange: {
             from: number | null;

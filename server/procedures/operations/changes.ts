@@ -35,9 +35,41 @@ const attributionSchema = z
     description: "The change split by cause; the parts add up to `change` (docs/methodology.md, Comparing releases).",
   });
 
+const ownValuesBySchema = z
+  .object({
+    indicators: z
+      .array(
+        z.object({
+          indicatorId: z.string(),
+          name: z.string(),
+          points: z.number().meta({ description: "Points of the own-values part due to this indicator's value." }),
+        }),
+      )
+      .meta({ description: "At most 3, largest first." }),
+    more: z.number().int().min(0).meta({ description: "How many more indicators' values moved the axis." }),
+  })
+  .meta({
+    id: "OwnValuesByIndicator",
+    description:
+      "The own-values part by indicator: the indicators whose values moved the axis most. All of them, named or counted, add up to `attribution.ownValues`; one that rounds to 0 is neither.",
+  });
+
 const axisChangeSchema = z
-  .object({ from: score, to: score, change: z.number(), attribution: attributionSchema })
+  .object({
+    from: score,
+    to: score,
+    change: z.number(),
+    attribution: attributionSchema,
+    ownValuesBy: ownValuesBySchema,
+  })
   .meta({ id: "AxisChange" });
+
+const namedProductSchema = z.object({ productId: z.string(), name: z.string() });
+
+const firstPlaceSchema = z.object({ from: z.array(namedProductSchema), to: z.array(namedProductSchema) }).meta({
+  id: "FirstPlace",
+  description: "Who ranked first in each release: several when tied, none when nobody did.",
+});
 
 const nullableRank = z.number().int().positive().nullable();
 
@@ -72,6 +104,15 @@ export const changesSchema = z
     country: z.string(),
     market: z
       .object({
+        firstPlace: z.object({
+          capabilityIndex: firstPlaceSchema,
+          max: firstPlaceSchema.meta({
+            description: "First place of Max among the products usable under `country` (an unavailable one has none).",
+          }),
+        }),
+        indicatorNames: z
+          .array(z.object({ indicatorId: z.string(), name: z.string() }))
+          .meta({ description: "The name of each indicator the lists below name by id." }),
         methodologyChanged: z.boolean(),
         material: z.boolean().meta({ description: "Whether `to` changed the methodology materially." }),
         methodologyVersion: z.object({ from: z.string(), to: z.string() }),

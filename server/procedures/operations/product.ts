@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { AXIS_LABELS, SLUG_PATTERN } from "../../domain/market-definition";
+import { AXES, AXIS_LABELS, SLUG_PATTERN } from "../../domain/market-definition";
 import { notFound } from "../../errors/api-error";
-import { nameList } from "../../formats/name-list";
 import { signed } from "../../readings/comparison-summary";
 import { product as productOf, scoringFrame, UnknownProductError } from "../../readings/product";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
@@ -17,7 +16,7 @@ import {
   score,
   scoresSchema,
 } from "../schemas";
-import { releaseHeader, scoresText } from "./text";
+import { lackedControls, releaseHeader, scoresText } from "./text";
 
 export const productInput = z.object({
   marketId: marketIdParam,
@@ -160,6 +159,95 @@ const valueText = (value: number | boolean | string | null, unit: string | null)
         : "no"
       : `${value}${unit ? ` ${unit}` : ""}`;
 
+type ProductPayload = z.output<typeof productSchema>;
+type EvidenceGiven = NonNullable<z.output<typeof evidenceSchema>>;
+
+/** How many indicators' changes under controls the text lists before it counts the rest. */
+const CHANGES_SHOWN = 12;
+
+/** A source as one line of at most 300 characters: it is anyone's text, and a line break in it would forge a line. */
+const sourceLine = (source: string) => {
+  const line = source.replace(/\s+/g, " ").trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+};
+
+/** The sources a text cites, each once, numbered in the order first cited. */
+function sourceRegister() {
+  const numbers = new Map<string, number>();
+  return {
+    cite(evidence: EvidenceGiven) {
+      const line = sourceLine(evidence.source);
+      const known = numbers.get(line);
+      if (known) return known;
+      numbers.set(line, numbers.size + 1);
+      return numbers.size;
+    },
+    lines: () => [...numbers.keys()].map((source, i) => `  [${i + 1}] ${source}`),
+  };
+}
+
+/**
+ * A product's breakdown as a model can quote it: per axis, the score and what each indicator
+ * contributes (largest first), with the evidence's date, confidence and source; then, under a
+ * country, the offering engaged (or the controls missing) and each indicator whose contribution
+ * moved there, gains and losses alike, largest first, by name, with the value kept; then the
+ * sources, numbered as cited.
+ */
+function productText(payload: ProductPayload): string {
+  const sources = sourceRegister();
+  const evidenceText = (evidence: ProductPayload["axes"]["control"]["indicators"][number]["evidence"]) =>
+    evidence ? `[${evidence.confidence ?? "source"} as of ${evidence.asOf}, source ${sources.cite(evidence)}]` : "";
+  const lines = [`${payload.name} (${payload.vendor}) in ${releaseHeader(payload)}: ${scoresText(payload.scores)}.`];
+  const published = new Map(AXES.flatMap((axis) => payload.axes[axis].indicators.map((i) => [i.indicatorId, i])));
+  for (const axis of AXES) {
+    const breakdown = payload.axes[axis];
+    lines.push(`${AXIS_LABELS[axis]} ${breakdown.score} (${breakdown.band}) =`);
+    for (const i of [...breakdown.indicators].sort((a, b) => b.contribution - a.contribution)) {
+      const evidence = i.evidence ? ` ${evidenceText(i.evidence)}` : i.gap ? "" : " [no evidence given]";
+      lines.push(`  ${i.contribution} from ${i.name}: ${valueText(i.value, i.unit)}, weight ${i.weight}${evidence}`);
+    }
+  }
+  const under = payload.underControls;
+  if (under) {
+    lines.push(
+      under.available
+        ? `Under ${under.country}'s controls: ${under.offering?.name} engaged, ${scoresText(under.underControls)} (distance ${under.distance.magnitude}).`
+        : `Under ${under.country}'s controls: unavailable — misses ${lackedControls(under.missingControls, under.controls)}; nothing is retained.`,
+    );
+    const moved = AXES.flatMap((axis) =>
+      under.axes[axis].indicators.filter((i) => i.change !== 0).map((i) => ({ axis, ...i })),
+    ).sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || b.change - a.change);
+    const gains = moved.filter((i) => i.change > 0).length;
+    if (moved.length === 0) lines.push("  No indicator's contribution moved.");
+    else
+      lines.push(
+        `  What moved, largest first (${gains} gain${gains === 1 ? "" : "s"}, ${moved.length - gains} loss${moved.length - gains === 1 ? "" : "es"}):`,
+      );
+    for (const i of moved.slice(0, CHANGES_SHOWN)) {
+      const before = published.get(i.indicatorId);
+      const name = before?.name ?? i.indicatorId;
+      const unit = before?.unit ?? null;
+      const kept = !under.available
+        ? "not retained"
+        : i.overridden
+          ? `${valueText(before?.value ?? null, unit)} → ${valueText(i.value, unit)}, the engaged offering's own value`
+          : `${valueText(i.value, unit)}, as published (a rounding of the contributions)`;
+      const evidence = under.available && i.overridden && i.evidence ? ` ${evidenceText(i.evidence)}` : "";
+      lines.push(`  ${signed(i.change)} ${AXIS_LABELS[i.axis]} from ${name}: ${kept}${evidence}`);
+    }
+    const cut = moved.slice(CHANGES_SHOWN);
+    if (cut.length) {
+      const cutGains = cut.filter((i) => i.change > 0).length;
+      lines.push(
+        `  and ${cut.length} more (${cutGains} gain${cutGains === 1 ? "" : "s"}, ${cut.length - cutGains} loss${cut.length - cutGains === 1 ? "" : "es"}, each smaller than those above): every indicator's change is in structuredContent.underControls.axes.`,
+      );
+    }
+  }
+  const cited = sources.lines();
+  if (cited.length) lines.push("Sources:", ...cited);
+  return lines.join("\n");
+}
+
 export const product = declareReading({
   group: "readings",
   name: "product",
@@ -191,42 +279,6 @@ export const product = declareReading({
   },
   tool: {
     name: "service_market_get_product",
-    /**
-     * A product's breakdown as a model can quote it: per axis, the score and what each indicator
-     * contributes (largest first), with the evidence's date and confidence; then the country's part.
-     */
-    text: (payload) => {
-      const lines = [
-        `${payload.name} (${payload.vendor}) in ${releaseHeader(payload)}: ${scoresText(payload.scores)}.`,
-      ];
-      for (const axis of ["innovation", "control", "scale"] as const) {
-        const breakdown = payload.axes[axis];
-        lines.push(`${AXIS_LABELS[axis]} ${breakdown.score} (${breakdown.band}) =`);
-        for (const i of [...breakdown.indicators].sort((a, b) => b.contribution - a.contribution)) {
-          const evidence = i.evidence
-            ? ` [${i.evidence.confidence ?? "source"} as of ${i.evidence.asOf}]`
-            : i.gap
-              ? ""
-              : " [no evidence given]";
-          lines.push(
-            `  ${i.contribution} from ${i.name}: ${valueText(i.value, i.unit)}, weight ${i.weight}${evidence}`,
-          );
-        }
-      }
-      const under = payload.underControls;
-      if (under) {
-        lines.push(
-          under.available
-            ? `Under ${under.country}'s controls: ${under.offering?.name} engaged, ${scoresText(under.underControls)} (distance ${under.distance.magnitude}).`
-            : `Under ${under.country}'s controls: unavailable — misses ${nameList(under.missingControls)}.`,
-        );
-        const moved = (["innovation", "control", "scale"] as const).flatMap((axis) =>
-          under.axes[axis].indicators.filter((i) => i.change !== 0).map((i) => ({ axis, ...i })),
-        );
-        for (const i of moved.sort((a, b) => a.change - b.change).slice(0, 8))
-          lines.push(`  ${signed(i.change)} ${AXIS_LABELS[i.axis]} from ${i.indicatorId}`);
-      }
-      return lines.join("\n");
-    },
+    text: productText,
   },
 });

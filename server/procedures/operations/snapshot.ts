@@ -115,7 +115,7 @@ export const snapshot = declareReading({
   tool: {
     name: "service_market_get_snapshot",
     instead: { country: "service_market_get_delta" },
-    addendum: "Also returns it as a readable HTML table (resource ui://service/snapshot/{marketId}).",
+    addendum: "Also returns it as a readable HTML table (resource ui://service/snapshot/{marketId}, a URI per page).",
     text: (payload) =>
       [
         `Snapshot of ${payload.name}, ${releaseHeader(payload)}; methodology ${payload.methodologyVersion}.`,
@@ -125,10 +125,10 @@ export const snapshot = declareReading({
         ),
         "The methodology text is in structuredContent.methodology; quote it verbatim.",
       ].join("\n"),
-    embed: (payload) => [
+    embed: (payload, args) => [
       {
         type: "resource",
-        resource: { uri: snapshotResourceUri(payload.marketId), mimeType: "text/html", text: snapshotHtml(payload) },
+        resource: { uri: snapshotResourceUri(payload, args), mimeType: "text/html", text: snapshotHtml(payload) },
         // A page for the person's eyes: the model has the same data in structuredContent and the text.
         annotations: { audience: ["user"], priority: 0.2 },
       },

@@ -154,12 +154,11 @@ describe("one reading context on every link", () => {
         checked += into.length;
         problems.push(...droppedLinks(hrefs, page.url()).map((p) => `${address}: ${p}`));
         // The header's Markets is the list under the country, with the usable counts.
-        expect(
-          await page
-            .locator(".site-header nav a", { hasText: /^Markets$/ })
-            .evaluateAll((links) => [...new Set(links.map((a) => a.getAttribute("href")))]),
-          `${address}: the header's Markets`,
-        ).toEqual([`/markets?country=${COUNTRY}`]);
+        const header = await page
+          .locator(".site-header nav a", { hasText: /^Markets$/ })
+          .evaluateAll((links) => [...new Set(links.map((a) => a.getAttribute("href")))]);
+        if (header.join() !== `/markets?country=${COUNTRY}`)
+          problems.push(`${address}: the header's Markets is ${header}`);
       }
       expect(problems).toEqual([]);
       // Every product of the market on the availability grid alone, and each view's tabs besides.

@@ -7,6 +7,7 @@ import { score } from "@/components/format";
 import { TableWrap } from "@/components/ui/table-wrap";
 import type { SampleReading } from "@/server/dashboard/sample-reading";
 import { API_DOCS_PATH, SIGN_IN_PATH } from "@/server/http/paths";
+import { readingHref } from "@/server/http/reading-context";
 
 export function Landing({ sample }: { sample: SampleReading | null }) {
   return (
@@ -91,7 +92,9 @@ function SampleFigure({ sample }: { sample: SampleReading | null }) {
         {total > reading.products.length ? (
           <>
             The first {reading.products.length} of {total} products.{" "}
-            <Link href={`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent(`/markets/${sample.marketId}/readings`)}`}>
+            <Link
+              href={`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent(readingHref({ to: "market", marketId: sample.marketId, view: "readings" }))}`}
+            >
               Sign in to read them all
             </Link>
             .{" "}

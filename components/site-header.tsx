@@ -4,6 +4,7 @@
  * so it works without JavaScript). The organization switcher shows only when there is a choice.
  */
 import Link from "next/link";
+import { Suspense } from "react";
 import { signOut } from "@/server/auth/config";
 import { headerState } from "@/server/dashboard/guards";
 import { isLowBalance } from "@/server/domain/low-balance";
@@ -16,6 +17,7 @@ import {
   EMBEDS_PATH,
   GEOGRAPHIES_PATH,
   IDENTITY_PROVIDER_PATH,
+  MARKETS_PATH,
   MEMBERS_PATH,
   NOTIFICATIONS_PATH,
   ONBOARDING_PATH,
@@ -25,6 +27,7 @@ import {
 } from "@/server/http/paths";
 import { OrganizationSwitcher } from "./account/organization-switcher";
 import { count, credits } from "./format";
+import { ReadingLink } from "./reading-link";
 
 async function signOutAction() {
   "use server";
@@ -44,6 +47,28 @@ function BellIcon() {
         strokeLinejoin="round"
       />
     </svg>
+  );
+}
+
+function BellContent({ unread }: { unread: number }) {
+  return (
+    <>
+      <BellIcon />
+      {unread > 0 ? (
+        <span className="count" data-testid="unread-count">
+          {unread > 99 ? "99+" : unread}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/** The bell before the page's country is known (a prerendered page): to the notifications as they are. */
+function Bell({ href, unread }: { href: string; unread: number }) {
+  return (
+    <Link href={href} className="bell" data-testid="notification-bell" aria-label={`Notifications: ${unread} unread`}>
+      <BellContent unread={unread} />
+    </Link>
   );
 }
 
@@ -89,13 +114,20 @@ function Balance({
  * The header's links. Account pages the active role cannot use (server/domain/roles.ts) are not
  * offered; without an organization yet every page is, and sends to onboarding. Members, Embeds
  * and the audit trail are in the Account menu: the row has no room left at 1280 px beside a long
- * name and a low balance.
+ * name and a low balance. Signed in, Markets is the list under a country (with how many products
+ * each market has usable there), keeping the country of the page it is clicked on.
  */
 function MainLinks({ signedIn, role }: { signedIn: boolean; role: Role | null }) {
   const offers = (permission: Permission) => signedIn && (role === null || can(role, permission));
   return (
     <>
-      <Link href="/">Markets</Link>
+      {signedIn ? (
+        <Suspense fallback={<Link href={MARKETS_PATH}>Markets</Link>}>
+          <ReadingLink destination={{ to: "markets" }}>Markets</ReadingLink>
+        </Suspense>
+      ) : (
+        <Link href="/">Markets</Link>
+      )}
       {signedIn ? <Link href={GEOGRAPHIES_PATH}>Geographies</Link> : null}
       {offers("tokens.own") ? <Link href={TOKENS_PATH}>API tokens</Link> : null}
       {offers("credits.read") ? <Link href={CREDITS_PATH}>Credits</Link> : null}
@@ -142,19 +174,16 @@ export async function SiteHeader() {
           <Link href={ONBOARDING_PATH}>Create an organization</Link>
         ) : null}
         {state ? (
-          <Link
-            href={NOTIFICATIONS_PATH}
-            className="bell"
-            data-testid="notification-bell"
-            aria-label={`Notifications: ${state.unread} unread`}
-          >
-            <BellIcon />
-            {state.unread > 0 ? (
-              <span className="count" data-testid="unread-count">
-                {state.unread > 99 ? "99+" : state.unread}
-              </span>
-            ) : null}
-          </Link>
+          <Suspense fallback={<Bell href={NOTIFICATIONS_PATH} unread={state.unread} />}>
+            <ReadingLink
+              destination={{ to: "notifications" }}
+              className="bell"
+              data-testid="notification-bell"
+              aria-label={`Notifications: ${state.unread} unread`}
+            >
+              <BellContent unread={state.unread} />
+            </ReadingLink>
+          </Suspense>
         ) : null}
         {state ? (
           <details className="user-menu">

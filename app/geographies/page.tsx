@@ -5,7 +5,8 @@ import { TableWrap } from "@/components/ui/table-wrap";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { fullGeographies } from "@/server/domain/geographies";
-import { GEOGRAPHIES_PATH, MARKETS_PATH } from "@/server/http/paths";
+import { GEOGRAPHIES_PATH } from "@/server/http/paths";
+import { readingHref } from "@/server/http/reading-context";
 
 export const metadata: Metadata = { title: "Geographies" };
 export const dynamic = "force-dynamic";
@@ -46,7 +47,7 @@ export default async function GeographiesPage() {
             {byCountryName(geographies).map((g) => (
               <tr key={g.country} data-country={g.country}>
                 <th scope="row">
-                  <Link href={`${MARKETS_PATH}?country=${g.country}`} data-testid="geography-link">
+                  <Link href={readingHref({ to: "markets" }, { country: g.country })} data-testid="geography-link">
                     {g.name}
                   </Link>{" "}
                   <code className="small">{g.country}</code>

@@ -4,7 +4,8 @@ import { MarketsTable } from "@/components/market/markets-table";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { countryFrom } from "@/server/dashboard/search-params";
-import { GEOGRAPHIES_PATH, MARKETS_PATH } from "@/server/http/paths";
+import { GEOGRAPHIES_PATH } from "@/server/http/paths";
+import { readingHref } from "@/server/http/reading-context";
 
 export const metadata: Metadata = { title: "Markets" };
 export const dynamic = "force-dynamic";
@@ -20,7 +21,7 @@ export default async function MarketsPage({
 }) {
   const search = await searchParams;
   const asked = countryFrom(search.country);
-  const { organization } = await requireOrganization(asked ? `${MARKETS_PATH}?country=${asked}` : MARKETS_PATH);
+  const { organization } = await requireOrganization(readingHref({ to: "markets" }, asked ? { country: asked } : {}));
   const api = await dashboardCaller();
   const country = asked ?? organization.homeCountry;
   const [{ markets }, { geographies }] = await Promise.all([

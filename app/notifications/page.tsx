@@ -5,13 +5,23 @@ import { utcMinute } from "@/components/format";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { requireUser } from "@/server/dashboard/guards";
 import { NOTIFICATION_SETTINGS_PATH, NOTIFICATIONS_PATH } from "@/server/http/paths";
-import { changesPath, marketPath } from "@/server/notifications/render";
+import { readingContextFrom } from "@/server/http/reading-context";
+import { notificationPaths } from "@/server/notifications/render";
 
 export const metadata: Metadata = { title: "Notifications" };
 export const dynamic = "force-dynamic";
 
-/** The signed-in person's notifications, newest first; unread ones marked. */
-export default async function NotificationsPage() {
+/**
+ * The signed-in person's notifications, newest first; unread ones marked. The bell keeps the
+ * country of the page it was clicked on: each market opens under it.
+ */
+export default async function NotificationsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { country } = readingContextFrom(await searchParams);
+  const reading = country ? { country } : {};
   await requireUser(NOTIFICATIONS_PATH);
   const api = await dashboardCaller();
   const notifications = await api.notifications.list({});
@@ -27,38 +37,39 @@ export default async function NotificationsPage() {
         <p>No notifications yet. Follow a market to hear of its releases.</p>
       ) : (
         <ol className="notifications" data-testid="notifications">
-          {notifications.map((n) => (
-            <li key={n.id} className={n.read ? "read" : "unread"} data-testid="notification" data-read={n.read}>
-              <strong>{n.headline}</strong> <time dateTime={n.createdAt}>{utcMinute(n.createdAt)}</time>
-              {n.details.length ? (
-                <ul className="details">
-                  {n.details.map((line, index) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: the lines are fixed once written
-                    <li key={index}>{line}</li>
-                  ))}
-                </ul>
-              ) : null}
-              <p>
-                {n.content.kind === "release_published" ? (
-                  <Link href={marketPath(n.content.marketId)}>Open {n.content.marketName}</Link>
+          {notifications.map((n) => {
+            const paths = notificationPaths(n.content, reading);
+            return (
+              <li key={n.id} className={n.read ? "read" : "unread"} data-testid="notification" data-read={n.read}>
+                <strong>{n.headline}</strong> <time dateTime={n.createdAt}>{utcMinute(n.createdAt)}</time>
+                {n.details.length ? (
+                  <ul className="details">
+                    {n.details.map((line, index) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: the lines are fixed once written
+                      <li key={index}>{line}</li>
+                    ))}
+                  </ul>
                 ) : null}
-                {n.content.comparedWith !== null && n.content.release !== null ? (
-                  <>
-                    {" · "}
-                    <Link href={changesPath(n.content.marketId, n.content.comparedWith, n.content.release)}>
-                      What changed
-                    </Link>
-                  </>
-                ) : null}
-                {n.read ? null : (
-                  <>
-                    {" · "}
-                    <MarkReadButton id={n.id} />
-                  </>
-                )}
-              </p>
-            </li>
-          ))}
+                <p>
+                  {n.content.kind === "release_published" ? (
+                    <Link href={paths.market}>Open {n.content.marketName}</Link>
+                  ) : null}
+                  {paths.changes !== null ? (
+                    <>
+                      {" · "}
+                      <Link href={paths.changes}>What changed</Link>
+                    </>
+                  ) : null}
+                  {n.read ? null : (
+                    <>
+                      {" · "}
+                      <MarkReadButton id={n.id} />
+                    </>
+                  )}
+                </p>
+              </li>
+            );
+          })}
         </ol>
       )}
     </main>

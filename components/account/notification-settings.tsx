@@ -2,6 +2,7 @@
 /** What a person follows and what they want by e-mail. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { readingHref } from "@/server/http/reading-context";
 import { useTRPC } from "../trpc";
 import { AccountList, ProblemAlert } from "./account-list";
 
@@ -55,7 +56,7 @@ export function NotificationSettings() {
             <ul data-testid="followed-markets">
               {followed.map((market) => (
                 <li key={market.marketId} data-market-id={market.marketId}>
-                  <Link href={`/markets/${encodeURIComponent(market.marketId)}`}>{market.name}</Link>
+                  <Link href={readingHref({ to: "market", marketId: market.marketId })}>{market.name}</Link>
                   {market.status === "archived" ? " (archived)" : ""}{" "}
                   <button
                     type="button"

@@ -14,7 +14,8 @@ import { type KeyboardEvent, useMemo, useRef, useState } from "react";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { inkOn, retainedColour } from "@/components/charts/heat-scale";
 import { score } from "@/components/format";
-import { productHref, productNameCell } from "@/components/product/product-link";
+import { productNameCell } from "@/components/product/product-link";
+import { useReadingHref } from "@/components/reading-link";
 import { usePaged } from "@/components/ui/pager";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import type { AppRouter } from "@/server/procedures/root";
@@ -107,6 +108,7 @@ export function AvailabilityHeatmap({ matrix, country }: { matrix: AvailabilityR
   ];
 
   const productCell = productNameCell(matrix.marketId, matrix.release);
+  const readingHref = useReadingHref();
   const lastRow = pageProducts.length - 1;
   const lastCol = order.length - 1;
   // The grid keeps one tab stop when a shorter page or a filter leaves the last focus outside it.
@@ -280,7 +282,10 @@ export function AvailabilityHeatmap({ matrix, country }: { matrix: AvailabilityR
                 <tr key={product.productId} data-product-id={product.productId}>
                   <th scope="row" className="heat-product">
                     <Link
-                      href={productHref(matrix.marketId, product.productId, { release: matrix.release })}
+                      href={readingHref(
+                        { to: "product", marketId: matrix.marketId, productId: product.productId },
+                        { release: String(matrix.release) },
+                      )}
                       prefetch={false}
                       tabIndex={active.row === row && active.col === -1 ? 0 : -1}
                       data-row={row}

@@ -6,6 +6,8 @@ import { byCountryName } from "@/components/format";
  * Without JavaScript it is a GET form with a button.
  */
 import { controlsCount } from "@/components/market/controls-count";
+import { useReadingContext } from "@/components/reading-link";
+import { readingEntries } from "@/server/http/reading-context";
 import { useCountryInUrl } from "./country-in-url";
 
 export interface CountryChoice {
@@ -18,21 +20,20 @@ export function CountryChooser({
   countries,
   current,
   home,
-  keep,
 }: {
   countries: readonly CountryChoice[];
   current: string;
   home: string;
-  /** Query parameters the form keeps when submitted without JavaScript (the release). */
-  keep: Record<string, string>;
 }) {
   const [country, choose] = useCountryInUrl(current);
+  // Submitted without JavaScript, the form keeps the rest of the reading (release, gates, weights).
+  const kept = readingEntries(useReadingContext()).filter(([name]) => name !== "country");
   const options = byCountryName(
     countries.some((c) => c.country === country) ? countries : [...countries, { country, name: country, controls: 0 }],
   );
   return (
     <form method="get" className="country-chooser" data-testid="country-chooser">
-      {Object.entries(keep).map(([name, value]) => (
+      {kept.map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       <label htmlFor="frame-country">Under the controls of</label>

@@ -1,11 +1,11 @@
 /**
- * The views of a market page as tabs, keeping the release and the country (the server's choice,
- * the organization's home, when the URL names none).
+ * The views of a market page as tabs, each in the page's reading context (the release, the
+ * country — the server's choice, the organization's home, when the URL names none — gates, weights).
  */
 import { ViewTabs } from "@/components/ui/view-tabs";
-import { MARKET_VIEWS, type MarketView, marketPath } from "@/server/dashboard/market-views";
+import { MARKET_VIEWS, type MarketView } from "@/server/http/reading-context";
 
-export function MarketTabs({ marketId, view, country }: { marketId: string; view: MarketView; country: string }) {
+export function MarketTabs({ marketId, view }: { marketId: string; view: MarketView }) {
   return (
     <ViewTabs
       label="Market views"
@@ -13,11 +13,9 @@ export function MarketTabs({ marketId, view, country }: { marketId: string; view
       views={MARKET_VIEWS.map((v) => ({
         id: v.segment || "overview",
         label: v.label,
-        path: marketPath(marketId, v.segment),
+        destination: { to: "market", marketId, view: v.segment },
       }))}
       current={view || "overview"}
-      kept={["release", "country"]}
-      fallback={{ country }}
     />
   );
 }

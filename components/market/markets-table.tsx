@@ -6,6 +6,7 @@
 import Link from "next/link";
 import { count, utcDay } from "@/components/format";
 import { TableWrap } from "@/components/ui/table-wrap";
+import { readingHref } from "@/server/http/reading-context";
 
 export interface MarketRow {
   marketId: string;
@@ -25,8 +26,8 @@ export function MarketsTable({
   markets: readonly MarketRow[];
   country?: { code: string; name: string };
 }) {
-  const link = (marketId: string) =>
-    `/markets/${encodeURIComponent(marketId)}${country ? `?country=${country.code}` : ""}`;
+  // Another market each: of the reading, only the country carries over.
+  const link = (marketId: string) => readingHref({ to: "market", marketId }, country ? { country: country.code } : {});
   return (
     <TableWrap label="Markets">
       <table data-testid="markets-table">

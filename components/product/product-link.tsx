@@ -1,22 +1,11 @@
+"use client";
 /**
  * The way to a product's page (`/markets/{id}/products/{productId}`) from wherever its name is
- * shown: the release the name was read in, and a country when there is one. The name is text.
+ * shown: in the page's reading context (the country, gates and weights the reader is in), on the
+ * release the name was read in. The name is text.
  */
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { productPath } from "@/server/dashboard/product-views";
-
-export function productHref(
-  marketId: string,
-  productId: string,
-  query: { release?: number; country?: string } = {},
-): string {
-  const search = new URLSearchParams();
-  if (query.release !== undefined) search.set("release", String(query.release));
-  if (query.country) search.set("country", query.country);
-  const tail = search.toString();
-  return `${productPath(marketId, productId)}${tail ? `?${tail}` : ""}`;
-}
+import { ReadingLink } from "@/components/reading-link";
 
 /**
  * For a chart's table: the "Product" column drawn as a link to the product's page (the CSV keeps
@@ -44,13 +33,13 @@ export function ProductLink({
   children: ReactNode;
 }) {
   return (
-    <Link
-      href={productHref(marketId, productId, { release })}
-      prefetch={false}
+    <ReadingLink
+      destination={{ to: "product", marketId, productId }}
+      over={release === undefined ? {} : { release: String(release) }}
       data-testid="product-link"
       data-product-id={productId}
     >
       {children}
-    </Link>
+    </ReadingLink>
   );
 }

@@ -6,12 +6,12 @@
 import "server-only";
 import { notFound } from "next/navigation";
 import { ApiError } from "../errors/api-error";
+import { type MarketView, marketPath, readingContextFrom, withReading } from "../http/reading-context";
 import { dashboardCaller } from "./caller";
 import { requireOrganization, safeReturnPath } from "./guards";
-import { type MarketView, marketPath } from "./market-views";
 import { countryFrom, releaseFrom } from "./search-params";
 
-export { MARKET_VIEWS, type MarketView, marketPath } from "./market-views";
+export { MARKET_VIEWS, type MarketView, marketPath } from "../http/reading-context";
 
 export type Search = Record<string, string | string[] | undefined>;
 
@@ -50,7 +50,21 @@ export async function loadMarketView(marketId: string, view: MarketView, search:
     const latest = changelog.releases[0]?.release ?? snapshot.release;
     const countries = countryChoices(listed.geographies);
     const countryName = countries.find((c) => c.country === country)?.name ?? country;
-    return { api, organization, snapshot, changelog, following, release, country, countryName, countries, latest };
+    // What every link of the page carries on: the URL's reading, with the country and release read.
+    const reading = withReading(readingContextFrom(search), { country, release });
+    return {
+      api,
+      organization,
+      snapshot,
+      changelog,
+      following,
+      release,
+      country,
+      countryName,
+      countries,
+      latest,
+      reading,
+    };
   } catch (error) {
     if (error instanceof ApiError && (error.problemCode === "not_found" || error.problemCode === "invalid_request"))
       notFound();

@@ -8,13 +8,13 @@ import { fullGeographies } from "../domain/geographies";
 import "server-only";
 import { notFound } from "next/navigation";
 import { describeError } from "../errors/describe";
+import { type ProductView, readingContextFrom, readingHref, withReading } from "../http/reading-context";
 import { dashboardCaller } from "./caller";
 import { requireOrganization, safeReturnPath } from "./guards";
-import { givenParams, type Search } from "./market-page";
-import { type ProductView, productPath } from "./product-views";
+import type { Search } from "./market-page";
 import { countryFrom, releaseFrom } from "./search-params";
 
-export { PRODUCT_VIEWS, type ProductView, productPath } from "./product-views";
+export { PRODUCT_VIEWS, type ProductView, productPath } from "../http/reading-context";
 
 /** What Next hands every view's page: the market and product from the path, the query. */
 export interface ProductViewPageProps {
@@ -40,9 +40,8 @@ async function breakdown(api: Caller, input: BreakdownInput, country: string) {
 }
 
 export async function loadProductView(marketId: string, productId: string, view: ProductView, search: Search) {
-  const query = new URLSearchParams(givenParams(search, ["release", "country"])).toString();
-  const path = productPath(marketId, productId, view);
-  const { organization } = await requireOrganization(safeReturnPath(query ? `${path}?${query}` : path) ?? "/");
+  const here = readingHref({ to: "product", marketId, productId, view }, readingContextFrom(search));
+  const { organization } = await requireOrganization(safeReturnPath(here) ?? "/");
   const api = await dashboardCaller();
   const release = releaseFrom(search.release);
   // One country for a session of reading: the URL's, else the organization's home (as market views).
@@ -72,6 +71,8 @@ export async function loadProductView(marketId: string, productId: string, view:
       latest,
       release,
       country,
+      // What every link of the page carries on: the URL's reading, with the country and release read.
+      reading: withReading(readingContextFrom(search), { country, release }),
     };
   } catch (error) {
     const { code } = describeError(error);

@@ -18,6 +18,7 @@ import { moneyText } from "../formats/money";
 import { nameList } from "../formats/name-list";
 import { escapeHtml } from "../http/html";
 import { CREDITS_PATH, NOTIFICATION_SETTINGS_PATH, WEBHOOKS_PATH } from "../http/paths";
+import { type ReadingContext, readingHref } from "../http/reading-context";
 import { AXIS_LABELS } from "../readings/comparison-phrases";
 import { bandSentence, moveSentence } from "../readings/comparison-summary";
 
@@ -47,9 +48,27 @@ export function headerText(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-export const marketPath = (marketId: string) => `/markets/${encodeURIComponent(marketId)}`;
-export const changesPath = (marketId: string, from: number, to: number) =>
-  `${marketPath(marketId)}/changes?from=${from}&to=${to}#changes`;
+/**
+ * Where a notification leads, in the reader's context (the in-app list keeps the country the
+ * reader came with; an e-mail has none, so the market opens under the organization's home): the
+ * market, and What changed between the release it announces and the one before.
+ */
+export function notificationPaths(
+  content: Pick<NotificationContent, "marketId" | "comparedWith" | "release">,
+  context: ReadingContext = {},
+): { market: string; changes: string | null } {
+  const { marketId, comparedWith, release } = content;
+  return {
+    market: readingHref({ to: "market", marketId }, context),
+    changes:
+      comparedWith !== null && release !== null
+        ? readingHref({ to: "market", marketId, view: "changes" }, context, {
+            query: { from: comparedWith, to: release },
+            hash: "changes",
+          })
+        : null,
+  };
+}
 
 const AVAILABILITY_WORDS: Record<AvailabilityMove, string> = {
   became_available: "became available",
@@ -105,11 +124,9 @@ function footer(links: MailLinks, why: string) {
 /** The e-mail of one notification (a release published, a market archived). */
 export function renderNotificationMail(content: NotificationContent, links: MailLinks): RenderedMail {
   const { headline, details } = notificationLines(content);
-  const market = `${links.origin}${marketPath(content.marketId)}`;
-  const comparison =
-    content.comparedWith !== null && content.release !== null
-      ? `${links.origin}${changesPath(content.marketId, content.comparedWith, content.release)}`
-      : null;
+  const paths = notificationPaths(content);
+  const market = `${links.origin}${paths.market}`;
+  const comparison = paths.changes === null ? null : `${links.origin}${paths.changes}`;
   const subject = headerText(
     content.kind === "market_archived"
       ? `${content.marketName} was archived`
@@ -174,7 +191,8 @@ export function renderWeeklyMail(content: WeeklyContent, links: MailLinks): Rend
     };
   }
   const sections = content.markets.map((market) => {
-    const url = `${links.origin}${marketPath(market.marketId)}`;
+    // The summary reads availability under the organization's country: its links open there too.
+    const url = `${links.origin}${readingHref({ to: "market", marketId: market.marketId }, content.country ? { country: content.country } : {})}`;
     return { market, url, lines: weeklyMarketLines(market, content.country) };
   });
   const intro = `What changed in the markets you follow, ${period}${content.country ? `; availability under ${content.country}` : ""}.`;

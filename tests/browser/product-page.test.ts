@@ -166,11 +166,14 @@ describe("the product page and the availability heat map, in Chromium", () => {
     await shown(page, "snapshot-table");
     const link = page.locator(`[data-testid="snapshot-table"] tr[data-product-id="${product.productId}"] th a`);
     expect(await link.textContent()).toBe(product.name);
+    // In the page's reading: the release the name was read in, the country the page is read under.
     expect(await link.getAttribute("href")).toBe(
-      `/markets/${MARKET}/products/${product.productId}?release=${snapshot.release}`,
+      `/markets/${MARKET}/products/${product.productId}?release=${snapshot.release}&country=${HOME}`,
     );
     await link.click();
-    await page.waitForURL(`${base}/markets/${MARKET}/products/${product.productId}?release=${snapshot.release}`);
+    await page.waitForURL(
+      `${base}/markets/${MARKET}/products/${product.productId}?release=${snapshot.release}&country=${HOME}`,
+    );
     await shown(page, "product-name");
 
     const detail = await api<Breakdown>(`/markets/${MARKET}/products/${product.productId}`);
@@ -335,7 +338,10 @@ describe("the product page and the availability heat map, in Chromium", () => {
         .locator(`[data-testid="${scope}"] tbody a[data-testid="product-link"]`)
         .evaluateAll((links) => links.map((a) => [a.getAttribute("data-product-id"), a.getAttribute("href")]));
     const expected = matrix.products
-      .map((p) => [p.productId, `/markets/${MARKET}/products/${p.productId}?release=${matrix.release}`])
+      .map((p) => [
+        p.productId,
+        `/markets/${MARKET}/products/${p.productId}?release=${matrix.release}&country=${COUNTRY}`,
+      ])
       .sort();
     // Each view of the market page links every product name it shows.
     await page.goto(`${MARKET_PAGE}?country=${COUNTRY}`);

@@ -178,6 +178,6 @@ describe("the weekly summary e-mail", () => {
     expect(mail.text).toContain("Quillmere Atlas: Innovation band Frontier → Advanced.");
     expect(mail.text).toContain("Fennwick became unavailable under FR.");
     expect(mail.html).not.toContain("<img");
-    expect(mail.html).toContain('href="https://app.example.com/markets/m"');
+    expect(mail.html).toContain('href="https://app.example.com/markets/m?country=FR"');
   });
 });

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { usableHeadline } from "@/components/charts/chart-data";
 import { MarketFrame } from "@/components/market/market-frame";
 import { SnapshotTable } from "@/components/market/snapshot-table";
 import { underCountry } from "@/components/market/under-country";
+import { ReadingLink } from "@/components/reading-link";
 import { givenParams, loadMarketView, type MarketViewPageProps, marketPath } from "@/server/dashboard/market-page";
 
 export const metadata: Metadata = { title: "Market" };
@@ -20,13 +20,14 @@ export default async function MarketOverview({ params, searchParams }: MarketVie
   const market = await loadMarketView(marketId, "", search);
   const { api, snapshot, country, release } = market;
   const max = await api.readings.servicemax({ marketId, country, ...(release ? { release } : {}) }).catch(() => null);
-  const query = `?${new URLSearchParams([...(release ? [["release", String(release)]] : []), ["country", country]])}`;
   return (
     <MarketFrame market={market} view="">
       {max ? (
         <p className="usable-headline" data-testid="usable-headline">
           {usableHeadline(max.products, max.country)}{" "}
-          <Link href={`${marketPath(marketId, "readings")}${query}`}>See the readings under {max.country}</Link>
+          <ReadingLink destination={{ to: "market", marketId, view: "readings" }}>
+            See the readings under {max.country}
+          </ReadingLink>
         </p>
       ) : null}
       <h2 id="snapshot">Snapshot</h2>

@@ -3,6 +3,7 @@ import { MarketFrame } from "@/components/market/market-frame";
 import { type ComparisonResult, WhatChanged } from "@/components/market/what-changed";
 import { givenParams, loadMarketView, type MarketViewPageProps } from "@/server/dashboard/market-page";
 import { describeError } from "@/server/errors/describe";
+import { readingEntries } from "@/server/http/reading-context";
 
 export const metadata: Metadata = { title: "What changed" };
 export const dynamic = "force-dynamic";
@@ -44,7 +45,7 @@ export default async function MarketChanges({ params, searchParams }: MarketView
         releases={changelog.releases}
         asked={asked}
         result={result}
-        keep={Object.fromEntries(givenParams(search, ["release", "country", "view"]))}
+        keep={Object.fromEntries([...readingEntries(market.reading), ...givenParams(search, ["view"])])}
         published={published}
       />
     </MarketFrame>

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { utcDay } from "@/components/format";
 import { bandSlug } from "@/components/market/band";
 import { MarketFrame } from "@/components/market/market-frame";
-import { loadMarketView, type MarketViewPageProps, marketPath } from "@/server/dashboard/market-page";
+import { ReadingLink } from "@/components/reading-link";
+import { loadMarketView, type MarketViewPageProps } from "@/server/dashboard/market-page";
 
 export const metadata: Metadata = { title: "Methodology and releases" };
 export const dynamic = "force-dynamic";
@@ -63,19 +63,23 @@ export default async function MarketMethodology({ params, searchParams }: Market
       <ol className="changelog" data-testid="changelog">
         {changelog.releases.map((r) => (
           <li key={r.release}>
-            <Link href={`${marketPath(marketId)}?release=${r.release}`}>Release {r.release}</Link>,{" "}
-            {utcDay(r.lastUpdated)}, methodology {r.methodologyVersion}
+            <ReadingLink destination={{ to: "market", marketId }} over={{ release: String(r.release) }}>
+              Release {r.release}
+            </ReadingLink>
+            , {utcDay(r.lastUpdated)}, methodology {r.methodologyVersion}
             {r.material ? <strong className="material"> — material methodology change</strong> : null}
             {r.release > 1 ? (
               <>
                 {" "}
                 ·{" "}
-                <Link
-                  href={`${marketPath(marketId, "changes")}?from=${r.release - 1}&to=${r.release}#changes`}
+                <ReadingLink
+                  destination={{ to: "market", marketId, view: "changes" }}
+                  query={{ from: r.release - 1, to: r.release }}
+                  hash="changes"
                   data-testid={`changelog-changes-${r.release}`}
                 >
                   What changed
-                </Link>
+                </ReadingLink>
               </>
             ) : null}
             <p>{r.notes}</p>

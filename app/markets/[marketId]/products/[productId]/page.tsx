@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { score } from "@/components/format";
 import { bandSlug } from "@/components/market/band";
 import { ProductFrame } from "@/components/product/product-frame";
@@ -7,9 +6,9 @@ import { RestatedHistory } from "@/components/product/restated-history";
 import { OverallSeal } from "@/components/product/sovereignty-profile";
 import { AXES, AXIS_LABELS } from "@/components/product/types";
 import { UnderControlsSummary } from "@/components/product/under-controls";
+import { ReadingLink } from "@/components/reading-link";
 import { dashboardCaller } from "@/server/dashboard/caller";
 import { loadProductView, type ProductViewPageProps } from "@/server/dashboard/product-page";
-import { productPath } from "@/server/dashboard/product-views";
 
 export const metadata: Metadata = { title: "Product" };
 export const dynamic = "force-dynamic";
@@ -21,10 +20,6 @@ export default async function ProductOverview({ params, searchParams }: ProductV
   const loaded = await loadProductView(marketId, productId, "", search);
   const { product, controlNames, countryName } = loaded;
   const under = product.underControls;
-  const query = new URLSearchParams();
-  if (loaded.release) query.set("release", String(loaded.release));
-  if (under) query.set("country", under.country);
-  const tail = query.size ? `?${query}` : "";
   const gaps = AXES.flatMap((axis) => product.axes[axis].indicators.filter((i) => i.gap).map((i) => i.name));
   const api = await dashboardCaller();
   const pinned = loaded.release ? { release: loaded.release } : {};
@@ -49,10 +44,13 @@ export default async function ProductOverview({ params, searchParams }: ProductV
             <span>
               <span className={`badge band-${bandSlug(product.bands[axis])}`}>{product.bands[axis]}</span>
             </span>
-            <Link href={`${productPath(marketId, productId, axis)}${tail}`} data-testid={`score-${axis}-link`}>
+            <ReadingLink
+              destination={{ to: "product", marketId, productId, view: axis }}
+              data-testid={`score-${axis}-link`}
+            >
               {product.axes[axis].indicators.length} indicators
               <span className="sr-only"> of {AXIS_LABELS[axis]}</span>
-            </Link>
+            </ReadingLink>
           </section>
         ))}
       </div>
@@ -62,9 +60,12 @@ export default async function ProductOverview({ params, searchParams }: ProductV
       <section aria-labelledby="seal-heading" className="seal-summary">
         <h2 id="seal-heading">Sovereignty under {countryName(sovereignty.country)}'s controls</h2>
         <OverallSeal profile={sovereignty} />
-        <Link href={`${productPath(marketId, productId, "sovereignty")}${tail}`} data-testid="sovereignty-link">
+        <ReadingLink
+          destination={{ to: "product", marketId, productId, view: "sovereignty" }}
+          data-testid="sovereignty-link"
+        >
           Each objective and the facts behind it
-        </Link>
+        </ReadingLink>
       </section>
       {history.releases.length > 1 ? (
         <RestatedHistory history={history} />

@@ -26,8 +26,9 @@ export function ReadingContextProvider({ value, children }: { value: ReadingCont
 /** The page's reading context: the URL's parameters over the server's choices. */
 export function useReadingContext(): ReadingContext {
   const server = useContext(ServerReading);
+  // No search parameters outside the app router (a component rendered alone, as in unit tests).
   const search = useSearchParams();
-  return { ...server, ...readingContextFrom(search) };
+  return search ? { ...server, ...readingContextFrom(search) } : server;
 }
 
 /** The href of a link to `destination` in the page's reading context, with `over` set over it. */

@@ -99,7 +99,9 @@ export function MemberTable({
                 <td data-label="Role">
                   {handles ? <RoleForm member={member} roles={assignable} actions={actions} /> : member.role}
                 </td>
-                <td data-label="Joined">{utcDay(member.joinedAt)}</td>
+                <td data-label="Joined">
+                  <time dateTime={new Date(member.joinedAt).toISOString()}>{utcDay(member.joinedAt)}</time>
+                </td>
                 {manages ? (
                   <td>
                     {handles ? (

@@ -36,10 +36,10 @@ const WIDTHS = [
 const BUDGETS: Record<string, { desktop: number; phone: number }> = {
   landing: { desktop: 2_000, phone: 5_000 },
   markets: { desktop: 1_500, phone: 2_600 },
-  overview: { desktop: 3_000, phone: 5_000 },
+  overview: { desktop: 3_000, phone: 4_800 },
   readings: { desktop: 5_500, phone: 6_000 },
   "readings-bars": { desktop: 6_000, phone: 6_500 },
-  changes: { desktop: 5_000, phone: 8_000 },
+  changes: { desktop: 5_000, phone: 7_000 },
   availability: { desktop: 2_500, phone: 2_600 },
   whatif: { desktop: 5_500, phone: 6_000 },
   methodology: { desktop: 2_500, phone: 2_500 },
@@ -48,7 +48,7 @@ const BUDGETS: Record<string, { desktop: number; phone: number }> = {
 };
 
 /** The tallest a product's card may be on a phone: a page of 25 of them was 7,899 px before they were compact. */
-const CARD_BUDGET = 175;
+const CARD_BUDGET = 160;
 
 /** The first product of the generated market, for its product pages. */
 async function firstProduct(): Promise<string> {

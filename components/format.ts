@@ -10,8 +10,10 @@ export const utcDay = (value: string | Date): string => new Date(value).toISOStr
 export const utcMinute = (value: string | Date | null): string | null =>
   value ? new Date(value).toISOString().slice(0, 16).replace("T", " ") : null;
 
-/** 1,000 */
-export const count = (value: number): string => value.toLocaleString("en");
+import { count } from "@/server/formats/count";
+
+/** 1,000: the count of every surface (server/formats/count.ts), MCP texts and e-mails too. */
+export { count };
 
 /** 1,000 credits, 1 credit. */
 export const credits = (value: number): string => `${count(value)} credit${value === 1 ? "" : "s"}`;
@@ -23,9 +25,17 @@ export const creditChange = (value: number): string =>
 /** A score: one decimal, always (46.3, 50.0). */
 export const score = (value: number): string => value.toFixed(1);
 
-/** Countries as people look them up: by name (Australia before Austria), not by code. */
+/**
+ * The one order of countries wherever a list of them is offered (the country chooser, onboarding,
+ * the organization's settings, geographies, the availability grid): by name as people look them
+ * up (Australia before Austria, Åland among the As), not by code; the code settles a tie.
+ */
+export const countryNameOrder = (a: { country: string; name: string }, b: { country: string; name: string }): number =>
+  a.name.localeCompare(b.name, "en", { sensitivity: "base" }) || a.country.localeCompare(b.country, "en");
+
+/** Countries in the one order (countryNameOrder): a sorted copy. */
 export const byCountryName = <G extends { country: string; name: string }>(geographies: readonly G[]): G[] =>
-  [...geographies].sort((a, b) => a.name.localeCompare(b.name, "en") || a.country.localeCompare(b.country));
+  [...geographies].sort(countryNameOrder);
 
 /** A rate-limit window in words: "minute", "hour", "30 s". */
 export const windowText = (seconds: number): string =>

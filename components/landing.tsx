@@ -3,7 +3,7 @@
  * reading under one country's controls, free and without signing in), and the way in.
  */
 import Link from "next/link";
-import { score } from "@/components/format";
+import { count, score } from "@/components/format";
 import { TableWrap } from "@/components/ui/table-wrap";
 import type { SampleReading } from "@/server/dashboard/sample-reading";
 import { API_DOCS_PATH, SIGN_IN_PATH } from "@/server/http/paths";
@@ -45,7 +45,7 @@ function SampleFigure({ sample }: { sample: SampleReading | null }) {
       <figcaption>
         <strong>Sample, live:</strong> {marketName}, release {reading.release}, under {countryName}&apos;s controls.{" "}
         <span className="usable-headline-inline" data-testid="sample-headline">
-          {usable} of {total} products are usable there.
+          {count(usable)} of {count(total)} products are usable there.
         </span>
       </figcaption>
       <TableWrap label="The sample reading">
@@ -91,7 +91,7 @@ function SampleFigure({ sample }: { sample: SampleReading | null }) {
       <p className="hint" data-testid="sample-more">
         {total > reading.products.length ? (
           <>
-            The first {reading.products.length} of {total} products.{" "}
+            The first {count(reading.products.length)} of {count(total)} products.{" "}
             <Link
               href={`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent(readingHref({ to: "market", marketId: sample.marketId, view: "readings" }))}`}
             >

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
+import Link from "next/link";
 import { IdentityProviderManager } from "@/components/account/identity-provider-manager";
 import { requireOrganization } from "@/server/dashboard/guards";
 import { can } from "@/server/domain/roles";
@@ -11,7 +11,20 @@ export const dynamic = "force-dynamic";
 /** The organization's own sign-in (docs/enterprise.md): owners only (sso.manage). */
 export default async function IdentityProviderPage() {
   const { organization } = await requireOrganization(IDENTITY_PROVIDER_PATH);
-  if (!can(organization.role, "sso.manage")) redirect(MEMBERS_PATH);
+  // Said, not a silent redirect: an admin who followed a link here learns why and whom to ask.
+  if (!can(organization.role, "sso.manage"))
+    return (
+      <main className="narrow">
+        <h1>Identity provider</h1>
+        <p role="alert" data-testid="identity-provider-owners-only">
+          Only owners of <strong>{organization.name}</strong> can manage its identity provider (the company sign-in and
+          its e-mail domains). You are {organization.role === "admin" ? "an" : "a"} {organization.role} here.
+        </p>
+        <p>
+          Ask an owner to change it: the owners are listed on <Link href={MEMBERS_PATH}>Members</Link>.
+        </p>
+      </main>
+    );
   return (
     <main>
       <h1>Identity provider</h1>

@@ -17,7 +17,7 @@ export default async function MembersPage() {
         The people of <strong>{organization.name}</strong> and what each may do: owners everything, admins members,
         tokens, webhooks and settings, members the markets and their own tokens, billing the credits.
       </p>
-      <MembersManager />
+      <MembersManager organizationName={organization.name} />
       <OrganizationSettings
         name={organization.name}
         homeCountry={organization.homeCountry}

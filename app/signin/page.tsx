@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { retryMoment, SignInForms, ThrottledNotice } from "@/components/sign-in-forms";
 import { type SsoRefusalReason, ssoProviderForEmail } from "@/server/accounts/sso";
-import { oauthProviders, signIn } from "@/server/auth/config";
 import { SSO_START_PATH } from "@/server/auth/sso";
 import { currentUser, safeReturnPath } from "@/server/dashboard/guards";
 import { getDatabase } from "@/server/database/app-database";
 import { emailDomain } from "@/server/domain/identity-providers";
-import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "@/server/http/paths";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -49,19 +48,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   // An address whose organization signs its people in through its own IdP (docs/enterprise.md).
   const ssoEmail = typeof params.sso === "string" ? params.sso.slice(0, 254) : null;
   const sso = ssoEmail ? await ssoProviderForEmail((await getDatabase()).db, ssoEmail) : null;
+  // An address filled in for the person (a refused link's, kept so they need not type it again).
+  const givenEmail = typeof params.email === "string" ? params.email.slice(0, 254) : null;
+  const throttledUntil = retryMoment(params.retry_at);
   // Someone signed in already has what this page would give: go where it would have returned to.
   if (await currentUser()) redirect(returnTo);
-
-  async function sendLink(formData: FormData) {
-    "use server";
-    const email = String(formData.get("email") ?? "").trim();
-    // People of a verified domain with an IdP are offered their company sign-in instead.
-    if (await ssoProviderForEmail((await getDatabase()).db, email))
-      redirect(`${SIGN_IN_PATH}?sso=${encodeURIComponent(email)}&callbackUrl=${encodeURIComponent(returnTo)}`);
-    // No redirect through /api/auth: the router would follow it as a page and stall there.
-    await signIn("email", { email, redirectTo: returnTo, redirect: false });
-    redirect(CHECK_EMAIL_PATH);
-  }
 
   return (
     <main className="narrow">
@@ -92,54 +83,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           </form>
         </section>
       ) : null}
-      {sso?.requireSso ? null : <SignInForms sendLink={sendLink} returnTo={returnTo} email={ssoEmail} />}
+      {throttledUntil ? <ThrottledNotice until={throttledUntil} /> : null}
+      {sso?.requireSso ? null : (
+        <SignInForms returnTo={returnTo} email={ssoEmail ?? givenEmail} companySignInOffered={sso !== null} />
+      )}
     </main>
-  );
-}
-
-function SignInForms({
-  sendLink,
-  returnTo,
-  email,
-}: {
-  sendLink: (formData: FormData) => Promise<void>;
-  returnTo: string;
-  email: string | null;
-}) {
-  async function sendAnyway(formData: FormData) {
-    "use server";
-    await signIn("email", { email: String(formData.get("email") ?? ""), redirectTo: returnTo, redirect: false });
-    redirect(CHECK_EMAIL_PATH);
-  }
-  return (
-    <>
-      <form action={email ? sendAnyway : sendLink} className="stack">
-        <label>
-          E-mail address
-          <input
-            type="email"
-            name="email"
-            required
-            autoComplete="email"
-            placeholder="you@example.com"
-            defaultValue={email ?? undefined}
-          />
-        </label>
-        <button type="submit">E-mail me a sign-in link</button>
-      </form>
-      {oauthProviders().map((provider) => (
-        <form
-          key={provider.id}
-          action={async () => {
-            "use server";
-            await signIn(provider.id, { redirectTo: returnTo });
-          }}
-        >
-          <button type="submit" className="secondary">
-            Continue with {provider.name}
-          </button>
-        </form>
-      ))}
-    </>
   );
 }

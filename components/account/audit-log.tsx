@@ -6,10 +6,12 @@
  * never used as a link or markup.
  */
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { type FormEvent, useEffect, useState } from "react";
 import { useCursorPages } from "@/components/ui/cursor-pages";
 import { TableWrap } from "@/components/ui/table-wrap";
-import type { AuditAction } from "@/server/domain/audit";
+import { AUDIT_ACTOR_ID, type AuditAction } from "@/server/domain/audit";
 import { AUDIT_EXPORT_PATH } from "@/server/http/paths";
 import { utcMinute } from "../format";
 import { useTRPC } from "../trpc";
@@ -24,10 +26,31 @@ interface Filters {
   to: string;
 }
 
-const NO_FILTERS: Filters = { action: "", actor: "", from: "", to: "" };
 const PAGE = 50;
+/** A day as the server takes it (server/procedures/routers/audit.ts): YYYY-MM-DD, from 1970. */
+const DAY = /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}$/;
 
-/** The filters as the query's input: only those set. */
+/**
+ * The filters the address holds (`?action=…&actor=…&from=…&to=…`), so a filtered trail can be
+ * shared and the back button goes to the filters before. What is no filter the page gives (an
+ * unknown action, a date not YYYY-MM-DD, an actor that is no id) is left out, as if not there.
+ */
+function filtersOf(params: URLSearchParams, actions: readonly AuditAction[]): Filters {
+  const action = params.get("action") ?? "";
+  const actor = (params.get("actor") ?? "").trim();
+  const day = (name: string) => {
+    const value = params.get(name) ?? "";
+    return DAY.test(value) ? value : "";
+  };
+  return {
+    action: (actions as readonly string[]).includes(action) ? (action as AuditAction) : "",
+    actor: AUDIT_ACTOR_ID.test(actor) ? actor : "",
+    from: day("from"),
+    to: day("to"),
+  };
+}
+
+/** The filters as the query's input and the address's parameters: only those set. */
 function filterInput(filters: Filters) {
   return {
     ...(filters.action ? { action: filters.action } : {}),
@@ -37,25 +60,52 @@ function filterInput(filters: Filters) {
   };
 }
 
+/** The filters in words, for an empty result: "action token.create, from 2026-05-01". */
+function filtersText(filters: Filters): string {
+  return [
+    filters.action ? `action ${filters.action}` : null,
+    filters.actor ? `actor ${filters.actor}` : null,
+    filters.from ? `from ${filters.from}` : null,
+    filters.to ? `to ${filters.to}` : null,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
 /** What an event's details say, on one line (JSON, so nothing in it is read as markup). */
 const detailsText = (details: Record<string, unknown>) => (Object.keys(details).length ? JSON.stringify(details) : "");
 
 export function AuditLog({ actions }: { actions: readonly AuditAction[] }) {
   const trpc = useTRPC();
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
-  const [applied, setApplied] = useState<Filters>(NO_FILTERS);
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const applied = filtersOf(new URLSearchParams(params.toString()), actions);
+  const appliedKey = JSON.stringify(applied);
+  const [draft, setDraft] = useState<Filters>(applied);
   const pages = useCursorPages<number>();
+  // Filters changed in the address (applied here, or the back button): the form shows them and
+  // the trail starts again at its newest page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: appliedKey is the filters' value
+  useEffect(() => {
+    setDraft(JSON.parse(appliedKey) as Filters);
+    pages.reset();
+  }, [appliedKey]);
+  // A period that ends before it starts holds no day: said as such, and nothing is asked for.
+  const inverted = applied.from !== "" && applied.to !== "" && applied.from > applied.to;
   const cursor = pages.cursor;
-  const events = useQuery(
-    trpc.audit.list.queryOptions({ ...filterInput(applied), limit: PAGE, ...(cursor ? { cursor } : {}) }),
-  );
+  const events = useQuery({
+    ...trpc.audit.list.queryOptions({ ...filterInput(applied), limit: PAGE, ...(cursor ? { cursor } : {}) }),
+    enabled: !inverted,
+  });
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    setApplied(draft);
-    pages.reset();
+    const query = new URLSearchParams(filterInput(draft) as Record<string, string>).toString();
+    router.push(query ? `${pathname}?${query}` : pathname, { scroll: false });
   };
   const csvHref = `${AUDIT_EXPORT_PATH}?${new URLSearchParams(filterInput(applied) as Record<string, string>)}`;
   const nextCursor = events.data?.nextCursor ?? null;
+  const filtered = filtersText(applied);
 
   return (
     <>
@@ -106,6 +156,11 @@ export function AuditLog({ actions }: { actions: readonly AuditAction[] }) {
             />
           </label>
           <button type="submit">Apply filters</button>
+          {filtered ? (
+            <Link href={pathname} data-testid="audit-clear-filters">
+              Clear the filters
+            </Link>
+          ) : null}
         </form>
         <p>
           <a href={csvHref} download data-testid="audit-csv">
@@ -117,11 +172,22 @@ export function AuditLog({ actions }: { actions: readonly AuditAction[] }) {
 
       <section aria-labelledby="audit-events">
         <h2 id="audit-events">Events</h2>
+        {inverted ? (
+          <p role="alert" className="error" data-testid="audit-inverted-range">
+            From ({applied.from}) is after To ({applied.to}): no day is in that period. Swap the two dates, or clear one
+            of them.
+          </p>
+        ) : null}
+        {inverted ? null : pages.nav(nextCursor, "Audit pages")}
         <AccountList
-          items={events.data?.events}
-          pending={events.isPending}
+          items={inverted ? undefined : events.data?.events}
+          pending={!inverted && events.isPending}
           errors={[events.error]}
-          empty="No events match. Changes to tokens, webhooks, credits, members and settings appear here as they happen."
+          empty={
+            filtered
+              ? `No events match these filters (${filtered}). Clear or widen them to see more.`
+              : "No events yet. Changes to tokens, webhooks, credits, members and settings appear here as they happen."
+          }
         >
           {(list) => (
             <TableWrap label="Audit events, newest first">
@@ -173,7 +239,7 @@ export function AuditLog({ actions }: { actions: readonly AuditAction[] }) {
             </TableWrap>
           )}
         </AccountList>
-        {pages.nav(nextCursor, "Audit pages")}
+        {inverted ? null : pages.nav(nextCursor, "Audit pages", true)}
       </section>
     </>
   );

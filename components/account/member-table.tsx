@@ -1,8 +1,9 @@
 "use client";
 /**
  * The organization's people: name, address, role, joined. For those who manage members, each row
- * changes the role, removes the person, or (for owners) hands them ownership; every destructive
- * change is confirmed first. Others see the same table without controls.
+ * changes the role, removes the person, or (for owners) hands them ownership, a secondary button:
+ * rarely wanted, never the row's main action. Each change is confirmed first, and what was done is
+ * said after (members-manager.tsx). Others see the same table without controls.
  */
 import { type FormEvent, useState } from "react";
 import { TableWrap } from "@/components/ui/table-wrap";
@@ -18,21 +19,21 @@ export interface MemberRow {
 }
 
 export interface MemberActions {
-  changeRole: (input: { userId: string; role: Role }) => void;
-  remove: (input: { userId: string }) => void;
-  transfer: (input: { userId: string }) => void;
+  changeRole: (member: MemberRow, role: Role) => void;
+  remove: (member: MemberRow) => void;
+  transfer: (member: MemberRow) => void;
   busy: boolean;
 }
 
-const who = (member: MemberRow) => member.name ?? member.email ?? member.userId;
+/** A member as the page names them: their name, else their address, else their id. */
+export const who = (member: MemberRow) => member.name ?? member.email ?? member.userId;
 
 function RoleForm({ member, roles, actions }: { member: MemberRow; roles: readonly Role[]; actions: MemberActions }) {
   const [role, setRole] = useState<Role>(member.role);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (role === member.role) return;
-    if (window.confirm(`Make ${who(member)} ${role}? ${ROLE_DESCRIPTIONS[role]}.`))
-      actions.changeRole({ userId: member.userId, role });
+    if (window.confirm(`Make ${who(member)} ${role}? ${ROLE_DESCRIPTIONS[role]}.`)) actions.changeRole(member, role);
   };
   return (
     <form onSubmit={submit} className="inline-form">
@@ -98,7 +99,9 @@ export function MemberTable({
                 <td data-label="Role">
                   {handles ? <RoleForm member={member} roles={assignable} actions={actions} /> : member.role}
                 </td>
-                <td data-label="Joined">{utcDay(member.joinedAt)}</td>
+                <td data-label="Joined">
+                  <time dateTime={new Date(member.joinedAt).toISOString()}>{utcDay(member.joinedAt)}</time>
+                </td>
                 {manages ? (
                   <td>
                     {handles ? (
@@ -112,7 +115,7 @@ export function MemberTable({
                               `Remove ${who(member)} from the organization? Their API tokens and MCP connections are revoked at once.`,
                             )
                           )
-                            actions.remove({ userId: member.userId });
+                            actions.remove(member);
                         }}
                       >
                         Remove<span className="sr-only"> {who(member)}</span>
@@ -121,6 +124,7 @@ export function MemberTable({
                     {transfers && !self && member.role !== "owner" ? (
                       <button
                         type="button"
+                        className="secondary small"
                         disabled={actions.busy}
                         onClick={() => {
                           if (
@@ -128,7 +132,7 @@ export function MemberTable({
                               `Transfer ownership to ${who(member)}? They become an owner and you become an admin.`,
                             )
                           )
-                            actions.transfer({ userId: member.userId });
+                            actions.transfer(member);
                         }}
                       >
                         Transfer ownership<span className="sr-only"> to {who(member)}</span>

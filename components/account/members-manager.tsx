@@ -10,19 +10,49 @@ import { mayAssign, ROLE_DESCRIPTIONS, type Role } from "@/server/domain/roles";
 import { useTRPC } from "../trpc";
 import { AccountList, ProblemAlert } from "./account-list";
 import { InvitationTable } from "./invitation-table";
-import { MemberTable } from "./member-table";
+import { type MemberRow, MemberTable, who } from "./member-table";
 
-export function MembersManager() {
+export function MembersManager({ organizationName }: { organizationName: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.members.list.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
+  // What the last change to a member did, said in the live region under the list's heading.
+  const [done, setDone] = useState("");
   const invite = useMutation(trpc.members.invite.mutationOptions({ onSuccess: refresh }));
   const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: refresh }));
   const transfer = useMutation(trpc.members.transferOwnership.mutationOptions({ onSuccess: refresh }));
+  const memberActions = {
+    changeRole: (member: MemberRow, to: Role) => {
+      setDone("");
+      changeRole.mutate(
+        { userId: member.userId, role: to },
+        { onSuccess: () => setDone(`${who(member)} is now ${to === "admin" ? "an" : "a"} ${to}.`) },
+      );
+    },
+    remove: (member: MemberRow) => {
+      setDone("");
+      remove.mutate(
+        { userId: member.userId },
+        {
+          onSuccess: () =>
+            setDone(
+              `${who(member)} was removed from ${organizationName}; their API tokens and MCP connections here are revoked.`,
+            ),
+        },
+      );
+    },
+    transfer: (member: MemberRow) => {
+      setDone("");
+      transfer.mutate(
+        { userId: member.userId },
+        { onSuccess: () => setDone(`${who(member)} is now an owner; you are an admin.`) },
+      );
+    },
+  };
   const resend = useMutation(trpc.members.resendInvitation.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.members.revokeInvitation.mutationOptions({ onSuccess: refresh }));
   // Leaving takes the organization away from this page: start again from the markets.
@@ -86,6 +116,10 @@ export function MembersManager() {
             You are a {me.role}: you can see who belongs; an owner or admin manages members.
           </p>
         ) : null}
+        {/* Always in the page, so a screen reader announces what is written into it. */}
+        <p role="status" aria-live="polite" className="done" data-testid="member-change-done">
+          {done}
+        </p>
         <AccountList
           items={list.data?.members}
           pending={list.isPending}
@@ -98,7 +132,7 @@ export function MembersManager() {
                 members={members}
                 me={me}
                 roles={list.data?.roles ?? []}
-                actions={{ changeRole: changeRole.mutate, remove: remove.mutate, transfer: transfer.mutate, busy }}
+                actions={{ ...memberActions, busy }}
               />
             ) : null
           }

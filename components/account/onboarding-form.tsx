@@ -3,6 +3,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { byCountryName } from "../format";
 import { useTRPC } from "../trpc";
 import { ProblemAlert } from "./account-list";
 
@@ -40,7 +41,7 @@ export function OnboardingForm({ returnTo }: { returnTo: string }) {
           data-testid="home-country"
         >
           <option value="">{countries.isPending ? "Loading countries…" : "Choose a country"}</option>
-          {countries.data?.map((c) => (
+          {byCountryName(countries.data ?? []).map((c) => (
             <option key={c.country} value={c.country}>
               {c.name} ({c.country}){c.controlCount === 0 ? " — no sovereign controls" : ""}
             </option>

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { SecretShown } from "@/components/account/secret-shown";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { utcMinute } from "../format";
+import { count, utcMinute } from "../format";
 import { useTRPC } from "../trpc";
 import { AccountList, ProblemAlert } from "./account-list";
 
@@ -106,7 +106,7 @@ export function TokenManager({ origin }: { origin: string }) {
               {ended.length ? (
                 // Revoked and expired tokens stay on record (who used what, when) but out of the way.
                 <details className="folded" data-testid="ended-tokens">
-                  <summary>Revoked and expired ({ended.length})</summary>
+                  <summary>Revoked and expired ({count(ended.length)})</summary>
                   <TokenTable tokens={ended} label="Revoked and expired API tokens" />
                 </details>
               ) : null}

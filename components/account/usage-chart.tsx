@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { CONNECT_PATH, TOKENS_PATH } from "@/server/http/paths";
 import { ChartFigure } from "../charts/chart-figure";
-import { shortDay } from "../format";
+import { credits, shortDay } from "../format";
 
 export interface DayUsage {
   day: string;
@@ -32,7 +32,7 @@ export function UsageChart({ days }: { days: DayUsage[] }) {
     <ChartFigure
       id="usage-chart"
       title="Credits spent per day"
-      summary={`Credits spent per day over the last ${days.length} days: ${total} in all.`}
+      summary={`Credits spent per day over the last ${days.length} days: ${credits(total)} in all.`}
       columns={COLUMNS}
       rows={days.filter((d) => d.calls > 0)}
       rowKey={(d) => d.day}

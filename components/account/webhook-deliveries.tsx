@@ -46,6 +46,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
         events {endpoint.events.join(", ")}
       </p>
       {entries.length === 0 ? <p>No deliveries yet.</p> : null}
+      {pages.nav(nextCursor ?? null, "Delivery pages")}
       {entries.length ? (
         <TableWrap label="Deliveries">
           <table>
@@ -100,7 +101,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
         </TableWrap>
       ) : null}
       <ProblemAlert errors={[resend.error]} />
-      {pages.nav(nextCursor ?? null, "Delivery pages")}
+      {pages.nav(nextCursor ?? null, "Delivery pages", true)}
     </>
   );
 }

@@ -4,6 +4,7 @@
  * dashboard, so both draw the same thing from the same numbers.
  */
 import { round1 } from "../../server/scoring/round";
+import { count } from "../format";
 
 export interface Scores {
   innovation: number;
@@ -140,7 +141,7 @@ export function usableCount(products: readonly { available: boolean }[]) {
 /** "2 of 13 products are usable under FR's controls." */
 export function usableHeadline(products: readonly { available: boolean }[], country: string): string {
   const { usable, total } = usableCount(products);
-  return `${usable} of ${total} product${total === 1 ? "" : "s"} ${usable === 1 ? "is" : "are"} usable under ${country}'s controls.`;
+  return `${count(usable)} of ${count(total)} product${total === 1 ? "" : "s"} ${usable === 1 ? "is" : "are"} usable under ${country}'s controls.`;
 }
 
 /** The delta as bars: Innovation under controls, ranked, with the published Innovation as ghost. */

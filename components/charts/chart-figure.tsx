@@ -32,9 +32,9 @@ interface ChartFigureProps<Row> {
   rowNoun?: string;
   /**
    * The page, when the chart keeps it itself (its keyboard moves within the page): the keys shown
-   * (`pageBy`) and its pager. Default: the figure pages its rows.
+   * (`pageBy`) and its pagers, above and below. Default: the figure pages its rows.
    */
-  paging?: { keys: ReadonlySet<string>; pager: ReactNode };
+  paging?: { keys: ReadonlySet<string>; pager: ReactNode; pagerEnd: ReactNode };
   fileName: string;
   /** Controls drawn above the chart (a view switch, a legend). */
   toolbar?: ReactNode;
@@ -83,7 +83,7 @@ export function ChartFigure<Row>({
 }: ChartFigureProps<Row>) {
   const own = usePaged([...new Set(rows.map(pageBy))], rowNoun, id);
   const keys = paging?.keys ?? new Set(own.shown);
-  const pager = paging ? paging.pager : own.pager;
+  const { pager, pagerEnd } = paging ?? own;
   const shown = rows.filter((row) => keys.has(pageBy(row)));
   return (
     <figure className="chart reading" aria-labelledby={`${id}-title`} data-testid={id}>
@@ -140,6 +140,7 @@ export function ChartFigure<Row>({
           </table>
         </TableWrap>
       </details>
+      {pagerEnd}
     </figure>
   );
 }

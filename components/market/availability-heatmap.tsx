@@ -13,7 +13,7 @@ import Link from "next/link";
 import { type KeyboardEvent, useMemo, useRef, useState } from "react";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { inkOn, retainedColour } from "@/components/charts/heat-scale";
-import { score } from "@/components/format";
+import { count, countryNameOrder, score } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
 import { useReadingHref } from "@/components/reading-link";
 import { usePaged } from "@/components/ui/pager";
@@ -52,6 +52,7 @@ export function visibleColumns(
   const usable = (c: number) => matrix.products.filter((p) => p.cells[c]?.available).length;
   const name = (c: number) => matrix.countries[c]?.name ?? "";
   const code = (c: number) => matrix.countries[c]?.country ?? "";
+  const country = (c: number) => ({ country: code(c), name: name(c) });
   return [...matrix.countries.keys()]
     .filter((c) => !wanted || name(c).toLowerCase().includes(wanted) || code(c).toLowerCase() === wanted)
     .sort((a, b) =>
@@ -59,7 +60,7 @@ export function visibleColumns(
         ? code(a).localeCompare(code(b))
         : sortBy === "usable"
           ? usable(b) - usable(a) || name(a).localeCompare(name(b), "en")
-          : name(a).localeCompare(name(b), "en") || code(a).localeCompare(code(b)),
+          : countryNameOrder(country(a), country(b)),
     )
     .sort((a, b) => Number(code(b) === chosen) - Number(code(a) === chosen));
 }
@@ -92,7 +93,7 @@ export function AvailabilityHeatmap({ matrix, country }: { matrix: AvailabilityR
   const [touched, setTouched] = useState(false);
   const grid = useRef<HTMLTableElement>(null);
   // A page of products at a time (every country of each): a cell's data-row is its place on the page.
-  const { shown: pageProducts, pager } = usePaged(matrix.products, "products", "availability-map");
+  const { shown: pageProducts, pager, pagerEnd } = usePaged(matrix.products, "products", "availability-map");
   const chosen = country;
   const chosenClass = (base: string, code: string) => (code === chosen ? `${base} heat-chosen` : base);
 
@@ -196,13 +197,13 @@ export function AvailabilityHeatmap({ matrix, country }: { matrix: AvailabilityR
       <ChartFigure
         id="availability-map"
         title="Availability by country"
-        summary={`${matrix.products.length} products under the controls of ${matrix.countries.length} countries, coloured by the Innovation each keeps there; ${unavailable} of ${rows.length} cells are unavailable (hatched, ×) and ${lessened} keep less than published (corner mark).`}
+        summary={`${count(matrix.products.length)} products under the controls of ${matrix.countries.length} countries, coloured by the Innovation each keeps there; ${count(unavailable)} of ${count(rows.length)} cells are unavailable (hatched, ×) and ${count(lessened)} keep less than published (corner mark).`}
         columns={columns}
         rows={rows}
         rowKey={(r) => `${r.product.productId}:${r.cell.country}`}
         pageBy={(r) => r.product.productId}
         rowNoun="products"
-        paging={{ keys: new Set(pageProducts.map((p) => p.productId)), pager }}
+        paging={{ keys: new Set(pageProducts.map((p) => p.productId)), pager, pagerEnd }}
         fileName={csvFileName(matrix.marketId, `r${matrix.release}`, "availability")}
         cell={(label, r) => productCell(label, r.product)}
       >

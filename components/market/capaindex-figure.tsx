@@ -3,7 +3,7 @@
 import { capaIndexBars } from "@/components/charts/chart-data";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { type Cutoff, RankedBars } from "@/components/charts/ranked-bars";
-import { score } from "@/components/format";
+import { count, score } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { percentNumber } from "@/server/formats/percent";
@@ -53,11 +53,11 @@ export function CapaindexFigure({
     <ChartFigure
       id="capaindex"
       title="Capability Index"
-      summary={`${reading.products.length} products ranked by published Innovation${
+      summary={`${count(reading.products.length)} products ranked by published Innovation${
         leader ? `; ${leader.name} leads with ${score(leader.innovation)} (${leader.band})` : ""
       }. Dashed lines mark the band cutoffs; whiskers span the 5th–95th percentile of each score across the sensitivity analysis, and a name says its rank range and an unsettled band. The table gives how likely each rank is (the share of draws in the top 1, 3 and 5) and groups the products that are statistically tied.${
         under && excluded > 0
-          ? ` The ranks are the published ones; the ${excluded} product${excluded === 1 ? "" : "s"} ${under.country} excludes ${excluded === 1 ? "is" : "are"} hatched and marked unavailable under ${under.country}.`
+          ? ` The ranks are the published ones; the ${count(excluded)} product${excluded === 1 ? "" : "s"} ${under.country} excludes ${excluded === 1 ? "is" : "are"} hatched and marked unavailable under ${under.country}.`
           : ""
       }`}
       columns={columns}

@@ -17,6 +17,7 @@ import { ChartFigure } from "@/components/charts/chart-figure";
 import { DeltaMap, DeltaMapLegend } from "@/components/charts/delta-map";
 import { signed } from "@/components/charts/geometry";
 import { RankedBars } from "@/components/charts/ranked-bars";
+import { count } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { GatedOutList, gatedOut, gatesSentence, gateWords, throughGates } from "./gated-out";
@@ -113,7 +114,7 @@ export function DeltaFigure({
       <ChartFigure
         id="delta-map"
         title={title}
-        summary={`${headline} Innovation against Control: each streak runs from the published point to the point under ${reading.country}'s controls; ${moved} of the usable${gated ? " that pass" : ""} move.${gatesSummary || " Unavailable products are set apart, at their published point, greyed."}`}
+        summary={`${headline} Innovation against Control: each streak runs from the published point to the point under ${reading.country}'s controls; ${count(moved)} of the usable${gated ? " that pass" : ""} move.${gatesSummary || " Unavailable products are set apart, at their published point, greyed."}`}
         columns={[...MAP_COLUMNS, ...gateColumns<Streak>()]}
         rows={deltaStreaks(reading)}
         rowKey={(s) => s.productId}

@@ -9,6 +9,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { usableCount } from "@/components/charts/chart-data";
 import type { Cutoff } from "@/components/charts/ranked-bars";
+import { count } from "@/components/format";
 import { problemText, useTRPC } from "@/components/trpc";
 import { fullGeographies } from "@/server/domain/geographies";
 import { CapaindexFigure } from "./capaindex-figure";
@@ -101,7 +102,7 @@ function UsableHeadline({ reading, countryName }: { reading: ServicemaxReading; 
   return (
     <p className="usable-headline" data-testid="usable-headline" data-usable={usable} data-total={total}>
       <strong>
-        {usable} of {total}
+        {count(usable)} of {count(total)}
       </strong>{" "}
       product{total === 1 ? "" : "s"} {usable === 1 ? "is" : "are"} usable under {countryName ?? reading.country}'s
       controls{usable > 0 && usable <= 5 ? `: ${names.join(", ")}` : ""}.

@@ -86,7 +86,7 @@ export function byMoveSize(products: readonly ProductChange[]): ProductChange[] 
 
 export function ReleaseChanges({ comparison, published }: { comparison: Comparison; published?: ScoresByProduct }) {
   const { country } = comparison;
-  const { shown: products, pager } = usePaged(byMoveSize(comparison.products), "products", "changes");
+  const { shown: products, pager, pagerEnd } = usePaged(byMoveSize(comparison.products), "products", "changes");
   return (
     <>
       <p data-testid="changes-pair">
@@ -103,7 +103,7 @@ export function ReleaseChanges({ comparison, published }: { comparison: Comparis
       </ul>
       {pager}
       <TableWrap label="What changed, per product">
-        <table data-testid="changes-table">
+        <table data-testid="changes-table" className="compact-cards">
           <caption className="sr-only">
             Every product of either release, biggest movers first: whether it entered, left or stayed, each score's
             change and its causes, and its ranks.
@@ -168,6 +168,7 @@ export function ReleaseChanges({ comparison, published }: { comparison: Comparis
           </tbody>
         </table>
       </TableWrap>
+      {pagerEnd}
     </>
   );
 }

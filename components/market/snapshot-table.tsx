@@ -88,7 +88,7 @@ export function SnapshotTable({
 }) {
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "innovation", descending: true });
   const sorted = [...products].sort((a, b) => (sort.descending ? -1 : 1) * compare(sort.key, a, b, under));
-  const { shown: rows, pager } = usePaged(sorted, "products", "snapshot");
+  const { shown: rows, pager, pagerEnd } = usePaged(sorted, "products", "snapshot");
   const header = (key: SortKey, numeric = false) => {
     const active = sort.key === key;
     return (
@@ -112,7 +112,7 @@ export function SnapshotTable({
     <>
       {pager}
       <TableWrap label="Snapshot">
-        <table data-testid="snapshot-table" className="sortable">
+        <table data-testid="snapshot-table" className="sortable compact-cards">
           <caption className="sr-only">Published scores of every product; select a column header to sort.</caption>
           <thead>
             <tr>
@@ -159,6 +159,7 @@ export function SnapshotTable({
           </tbody>
         </table>
       </TableWrap>
+      {pagerEnd}
     </>
   );
 }

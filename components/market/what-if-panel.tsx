@@ -340,7 +340,7 @@ function AxisLines({ rows, by }: { rows: WhatIfRows; by: Axis }) {
               · ranks:{" "}
               {ranked === 0 && rankedUnder === 0
                 ? "none move"
-                : `${ranked} of ${rows.capabilityIndex.length} move${rows.max ? `, ${rankedUnder} of ${rows.max.ranked.length} under ${rows.max.country}` : ""}`}
+                : `${count(ranked)} of ${count(rows.capabilityIndex.length)} move${rows.max ? `, ${count(rankedUnder)} of ${count(rows.max.ranked.length)} under ${rows.max.country}` : ""}`}
             </span>
           ) : null}
         </li>
@@ -354,7 +354,7 @@ function AxisMoveText({ move }: { move: AxisMove }) {
   const { name, change, now } = move.largest;
   return (
     <span>
-      {move.changed} of {move.of} change; largest:{" "}
+      {count(move.changed)} of {count(move.of)} change; largest:{" "}
       <span className={change > 0 ? "score-up" : "score-down"}>
         {name} {signedScore(change)}
       </span>
@@ -461,7 +461,7 @@ function MoveTable({
   /** The table reads under a country: its ranks and values carry `data-under`. */
   under?: boolean;
 }) {
-  const { shown, pager } = usePaged(rows, "products", testId);
+  const { shown, pager, pagerEnd } = usePaged(rows, "products", testId);
   return (
     <>
       {pager}
@@ -515,6 +515,7 @@ function MoveTable({
           ))}
         </tbody>
       </table>
+      {pagerEnd}
     </>
   );
 }

@@ -18,6 +18,7 @@ import {
   auditText,
 } from "../domain/audit";
 import { type Column, toCsv } from "../formats/csv";
+import { plainAddress } from "../http/client-address";
 import { organizationsOf } from "./organizations";
 
 /** One event as it is read back. */
@@ -129,7 +130,8 @@ async function readAuditPage(
     .where(and(...conditions))
     .orderBy(desc(auditEvents.id))
     .limit(limit + 1);
-  const events = rows.slice(0, limit);
+  // Events recorded before addresses were written plainly show them plainly too.
+  const events = rows.slice(0, limit).map((e) => ({ ...e, clientAddress: plainAddress(e.clientAddress) }));
   return { events, nextBefore: rows.length > limit ? (events.at(-1)?.id ?? null) : null };
 }
 

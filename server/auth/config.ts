@@ -18,12 +18,29 @@ const MAGIC_LINK_MAX_AGE = 15 * 60;
 
 import { clientNetworkOf } from "../http/client-address";
 import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "../http/paths";
-import { THROTTLES, throttle, throttleKey } from "../limits/throttles";
+import { THROTTLES, type ThrottleRule, throttle, throttled, throttleKey, type Verdict } from "../limits/throttles";
 import { log } from "../observability/logger";
 import { sessionMaxAge } from "./session-age";
 
 /** Where the sign-in page sends someone whose organization requires its own sign-in (docs/enterprise.md). */
 export const SSO_REQUIRED_PATH = `${SIGN_IN_PATH}?sso_error=required`;
+
+/** What a sign-in mail counts against: its address, and the network asking (server/limits/throttles.ts). */
+const signInThrottles = (address: string, headers: Pick<Headers, "get">): [ThrottleRule, string | null][] => [
+  [THROTTLES.signInPerAddress, address],
+  [THROTTLES.signInPerClient, clientNetworkOf(headers)],
+];
+
+/**
+ * Whether a sign-in mail to this address, asked from these headers, would be refused now, and
+ * for how long: the sign-in form says so instead of "we sent you a link". Counts nothing; the
+ * mail's own request counts (above). A throttle that cannot answer refuses nothing.
+ */
+export function signInThrottled(address: string, headers: Pick<Headers, "get">): Promise<Verdict> {
+  return getDatabase()
+    .then(({ db }) => throttled(db, signInThrottles(address.trim(), headers)))
+    .catch((): Verdict => ({ allowed: true }));
+}
 
 function providers(): Provider[] {
   const list: Provider[] = [
@@ -40,10 +57,7 @@ function providers(): Provider[] {
           return;
         }
         // The requester sees the same page whether or not a mail goes out: nothing to enumerate.
-        const verdict = await throttle(db, [
-          [THROTTLES.signInPerAddress, identifier],
-          [THROTTLES.signInPerClient, clientNetworkOf(request.headers)],
-        ]).catch((error: unknown) => {
+        const verdict = await throttle(db, signInThrottles(identifier, request.headers)).catch((error: unknown) => {
           // A throttle that cannot count does not lock people out: the mail goes, the fault is logged.
           log().error({ error: String(error) }, "sign-in throttle failed");
           return { allowed: true } as const;

@@ -159,7 +159,10 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, { status: number; title: string; description: string; action: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
-export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
+/** Every code, as the error page lists them: by HTTP status, then by code within a status. */
+export const ERROR_CODE_LIST = (Object.keys(ERROR_CODES) as ErrorCode[]).sort(
+  (a, b) => ERROR_CODES[a].status - ERROR_CODES[b].status || a.localeCompare(b, "en"),
+);
 
 /** Where each code is documented; `type` of a problem body. */
 export const ERRORS_DOC_PATH = "/docs/errors";

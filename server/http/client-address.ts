@@ -8,13 +8,27 @@ import ipaddr from "ipaddr.js";
 
 export const CLIENT_ADDRESS_HEADER = "x-mps-client-address";
 
-/** The address, or null when no server of ours saw the connection (`next start`/`next dev` directly). */
+/**
+ * The address, or null when no server of ours saw the connection (`next start`/`next dev` directly);
+ * an IPv4 client as its IPv4 address (plainAddress), as it is recorded and shown.
+ */
 export function clientAddress(headers: Pick<Headers, "get">, env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.TRUST_PROXY === "1") {
     const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
+    if (forwarded) return plainAddress(forwarded);
   }
-  return headers.get(CLIENT_ADDRESS_HEADER) || null;
+  return plainAddress(headers.get(CLIENT_ADDRESS_HEADER) || null);
+}
+
+/**
+ * An address as people read it: an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`, how a dual-stack
+ * socket reports an IPv4 client) as the IPv4 address it is (`127.0.0.1`); anything else, an IPv6
+ * address or text that is no address, as it is.
+ */
+export function plainAddress(address: string | null): string | null {
+  if (address === null || !ipaddr.IPv6.isValid(address)) return address;
+  const parsed = ipaddr.IPv6.parse(address);
+  return parsed.isIPv4MappedAddress() ? parsed.toIPv4Address().toString() : address;
 }
 
 /**

@@ -128,6 +128,23 @@ export async function throttle(db: Database, attempts: [ThrottleRule, string | n
   return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds } : { allowed: true };
 }
 
+/**
+ * Whether one more attempt would be refused, counting nothing: for a page that says so before it
+ * tries (the sign-in form: "too many links asked for; try again in 7 minutes") while the attempt
+ * itself still counts with `throttle`, wherever it comes from.
+ */
+export async function throttled(db: Database, attempts: [ThrottleRule, string | null][]): Promise<Verdict> {
+  await throttles().connected;
+  let retryAfterSeconds = 0;
+  for (const [rule, key] of attempts) {
+    if (key === null) continue;
+    const used = await limiterFor(db, rule).get(throttleKey(key));
+    if (used && used.consumedPoints >= rule.points)
+      retryAfterSeconds = Math.max(retryAfterSeconds, Math.ceil(used.msBeforeNext / 1000));
+  }
+  return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds } : { allowed: true };
+}
+
 /** Deletes counters whose window ended over an hour ago (a job on the queue). */
 export async function sweepThrottleCounters(db: Database): Promise<number> {
   const deleted = await db

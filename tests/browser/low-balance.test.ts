@@ -2,8 +2,8 @@
  * The low-balance warning in Chromium, for the `lowBalance` fixture (110 credits, the default
  * threshold of 100, a name with markup): API calls debit it across the threshold, and the header
  * turns the balance into a warning — "Low: N credits" on one row at 1280, "Low: N" still in view
- * at 390 — with an accessible name saying what it means; its owner gets one e-mail, the name in it
- * escaped. On the credits page the owner sets a threshold far above the balance (still low), then
+ * at 390, every item of the header whole and in view there and at 320 — with an accessible name
+ * saying what it means; its owner gets one e-mail, the name in it escaped. On the credits page the owner sets a threshold far above the balance (still low), then
  * 0 (the plain balance again).
  */
 import { mkdirSync } from "node:fs";
@@ -30,6 +30,22 @@ const headerRow = (page: Page) =>
       }),
     overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
   }));
+
+/** The header's visible items whose box reaches past the viewport's right edge, or the header's own. */
+const headerItemsPastEdge = (page: Page, width: number) =>
+  page.locator("header.site-header").evaluate(
+    (header, width) =>
+      [header, ...header.querySelectorAll(".brand, .menu > summary, .account > *, .user-menu > summary")]
+        .filter((item) => item.getBoundingClientRect().width > 0)
+        .filter(
+          (item) =>
+            item.getBoundingClientRect().right > width + 0.5 ||
+            // A label cut inside its own box ("Acco…") is not whole either.
+            (item.matches("summary, .balance") && item.scrollWidth > item.clientWidth + 1),
+        )
+        .map((item) => `${item.className || item.tagName}: ${Math.round(item.getBoundingClientRect().right)} px`),
+    width,
+  );
 
 /** What the balance link shows, on one line (innerText: what is rendered, without hidden parts). */
 const shown = async (page: Page) =>
@@ -133,7 +149,16 @@ describe("the low-balance warning", () => {
     expect(narrow.height).toBeLessThanOrEqual(64);
     expect(Math.max(...narrow.centres) - Math.min(...narrow.centres), "the phone header on one row").toBeLessThan(12);
     expect(narrow.overflow).toBe(0);
+    // Every item of the header wholly in view: "Account" was clipped at 403 px of header.
+    expect(await headerItemsPastEdge(page, 390)).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, "header-low-balance-phone.png") });
+    // A narrower phone still: the header gives the brand up before anything overflows.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto(`${base}/credits`);
+    expect(await headerItemsPastEdge(page, 320)).toEqual([]);
+    expect((await headerRow(page)).overflow).toBe(0);
+    expect(await shown(page)).toBe("! Low: 95");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "header-low-balance-320.png") });
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 

@@ -1,8 +1,11 @@
 /**
  * Organizations as teams in Chromium: an owner invites a colleague from /members; the colleague,
- * signed out, opens the invitation from the dev outbox, signs in on the way (the sign-in link
- * returns to the invitation), joins as a member and lands on the members list, read-only; they
- * create a token of their own and are refused an invitation (403 forbidden). axe-core's WCAG 2.2
+ * signed out, opens the invitation from the dev outbox, reads who invites them to what and signs in
+ * right there, the address filled in (the sign-in link returns to the invitation), joins as a
+ * member and lands on the members list, read-only; they create a token of their own and are
+ * refused an invitation (403 forbidden). A forged link shows nothing of any invitation. The owner
+ * makes them an admin (who is told, on /identity-provider, that only owners manage it), a member
+ * again, then removes them: each change asked first and said after, in a live region. axe-core's WCAG 2.2
  * AA check of /members, as the owner and as the member, at 1280 px and at a phone's width.
  */
 import path from "node:path";
@@ -10,7 +13,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SESSION_COOKIE } from "../helpers/accounts";
-import { launchChromium, signInHere, signUpOnTheWay } from "../helpers/browser";
+import { launchChromium, signUpOnTheWay } from "../helpers/browser";
 import { dashboardCall } from "../helpers/dashboard";
 import { SCREENSHOTS } from "../helpers/views";
 
@@ -77,10 +80,31 @@ describe("a team in the dashboard", () => {
     const mail = page.locator(`[data-recipient="${INVITEE}"]`).first();
     expect(await mail.textContent()).toContain("You are invited to an organization");
     await mail.getByTestId("outbox-link").click();
-    // Signed out: sign in first; the sign-in link comes back to the invitation.
-    await page.waitForURL(/\/signin\?callbackUrl=%2Finvitations%2F/);
-    await signInHere(page, INVITEE);
-    await page.waitForURL(/\/invitations\//);
+    // Signed out: the invitation says who invites whom to what, and signs them in right there with
+    // the invited address filled in; the sign-in link comes back to the invitation.
+    await page.waitForURL(/\/invitations\/[\w-]+$/);
+    const invitation = page.url();
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Join ${ORGANIZATION}`);
+    const summary = (await page.getByTestId("invitation-summary").textContent()) ?? "";
+    expect(summary).toContain(`${OWNER} invited ${INVITEE} to join ${ORGANIZATION} as member`);
+    expect(await page.locator("main b").count()).toBe(0); // the organization's name is text
+    expect(await page.getByLabel("E-mail address").inputValue()).toBe(INVITEE);
+    for (const viewport of WIDTHS) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, `invitation-signed-out-${viewport.width}.png`),
+        fullPage: true,
+      });
+      expect(await seriousViolations(page), `the signed-out invitation at ${viewport.width} px`).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `the signed-out invitation at ${viewport.width} px`).toBeLessThanOrEqual(0);
+    }
+    await page.setViewportSize(WIDTHS[0]);
+    await page.getByRole("button", { name: "E-mail me a sign-in link" }).click();
+    await page.waitForURL(/\/signin\/check-email/);
+    await page.getByRole("link", { name: "dev outbox" }).click();
+    await page.locator(`[data-recipient="${INVITEE}"] [data-testid="outbox-link"]`).first().click();
+    await page.waitForURL(invitation);
     // The organization's name is shown as text, never as markup.
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Join ${ORGANIZATION}`);
     expect(await page.getByTestId("invitation-summary").textContent()).toContain("as member");
@@ -147,6 +171,85 @@ describe("a team in the dashboard", () => {
     expect(await page.getByTestId("invitation-row").count()).toBe(0);
     expect(await page.getByRole("button", { name: /^Transfer ownership/ }).count()).toBe(1);
     await page.screenshot({ path: path.join(SCREENSHOTS, "members-owner.png"), fullPage: true });
+  });
+
+  it("a link that is not valid, signed out, says only that: no invitation's details, no address", async () => {
+    const stranger = await browser.newContext({ viewport: WIDTHS[1] });
+    const page = await stranger.newPage();
+    for (const token of ["forged-token", "x".repeat(128), "%3Cb%3Ehi%3C%2Fb%3E"]) {
+      await page.goto(`${base}/invitations/${token}`);
+      await expect.poll(() => page.getByTestId("invitation-unusable").count()).toBe(1);
+      expect(await page.getByLabel("E-mail address").count()).toBe(0);
+      const text = (await page.locator("main").textContent()) ?? "";
+      for (const leaked of [ORGANIZATION, OWNER, INVITEE]) expect(text).not.toContain(leaked);
+      expect(await page.locator("main b").count()).toBe(0);
+    }
+    await stranger.close();
+  });
+
+  it("the owner changes the member's role and removes them: each asked first, then said; the admin is told only owners manage SSO", async () => {
+    const page = await owner.newPage();
+    const asked: string[] = [];
+    let answer = true;
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.message());
+      void (answer ? dialog.accept() : dialog.dismiss());
+    });
+    await page.goto(`${base}/members`);
+    const row = page.locator('[data-testid="member-row"]', { hasText: INVITEE });
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+    // Handing ownership over is offered, as a secondary button: never the row's main action.
+    const transfer = row.getByRole("button", { name: /^Transfer ownership/ });
+    expect(await transfer.getAttribute("class")).toContain("secondary");
+    const done = page.getByTestId("member-change-done");
+    expect(await done.getAttribute("role")).toBe("status");
+    expect(await done.getAttribute("aria-live")).toBe("polite");
+
+    await row.locator("select").selectOption("admin");
+    await row.getByRole("button", { name: /^Change role/ }).click();
+    await expect.poll(() => done.textContent(), { timeout: 20_000 }).toBe(`${INVITEE} is now an admin.`);
+    expect(asked.at(-1)).toMatch(new RegExp(`^Make ${INVITEE} admin\\?`));
+    await page.screenshot({ path: path.join(SCREENSHOTS, "members-role-changed-1280.png"), fullPage: true });
+
+    // The admin opens the identity provider page: told why not, on the page, not sent elsewhere.
+    const admin = await invitee.newPage();
+    for (const viewport of WIDTHS) {
+      await admin.setViewportSize(viewport);
+      await admin.goto(`${base}/identity-provider`);
+      const refusal = admin.getByTestId("identity-provider-owners-only");
+      await expect.poll(() => refusal.count()).toBe(1);
+      expect(new URL(admin.url()).pathname).toBe("/identity-provider");
+      expect(await refusal.textContent()).toContain(`Only owners of ${ORGANIZATION} can manage its identity provider`);
+      expect(await refusal.textContent()).toContain("You are an admin here.");
+      expect(await admin.getByRole("link", { name: "Members" }).last().getAttribute("href")).toBe("/members");
+      expect(await admin.getByLabel("Issuer").count()).toBe(0);
+      expect(await seriousViolations(admin), `/identity-provider as an admin at ${viewport.width} px`).toEqual([]);
+      await admin.screenshot({
+        path: path.join(SCREENSHOTS, `identity-provider-admin-${viewport.width}.png`),
+        fullPage: true,
+      });
+    }
+    await admin.close();
+
+    // At a phone's width: back to member, then removal, which asks first; "no" keeps them.
+    await page.setViewportSize(WIDTHS[1]);
+    await row.locator("select").selectOption("member");
+    await row.getByRole("button", { name: /^Change role/ }).click();
+    await expect.poll(() => done.textContent(), { timeout: 20_000 }).toBe(`${INVITEE} is now a member.`);
+    answer = false;
+    await row.getByRole("button", { name: /^Remove/ }).click();
+    expect(asked.at(-1)).toMatch(new RegExp(`^Remove ${INVITEE} from the organization\\?`));
+    await page.waitForTimeout(500);
+    expect(await page.getByTestId("member-row").count()).toBe(2);
+    answer = true;
+    await row.getByRole("button", { name: /^Remove/ }).click();
+    await expect
+      .poll(() => done.textContent(), { timeout: 20_000 })
+      .toBe(`${INVITEE} was removed from ${ORGANIZATION}; their API tokens and MCP connections here are revoked.`);
+    await expect.poll(() => page.getByTestId("member-row").count()).toBe(1);
+    expect(await done.locator("b").count()).toBe(0); // the organization's name is text
+    await page.screenshot({ path: path.join(SCREENSHOTS, "members-removed-390.png"), fullPage: true });
+    await page.setViewportSize(WIDTHS[0]);
   });
 
   it("the owner renames the organization, then deletes it by typing its name; the member is left without it", async () => {

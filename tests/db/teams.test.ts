@@ -13,7 +13,10 @@ import { changeRole, LastOwnerError, listMembers, removeMember } from "@/server/
 import { createOrganization } from "@/server/accounts/organizations";
 import { authenticateSecret } from "@/server/accounts/tokens";
 import { ROLE_PERMISSIONS, ROLES, TEAM_AUDIT_ACTIONS } from "@/server/domain/roles";
+import { unauthorized } from "@/server/errors/api-error";
 import { describeError } from "@/server/errors/describe";
+import { createApiContext } from "@/server/procedures/context";
+import { createCaller } from "@/server/procedures/root";
 import { MEMBER_ACTIONS } from "@/server/procedures/routers/members";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { runOps } from "../helpers/cli";
@@ -232,6 +235,39 @@ describe("invitations", () => {
     // Single use.
     const again = await person();
     expect((await failure((await as(again.id)).members.accept({ token }))).code).toBe("not_found");
+  });
+
+  it("shows a link's invitation to whoever holds it, signed out too; a link that is not valid, nothing", async () => {
+    const t = await team("Signed Out <b>Readers</b>");
+    const invitee = await person("Signed.Out@Example.com");
+    await (await as(t.owner.id)).members.invite({ email: invitee.email, role: "billing" });
+    const token = tokenOf((await lastMail("signed.out@example.com"))?.url);
+    // Nobody signed in: the session authenticator's refusal, as the dashboard's caller meets it.
+    const signedOut = createCaller(
+      createApiContext({
+        db: database.db,
+        headers: new Headers(),
+        requestId: "test",
+        origin: "http://dashboard.test",
+        authenticate: async () => {
+          throw unauthorized("Sign in to use the dashboard.");
+        },
+      }),
+    );
+    expect(await signedOut.members.invitation({ token })).toMatchObject({
+      organizationName: "Signed Out <b>Readers</b>",
+      email: "signed.out@example.com",
+      role: "billing",
+    });
+    for (const forged of ["forged", `${token}x`, token.slice(0, -1)])
+      expect((await failure(signedOut.members.invitation({ token: forged }))).code).toBe("not_found");
+    // Used: the same answer as a forged link, signed out or in.
+    await (await as(invitee.id)).members.accept({ token });
+    const used = await failure(signedOut.members.invitation({ token }));
+    expect(used.code).toBe("not_found");
+    expect(JSON.stringify(used)).not.toContain("Readers");
+    // Accepting still needs a session.
+    expect((await failure(signedOut.members.accept({ token }))).code).toBe("unauthorized");
   });
 
   it("refuses another address, and the link still works for the invited one", async () => {

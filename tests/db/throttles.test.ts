@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { sweepThrottleCounters, THROTTLES, throttle } from "@/server/limits/throttles";
+import { sweepThrottleCounters, THROTTLES, throttle, throttled } from "@/server/limits/throttles";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 
 let database: TestDatabase;
@@ -30,6 +30,29 @@ describe("sign-in mails", () => {
     // Case and spaces do not make a new address; another address is untouched.
     expect((await throttle(database.db, [[THROTTLES.signInPerAddress, " victim@example.COM "]])).allowed).toBe(false);
     expect((await throttle(database.db, [[THROTTLES.signInPerAddress, "other@example.com"]])).allowed).toBe(true);
+  });
+
+  it("say beforehand whether one more would be refused, counting nothing", async () => {
+    const address = "peek@example.com";
+    const rules = (client: string | null): Parameters<typeof throttled>[1] => [
+      [THROTTLES.signInPerAddress, address],
+      [THROTTLES.signInPerClient, client],
+    ];
+    // Asking a hundred times counts nothing: the five links are all still there.
+    for (let i = 0; i < 100; i++)
+      expect(await throttled(database.db, rules("198.51.100.1"))).toEqual({ allowed: true });
+    for (let i = 0; i < THROTTLES.signInPerAddress.points; i++)
+      expect((await throttle(database.db, rules(null))).allowed).toBe(true);
+    const verdict = await throttled(database.db, rules("198.51.100.1"));
+    expect(verdict.allowed).toBe(false);
+    if (!verdict.allowed) {
+      expect(verdict.retryAfterSeconds).toBeGreaterThan(500);
+      expect(verdict.retryAfterSeconds).toBeLessThanOrEqual(THROTTLES.signInPerAddress.durationSeconds);
+    }
+    // Another address from the same client is not refused.
+    expect(await throttled(database.db, [[THROTTLES.signInPerAddress, "peek-other@example.com"]])).toEqual({
+      allowed: true,
+    });
   });
 
   it("count across instances sharing the database", async () => {

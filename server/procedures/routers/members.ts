@@ -34,7 +34,7 @@ import { THROTTLES, throttle } from "../../limits/throttles";
 import { invitationMail } from "../../mail/invitation-mail";
 import { deliverMail } from "../../mail/mail";
 import type { ApiContext } from "../context";
-import { createRouter, organizationProcedure, permittedProcedure, userProcedure } from "../trpc";
+import { createRouter, organizationProcedure, permittedProcedure, publicProcedure, userProcedure } from "../trpc";
 
 const userIdInput = z.string().min(1).max(64);
 const invitationIdInput = z.object({ invitationId: z.string().min(1).max(64) });
@@ -252,8 +252,12 @@ export const membersRouter = createRouter({
       return { action: MEMBER_ACTIONS.transferOwnership, userId: input.userId, ...transferred };
     }),
 
-  /** What a link invites to, for the acceptance page (signed in, any organization or none). */
-  invitation: userProcedure.input(tokenInput).query(async ({ ctx, input }) => {
+  /**
+   * What a link invites to, for the acceptance page, signed in or not: whoever holds the link was
+   * mailed it, and the mail says as much. An unknown, used, revoked or expired link is one answer,
+   * naming nothing.
+   */
+  invitation: publicProcedure.input(tokenInput).query(async ({ ctx, input }) => {
     const view = await invitationByToken(ctx.db, input.token);
     if (!view) throw notFound("This invitation link is not valid: it was used, revoked, replaced or has expired.");
     return view;

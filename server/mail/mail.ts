@@ -68,8 +68,11 @@ export function outboxPageEnabled(env: NodeJS.ProcessEnv = process.env): boolean
   return !env.SMTP_URL && env.DEV_OUTBOX === "1";
 }
 
-export function recentOutbox(db: Database, limit = 20) {
-  return db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(limit);
+/** The newest mail of the dev outbox, or only one recipient's (so a busy machine's other mail never hides it). */
+export function recentOutbox(db: Database, recipient?: string, limit = 20) {
+  const query = db.select().from(mailOutbox);
+  const mine = recipient ? query.where(eq(mailOutbox.recipient, recipient)) : query;
+  return mine.orderBy(desc(mailOutbox.id)).limit(limit);
 }
 
 export async function outboxMail(db: Database, id: number) {

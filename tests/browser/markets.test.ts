@@ -308,6 +308,15 @@ describe("market pages, in Chromium", () => {
   });
 
   it("downloads each chart's numbers as CSV, row for row", async () => {
+    // A share as the odds columns hold it (docs/mcp.md, "Percentages"): whole percents, except that a
+    // share strictly between 0 and 1 is never written 0 or 100 — then with one decimal, or two.
+    const oddsCell = (share: number) => {
+      for (const factor of [1, 10, 100]) {
+        const cell = Math.round(share * 100 * factor) / factor;
+        if (share <= 0 || share >= 1 || (cell > 0 && cell < 100)) return cell;
+      }
+      return share < 0.5 ? 0.01 : 99.99;
+    };
     const delta = await api<{ products: DeltaProduct[] }>(`/markets/${MARKET}/delta?country=${HOME}`);
     const index = await api<{
       products: {
@@ -375,9 +384,9 @@ describe("market pages, in Chromium", () => {
         p.innovationInterval.p95,
         p.rankInterval.best,
         p.rankInterval.worst,
-        Math.round(p.rankOdds.top1 * 100),
-        Math.round(p.rankOdds.top3 * 100),
-        Math.round(p.rankOdds.top5 * 100),
+        oddsCell(p.rankOdds.top1),
+        oddsCell(p.rankOdds.top3),
+        oddsCell(p.rankOdds.top5),
         p.rankOdds.tieGroup,
       ]),
     );

@@ -14,16 +14,20 @@ export const dynamic = "force-dynamic";
  * for a browser on this machine (our server's verdict, server/http/peer.ts); anyone else gets the
  * ordinary 404, as when the outbox is off.
  */
-export default async function OutboxPage() {
+export default async function OutboxPage({ searchParams }: { searchParams: Promise<{ to?: string | string[] }> }) {
   if (!outboxPageEnabled() || !isLoopbackPeer(await headers())) notFound();
   const { db } = await getDatabase();
-  const mails = await recentOutbox(db);
+  // `?to=` shows one recipient's mail only.
+  const { to } = await searchParams;
+  const recipient = typeof to === "string" && to.length <= 320 ? to : undefined;
+  const mails = await recentOutbox(db, recipient);
   return (
     <main>
       <h1>Dev outbox</h1>
       <p className="note">
         No SMTP server is configured (<code>SMTP_URL</code>), so mail is kept here instead of being sent. The server log
-        notes each one&apos;s recipient and subject, never its link. Newest first.
+        notes each one&apos;s recipient and subject, never its link. Newest first
+        {recipient ? `, to ${recipient} only` : ""}.
       </p>
       {mails.length === 0 ? <p>No mail yet.</p> : null}
       <ul className="outbox">

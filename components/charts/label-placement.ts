@@ -231,63 +231,16 @@ interface Candidate {
   cost: number;
 }
 
-/**
- * The candidate boxes around one point, in order, with their leader lines: the eight places next
- * to it (right, left, above, below, the diagonals), then places further out on a lattice of
- * `step` pixels, nearest first, the direction away from the neighbours first within a ring.
- */
-function candidates(
-  point: LabelPoint,
-  size: { width: number; height: number },
-  spacing: { gap: number; step: number; maxDistance: number },
-  /** The direction away from the point's neighbours, in degrees; far places try it first. */
-  outward: number | null,
-) {
-  const { width, height } = size;
-  const { gap, step, maxDistance } = spacing;
-  const radius = point.radius ?? 5;
-  const near = radius + gap;
-  /**
-   * The box touching the point (x + dx, y + dy): by the middle of its near side when it lies
-   * mostly right, left, above or below, else by its near corner (a wide box placed by its centre
-   * along a diagonal would land far from its point).
-   */
-  const place = (dx: number, dy: number, far: boolean): Omit<Candidate, "cost"> => {
-    const length = Math.hypot(dx, dy);
-    const ux = dx / length;
-    const uy = dy / length;
-    const tx = point.x + dx;
-    const ty = point.y + dy;
-    const horizontal = ux > 0.3 ? "start" : ux < -0.3 ? "end" : "middle";
-    const box = {
-      left: horizontal === "start" ? tx : horizontal === "end" ? tx - width : tx - width / 2,
-      top: uy > 0.3 ? ty : uy < -0.3 ? ty - height : ty - height / 2,
-      width,
-      height,
-    };
-    let leader: Segment | null = null;
-    if (far) {
-      // From the mark's edge to the nearest point of the label's box.
-      const nx = Math.min(Math.max(point.x, box.left), box.left + box.width);
-      const ny = Math.min(Math.max(point.y, box.top), box.top + box.height);
-      const to = Math.hypot(nx - point.x, ny - point.y);
-      leader = {
-        x1: point.x + ((nx - point.x) / to) * (radius + 1),
-        y1: point.y + ((ny - point.y) / to) * (radius + 1),
-        x2: nx,
-        y2: ny,
-      };
-    }
-    return { box, leader, anchor: horizontal };
-  };
-  const list = NEAR_DIRECTIONS.map((degrees) => {
-    const angle = (degrees * Math.PI) / 180;
-    const round = (n: number) => (Math.abs(n) < 1e-9 ? 0 : n);
-    return place(round(Math.cos(angle)) * near, round(Math.sin(angle)) * near, false);
-  });
-  const degreesOf = (dx: number, dy: number) => ((Math.atan2(dy, dx) * 180) / Math.PI + 360) % 360;
-  const turn = (degrees: number) => (outward === null ? 0 : Math.abs(((degrees - outward + 540) % 360) - 180));
-  const far: { dx: number; dy: number; ring: number; turn: number; degrees: number }[] = [];
+/** Where a candidate box touches its point: an offset from it, and whether a leader line reaches it. */
+interface Offset {
+  dx: number;
+  dy: number;
+  far: boolean;
+}
+
+/** The lattice of far places within reach, unordered: the same for every point of one placement. */
+function farLattice(near: number, step: number, maxDistance: number) {
+  const far: { dx: number; dy: number; ring: number; degrees: number }[] = [];
   const limit = near + maxDistance;
   const cells = Math.floor(limit / step);
   for (let i = -cells; i <= cells; i++)
@@ -296,12 +249,68 @@ function candidates(
       const dy = j * step;
       const distance = Math.hypot(dx, dy);
       if (distance < near + step / 2 || distance > limit) continue;
-      const degrees = degreesOf(dx, dy);
-      far.push({ dx, dy, ring: Math.round((distance - near) / step), turn: turn(degrees), degrees });
+      const degrees = ((Math.atan2(dy, dx) * 180) / Math.PI + 360) % 360;
+      far.push({ dx, dy, ring: Math.round((distance - near) / step), degrees });
     }
+  return far;
+}
+
+/**
+ * The places around one point, in order of preference: the eight next to it (right, left, above,
+ * below, the diagonals), then places further out on the lattice, nearest first, the direction away
+ * from the neighbours first within a ring. Offsets only: the order is the same for every text a
+ * point tries, and a box is made only for the places a search reaches (./placeLabels).
+ */
+function candidateOffsets(
+  near: number,
+  lattice: readonly { dx: number; dy: number; ring: number; degrees: number }[],
+  /** The direction away from the point's neighbours, in degrees; far places try it first. */
+  outward: number | null,
+): Offset[] {
+  const round = (n: number) => (Math.abs(n) < 1e-9 ? 0 : n);
+  const list: Offset[] = NEAR_DIRECTIONS.map((degrees) => {
+    const angle = (degrees * Math.PI) / 180;
+    return { dx: round(Math.cos(angle)) * near, dy: round(Math.sin(angle)) * near, far: false };
+  });
+  const turn = (degrees: number) => (outward === null ? 0 : Math.abs(((degrees - outward + 540) % 360) - 180));
+  const far = lattice.map((place) => ({ ...place, turn: turn(place.degrees) }));
   far.sort((a, b) => a.ring - b.ring || a.turn - b.turn || a.degrees - b.degrees);
-  for (const { dx, dy } of far) list.push(place(dx, dy, true));
+  for (const { dx, dy } of far) list.push({ dx, dy, far: true });
   return list;
+}
+
+/**
+ * The box of a `width` × `height` label touching the point at (x + dx, y + dy): by the middle of
+ * its near side when it lies mostly right, left, above or below, else by its near corner (a wide
+ * box placed by its centre along a diagonal would land far from its point); a far box with its
+ * leader line, from the mark's edge to the nearest point of the box.
+ */
+function placeAt(point: LabelPoint, radius: number, width: number, height: number, { dx, dy, far }: Offset) {
+  const length = Math.hypot(dx, dy);
+  const ux = dx / length;
+  const uy = dy / length;
+  const tx = point.x + dx;
+  const ty = point.y + dy;
+  const horizontal: PlacedLabel["anchor"] = ux > 0.3 ? "start" : ux < -0.3 ? "end" : "middle";
+  const box = {
+    left: horizontal === "start" ? tx : horizontal === "end" ? tx - width : tx - width / 2,
+    top: uy > 0.3 ? ty : uy < -0.3 ? ty - height : ty - height / 2,
+    width,
+    height,
+  };
+  let leader: Segment | null = null;
+  if (far) {
+    const nx = Math.min(Math.max(point.x, box.left), box.left + box.width);
+    const ny = Math.min(Math.max(point.y, box.top), box.top + box.height);
+    const to = Math.hypot(nx - point.x, ny - point.y);
+    leader = {
+      x1: point.x + ((nx - point.x) / to) * (radius + 1),
+      y1: point.y + ((ny - point.y) / to) * (radius + 1),
+      x2: nx,
+      y2: ny,
+    };
+  }
+  return { box, leader, anchor: horizontal };
 }
 
 /**
@@ -356,12 +365,35 @@ export function placeLabels(points: readonly LabelPoint[], options: PlacementOpt
    * The cheapest free place for a label of this width around this point, if any. Without
    * `crossing`, a place a streak runs through is not free; with it, it is, at a cost.
    */
+  // One order of places per point, whatever text it tries; one lattice for every point of the same mark size.
+  const lattices = new Map<number, ReturnType<typeof farLattice>>();
+  const orders = new Map<number, Offset[]>();
+  const offsetsOf = (point: LabelPoint, index: number) => {
+    let order = orders.get(index);
+    if (!order) {
+      const near = (point.radius ?? 5) + gap;
+      let lattice = lattices.get(near);
+      if (!lattice) {
+        lattice = farLattice(near, step, maxDistance);
+        lattices.set(near, lattice);
+      }
+      order = candidateOffsets(near, lattice, hoods[index]?.outward ?? null);
+      orders.set(index, order);
+    }
+    return order;
+  };
+
+  /**
+   * The cheapest free place for a label of this width around this point, if any. Without
+   * `crossing`, a place a streak runs through is not free; with it, it is, at a cost.
+   */
   const bestPlace = (point: LabelPoint, index: number, width: number, crossing: boolean): Candidate | null => {
     let best: Candidate | null = null;
-    const list = candidates(point, { width, height }, { gap, step, maxDistance }, hoods[index]?.outward ?? null);
-    for (let i = 0; i < list.length; i++) {
+    const offsets = offsetsOf(point, index);
+    const radius = point.radius ?? 5;
+    for (let i = 0; i < offsets.length; i++) {
       if (best && best.cost <= i) break; // nothing later can be cheaper
-      const place = list[i] as Omit<Candidate, "cost">;
+      const place = placeAt(point, radius, width, height, offsets[i] as Offset);
       const { box, leader } = place;
       if (!inside(box, bounds) || grid.hits(box)) continue;
       if (!crossing && segments.some((s) => segmentHitsBox(s, box))) continue;

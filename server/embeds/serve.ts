@@ -11,13 +11,12 @@
  * EMBED_DRAWN_PRODUCTS products drawn), never the row. The PNG is rendered on the worker pool.
  * Numbers and caching: docs/embeds.md.
  */
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../../db/client";
 import { countEmbedViews, type EmbedRow, findEmbed } from "../accounts/embeds";
 import { loadRelease } from "../catalog/releases";
 import { type EmbedReading, type EmbedTheme, type EmbedView, frameableOrigin, viewFor } from "../domain/embeds";
-import { ApiError, notFound } from "../errors/api-error";
+import { ApiError, notFound, workersBusy } from "../errors/api-error";
 import { csvFileName } from "../formats/csv";
 import { clientNetworkOf } from "../http/client-address";
 import { nodeHeaders } from "../http/node-headers";
@@ -25,9 +24,10 @@ import { publicOriginFrom } from "../http/origin";
 import { PROBLEM_CONTENT_TYPE, problemOf } from "../http/problem";
 import { type ThrottleRule, throttle } from "../limits/throttles";
 import { embedToShow } from "../procedures/embeds";
-import { WORKERS_RETRY_AFTER_SECONDS, WorkersBusy } from "../workers/pool";
-import { csvOf, type EmbedChart, type EmbedPayload, embedChart, embedSvg, fitWithin, svgSize } from "./chart";
-import { embedPage, methodologyPage, placeholderPage } from "./page";
+import { runTask, WORKERS_RETRY_AFTER_SECONDS, WorkersBusy } from "../workers/pool";
+import type { EmbedAnswers, EmbedAnswersInput, EmbedFormat } from "./answers";
+import { type EmbedPayload, embedChart, fitWithin, svgSize } from "./chart";
+import { methodologyPage, placeholderPage } from "./page";
 import { EMBED_SCRIPT_SOURCE } from "./page-script";
 import { svgToPng } from "./png";
 
@@ -45,25 +45,7 @@ export const PINNED_CACHE = `public, max-age=${PINNED_MAX_AGE_SECONDS}, immutabl
 export const LATEST_MAX_AGE_SECONDS = 60;
 const LATEST_CACHE = `public, max-age=${LATEST_MAX_AGE_SECONDS}`;
 
-/**
- * The height the page adds below and above its chart at full width, on the generous side so the
- * frame oEmbed offers does not scroll: the body's padding, the map/bars switch, the caption and
- * note (14 px text, some 90 characters a line), the table's summary, the citation (12 px, some 100).
- */
-function pageExtraHeight(chart: EmbedChart, toolbar: boolean): number {
-  const lines = (text: string, perLine: number) => Math.max(1, Math.ceil(text.length / perLine));
-  return (
-    16 +
-    (toolbar ? 36 : 0) +
-    22 * lines(chart.caption, 90) +
-    (chart.note ? 22 * lines(chart.note, 90) : 0) +
-    (chart.more ? 22 * lines(chart.more, 90) : 0) +
-    28 +
-    20 * lines(`${chart.citation} Methodology · SVG · PNG`, 100) +
-    24
-  );
-}
-export const PAGE_EXTRA_WIDTH = 16;
+export { PAGE_EXTRA_WIDTH } from "./answers";
 
 const perMinute = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -80,7 +62,7 @@ export function embedThrottles(): { perEmbed: ThrottleRule; perNetwork: Throttle
   };
 }
 
-type Format = "html" | "svg" | "png" | "csv" | "methodology";
+type Format = EmbedFormat;
 
 /** Whether a format is a page a person reads (its failures a neutral page), not a file (problem+json). */
 const isPage = (format: Format | "oembed") => format === "html" || format === "methodology";
@@ -166,8 +148,6 @@ function problem(status: number, code: Parameters<typeof problemOf>[0], detail: 
   } satisfies Answer;
 }
 
-const strongEtag = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
-
 function matches(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch
@@ -176,23 +156,11 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
     .some((tag) => tag === etag || tag === "*");
 }
 
-interface Rendered {
-  svg: string;
-  /** The SVG the PNG renders: the same drawing without the CSS of the reader's scheme. */
-  pngSvg: string;
-  page: string;
-  /** The chart's data, exactly what it draws (csvOf). */
-  csv: string;
+interface Rendered extends EmbedAnswers {
   /** The release it shows. */
   release: number;
-  /** The ETag of each format: the page's and the SVG's bytes, the PNG named by the SVG it renders. */
-  etags: Record<Format, string>;
   title: string;
   pinned: boolean;
-  /** The page's size at full width, its tallest view shown (the frame oEmbed offers). */
-  pageSize: { width: number; height: number };
-  /** What the answer holds in memory, for the bound on what is kept. */
-  bytes: number;
 }
 
 /** Where every product of an embed's reading is listed: the dashboard's reading, at its release and country. */
@@ -209,7 +177,11 @@ function fullTableUrl(embed: EmbedRow, release: number, country: string | null, 
  * the kept ETag. Each one is bounded whatever the market's size: the chart draws at most
  * EMBED_DRAWN_PRODUCTS products.
  */
-function build(embed: EmbedRow, shown: Awaited<ReturnType<typeof embedToShow>>, origin: string): Rendered {
+async function build(
+  embed: EmbedRow,
+  shown: Awaited<ReturnType<typeof embedToShow>>,
+  origin: string,
+): Promise<Rendered> {
   const reading = embed.reading as EmbedReading;
   const facts = {
     ...shown.facts,
@@ -219,45 +191,37 @@ function build(embed: EmbedRow, shown: Awaited<ReturnType<typeof embedToShow>>, 
     fullTableUrl: fullTableUrl(embed, shown.release, shown.facts.country?.code ?? null, origin),
   };
   const view = viewFor(reading, embed.view);
+  // Choosing the drawn products is cheap (the first EMBED_DRAWN_PRODUCTS under the reading); drawing them is not.
   const drawn = (as: EmbedView) => embedChart(shown.data as EmbedPayload, as, embed.theme as EmbedTheme, facts);
   const chart = drawn(view);
   // The Delta switches between map and bars on the page, as in the dashboard; the SVG is the embed's view.
   const others = reading === "delta" ? [drawn(view === "map" ? "bars" : "map")] : [];
   const page = `${origin}${EMBED_PREFIX}${embed.id}`;
-  const svg = embedSvg(chart);
-  const pngSvg = embedSvg(chart, { schemes: false });
-  const csv = csvOf(chart.drawing);
-  const sizes = [svgSize(svg), ...others.map((other) => svgSize(embedSvg(other)))];
-  const html = embedPage(
-    chart,
-    { page, svg: `${page}.svg`, png: `${page}.png`, csv: `${page}.csv`, oembed: oembedUrl(origin, page) },
-    others,
-  );
-  return {
-    svg,
-    pngSvg,
-    page: html,
-    csv,
-    release: shown.release,
-    etags: {
-      html: strongEtag(html),
-      svg: strongEtag(svg),
-      png: strongEtag(`png:${pngSvg}`),
-      csv: strongEtag(csv),
-      methodology: strongEtag(`methodology:${shown.release}:${origin}`),
-    },
-    pageSize: {
-      width: Math.max(...sizes.map((size) => size.width)) + PAGE_EXTRA_WIDTH,
-      height: Math.max(...sizes.map((size) => size.height)) + pageExtraHeight(chart, others.length > 0),
-    },
-    title: chart.title,
-    pinned: embed.release !== null,
-    bytes: (svg.length + pngSvg.length + html.length + csv.length) * 2,
-  };
+  let answers: EmbedAnswers;
+  try {
+    const input: EmbedAnswersInput = {
+      chart,
+      others,
+      links: { page, svg: `${page}.svg`, png: `${page}.png`, csv: `${page}.csv`, oembed: oembedUrl(origin, page) },
+      methodologyKey: `${shown.release}:${origin}`,
+    };
+    answers = (await runTask("embed", input)) as EmbedAnswers;
+  } catch (error) {
+    if (error instanceof WorkersBusy) throw workersBusy();
+    throw error;
+  }
+  return { ...answers, release: shown.release, title: chart.title, pinned: embed.release !== null };
 }
 
-/** Built answers, least recently used first; at most EMBED_ANSWERS_BYTES (default 32 MiB) in all. */
-const state = globalThis as typeof globalThis & { __mpsEmbedAnswers?: { kept: Map<string, Rendered>; bytes: number } };
+/**
+ * Answers being drawn or drawn, least recently used first; at most EMBED_ANSWERS_BYTES (default
+ * 32 MiB) of drawn answers in all. Views of an answer being drawn wait for that one drawing.
+ */
+interface Kept {
+  answer: Promise<Rendered>;
+  bytes: number;
+}
+const state = globalThis as typeof globalThis & { __mpsEmbedAnswers?: { kept: Map<string, Kept>; bytes: number } };
 const answers = () => {
   state.__mpsEmbedAnswers ??= { kept: new Map(), bytes: 0 };
   return state.__mpsEmbedAnswers;
@@ -273,15 +237,25 @@ async function render(db: Database, embed: EmbedRow, origin: string): Promise<Re
   if (found) {
     cache.kept.delete(key);
     cache.kept.set(key, found);
-    return found;
+    return found.answer;
   }
-  const made = build(embed, shown, origin);
-  cache.kept.set(key, made);
+  const kept: Kept = { answer: build(embed, shown, origin), bytes: 0 };
+  cache.kept.set(key, kept);
+  let made: Rendered;
+  try {
+    made = await kept.answer;
+  } catch (error) {
+    // A refusal or a failure is not kept: the next view tries again.
+    if (cache.kept.get(key) === kept) cache.kept.delete(key);
+    throw error;
+  }
+  if (cache.kept.get(key) !== kept) return made;
+  kept.bytes = made.bytes;
   cache.bytes += made.bytes;
-  for (const [oldest, answer] of cache.kept) {
+  for (const [oldest, other] of cache.kept) {
     if (cache.bytes <= answersBudget() || oldest === key) break;
     cache.kept.delete(oldest);
-    cache.bytes -= answer.bytes;
+    cache.bytes -= other.bytes;
   }
   return made;
 }

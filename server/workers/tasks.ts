@@ -26,9 +26,23 @@ export interface ReadingTask {
   input: Record<string, unknown>;
 }
 
+/** Two releases compared under a country, both shared with the thread. */
+export interface ComparisonTask {
+  from: SharedRelease;
+  to: SharedRelease;
+  country: string;
+}
+
 export interface Tasks {
   /** An SVG rasterised to PNG at a zoom (./png-task.ts). */
   png: { input: { svg: string; zoom: number }; output: Uint8Array | null };
+  /**
+   * An embed's answers drawn from its bounded charts (../embeds/answers-task.ts). Typed by the
+   * embeds' surface that asks for them (../embeds/answers.ts): this layer sits below it.
+   */
+  embed: { input: object; output: object };
+  /** Two releases compared (./comparison-task.ts), as JSON text. */
+  comparison: { input: ComparisonTask; output: string };
   /** A release's export written to a folder (../exports/export-worker.ts). */
   export: { input: { request: BuildRequest; release: SharedRelease }; output: BuiltExport };
   /** A reading's declared computation (../procedures/reading-task.ts), named by the declaration's name. */

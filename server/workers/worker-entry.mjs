@@ -8,6 +8,8 @@ register();
 
 const MODULES = {
   png: "./png-task.ts",
+  embed: "../embeds/answers-task.ts",
+  comparison: "./comparison-task.ts",
   export: "../exports/export-worker.ts",
   reading: "../procedures/reading-task.ts",
 };

@@ -13,7 +13,7 @@ import { delta } from "@/server/procedures/operations/delta";
 import { servicemax } from "@/server/procedures/operations/servicemax";
 import { whatif } from "@/server/procedures/operations/whatif";
 import type { ReleaseData } from "@/server/readings/release";
-import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
+import { generatedEmbedFacts, generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 import { scoredRelease } from "../helpers/scored-release";
 
 const SIZES = [10, 1_000, 10_000];
@@ -44,16 +44,8 @@ function computeOf(declaration: Any, scope: Record<string, unknown>, raw: Record
 export function sizeBench(): void {
   const geographies = generatedGeographies(30);
   const country = geographies.geographies.find((g) => g.controls.length > 2)?.country as string;
-  const facts = {
-    marketName: "Generated",
-    release: 2,
-    releasedAt: "2026-01-01T00:00:00.000Z",
-    country: { code: country, name: country, controls: [] },
-    latest: false,
-    methodologyUrl: "https://example.org/m",
-    publisher: "Market Positioning Service",
-    fullTableUrl: "https://example.org/t",
-  };
+  const facts = generatedEmbedFacts(country);
+
   console.log(
     "\nSize: pure work per surface at 10 / 1,000 / 10,000 products (ms, best of 3; 10 products is the baseline)",
   );

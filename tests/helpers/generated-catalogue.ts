@@ -107,3 +107,15 @@ export function generatedMarket(
     products: productList,
   } as MarketFile;
 }
+
+/** What an embed of a generated market says around its chart (its caption, citation and links), under `country`. */
+export const generatedEmbedFacts = (country: string, marketName = "Generated") => ({
+  marketName,
+  release: 2,
+  releasedAt: "2026-01-01T00:00:00.000Z",
+  country: { code: country, name: country, controls: [] },
+  latest: false,
+  methodologyUrl: "https://example.org/m",
+  publisher: "Market Positioning Service",
+  fullTableUrl: "https://example.org/t",
+});

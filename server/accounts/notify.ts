@@ -20,7 +20,8 @@ import {
   type ReleaseFacts,
   releasePublishedEvent,
 } from "../notifications/webhook-bodies";
-import { changes, type ReleaseComparison } from "../readings/release-comparison";
+import type { ReleaseComparison } from "../readings/release-comparison";
+import { compareReleases } from "../workers/comparison";
 import { insertMessages, type OwedMessage, subscribedEndpoints } from "./webhook-endpoints";
 
 /**
@@ -38,7 +39,7 @@ export async function comparisonOf(
   if (!a || !b) return null;
   const shared = [...b.data.countries.keys()].filter((c) => a.data.countries.has(c)).sort();
   const use = country && shared.includes(country) ? country : shared[0];
-  return use ? changes(a.data, b.data, use) : null;
+  return use ? compareReleases(a.data, b.data, use) : null;
 }
 
 type CatalogueEvent = typeof catalogueEvents.$inferSelect;
@@ -135,18 +136,18 @@ async function releaseWebhooks(
           loadRelease(db, event.marketId, facts.release),
         ])
       : [undefined, undefined];
+  // One body per country any endpoint follows, compared once (off the event loop for a large market).
   const changedUnder = new Map<string, string | null>();
-  const changedBody = (country: string) => {
-    if (!changedUnder.has(country)) {
-      const shared = earlier?.data.countries.has(country) && later?.data.countries.has(country);
-      const changed =
-        shared && earlier && later
-          ? marketChangedEvent(facts, changes(earlier.data, later.data, country), origin)
-          : null;
-      changedUnder.set(country, changed ? JSON.stringify(changed) : null);
-    }
-    return changedUnder.get(country) ?? null;
-  };
+  const followed = endpoints.filter((endpoint) => endpoint.events.includes("market.changed"));
+  for (const country of new Set(followed.flatMap((endpoint) => endpoint.countries))) {
+    const shared = earlier?.data.countries.has(country) && later?.data.countries.has(country);
+    const changed =
+      shared && earlier && later
+        ? marketChangedEvent(facts, await compareReleases(earlier.data, later.data, country), origin)
+        : null;
+    changedUnder.set(country, changed ? JSON.stringify(changed) : null);
+  }
+  const changedBody = (country: string) => changedUnder.get(country) ?? null;
   return endpoints.flatMap((endpoint) => [
     ...(endpoint.events.includes("release.published")
       ? [

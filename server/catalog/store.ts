@@ -6,6 +6,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, max, sql } from "drizzle-orm";
 import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
+import { queryRows } from "../../db/rows";
 import * as t from "../../db/schema";
 import { canonicalJson, sha256 } from "../domain/canonical";
 import { checkGeographies, checkMarket } from "../domain/definition-checks";
@@ -372,6 +373,9 @@ export function decodeRelease(
   return release;
 }
 
+/** Characters of a large market's sensitivity one row carries (./store.ts readReleaseById). */
+const SENSITIVITY_PIECE = 1 << 20;
+
 /** How many countries' results one query reads: each some 75 KB of JSON at 1,000 products (about 10 ms on the embedded database). */
 const RESULTS_PER_QUERY = 2;
 
@@ -391,11 +395,17 @@ export async function readReleaseById(db: Reader, id: number): Promise<ReleaseDa
   if (!stored) throw new Error(`release ${id} does not exist`);
   const sensitivityText = async () => {
     await turn();
-    const [row] = await db
-      .select({ text: sql<string | null>`${t.releases.sensitivity}::text` })
-      .from(t.releases)
-      .where(eq(t.releases.id, id));
-    return row?.text ?? null;
+    // In pieces of SENSITIVITY_PIECE characters, one row each: a single row of tens of megabytes
+    // is gathered and decoded by the driver in one go, on the event loop.
+    const pieces = await queryRows<{ piece: string | null }>(
+      db,
+      sql`with stored as materialized (select ${t.releases.sensitivity}::text as text from ${t.releases} where ${t.releases.id} = ${id})
+          select substr(stored.text, at, ${SENSITIVITY_PIECE}) as piece
+          from stored, generate_series(1, greatest(length(stored.text), 1), ${SENSITIVITY_PIECE}) as at
+          order by at`,
+    );
+    if (pieces.length === 0 || pieces[0]?.piece === null || pieces[0]?.piece === undefined) return null;
+    return pieces.map((row) => row.piece ?? "").join("");
   };
   const large = stored.products.length >= workerMinProducts();
   const sensitivityJson = large ? sensitivityText : await sensitivityText();

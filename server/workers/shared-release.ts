@@ -9,7 +9,7 @@
  */
 
 import { type ReleaseData, unparsedSensitivity } from "../readings/release";
-import { jsonInSlices } from "./json-in-slices";
+import { jsonPartsInSlices, utf8InSlices } from "./json-in-slices";
 
 export interface SharedRelease {
   /** What names the release's bytes: market, release number and publish time. */
@@ -45,16 +45,14 @@ async function sharedBytes(release: ReleaseData): Promise<SharedRelease> {
   const fields = Object.keys(release)
     .filter((key) => key !== "sensitivity" && key !== "countries")
     .map((key) => [key, release[key as keyof ReleaseData]]);
-  const body = await jsonInSlices({
+  const parts = await jsonPartsInSlices({
     ...Object.fromEntries(fields),
     countries: [...release.countries],
     ...(stored === undefined ? { sensitivity: release.sensitivity } : {}),
   });
-  const json = stored === undefined ? body : `${body.slice(0, -1)},"sensitivity":${stored}}`;
-  const encoded = Buffer.from(json, "utf8");
-  const bytes = new SharedArrayBuffer(encoded.length);
-  encoded.copy(Buffer.from(bytes));
-  return { key: releaseKey(release), bytes };
+  // The stored sensitivity goes in as it was read: the object's closing brace moves after it.
+  const pieces = stored === undefined ? parts : [...parts.slice(0, -1), ',"sensitivity":', stored, "}"];
+  return { key: releaseKey(release), bytes: await utf8InSlices(pieces) };
 }
 
 /** The release a thread reads from shared bytes (the countries back as a Map). */

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonInSlices } from "@/server/workers/json-in-slices";
+import { jsonInSlices, utf8InSlices } from "@/server/workers/json-in-slices";
 import { openRelease, releaseFromJson, shareRelease } from "@/server/workers/shared-release";
 import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 import { scoredRelease } from "../helpers/scored-release";
@@ -18,6 +18,20 @@ describe("JSON in slices", () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("encodes any text to the bytes Buffer.from gives, pairs and multi-byte characters across slices", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ unit: "grapheme", maxLength: 32 }), { maxLength: 4 }), async (pieces) => {
+        expect(Buffer.from(await utf8InSlices(pieces))).toEqual(Buffer.from(pieces.join(""), "utf8"));
+      }),
+      { numRuns: 200 },
+    );
+    // A slice is about 1 MiB of characters: a pair, a three-byte character and a lone surrogate on every boundary.
+    const around = (n: number) => `${"a".repeat(n - 1)}😀€\ud800x`;
+    for (const text of [around(1 << 20), around((1 << 20) - 1), around(3 << 20)]) {
+      expect(Buffer.from(await utf8InSlices(["{", text, "}"])).equals(Buffer.from(`{${text}}`, "utf8"))).toBe(true);
+    }
   });
 
   it("leaves undefined and functions out of objects and writes them null in arrays, honours toJSON", async () => {

@@ -6,49 +6,22 @@
  * SMTP_URL or DEV_OUTBOX=1) is refused before building.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { appUrlOrExit } from "../server/startup/app-url";
 import { billingOrExit } from "../server/startup/billing";
 import { outboxOrExit } from "../server/startup/dev-outbox";
-import { buildMcpViews, VIEW_OUTPUT } from "./build-mcp-views";
+import { buildIsCurrent } from "./build-freshness";
+import { buildMcpViews } from "./build-mcp-views";
 
 const root = process.cwd();
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 const tsxLoader = path.join(root, "node_modules", "tsx", "dist", "loader.mjs");
-const SOURCES = [
-  "app",
-  "server",
-  "db",
-  "components",
-  "instrumentation.ts",
-  "next.config.ts",
-  "package-lock.json",
-  "tsconfig.json",
-];
-const BUILT_FROM = /\.(tsx?|css|json|html)$/;
-
-function newestSourceTime(entry: string): number {
-  const full = path.join(root, entry);
-  if (!existsSync(full)) return 0;
-  const stat = statSync(full);
-  if (!stat.isDirectory()) return BUILT_FROM.test(entry) ? stat.mtimeMs : 0;
-  return readdirSync(full).reduce((newest, name) => Math.max(newest, newestSourceTime(path.join(entry, name))), 0);
-}
-
-function buildIsCurrent(): boolean {
-  const buildId = path.join(root, ".next", "BUILD_ID");
-  if (!existsSync(buildId)) return false;
-  const builtAt = statSync(buildId).mtimeMs;
-  if (!existsSync(VIEW_OUTPUT)) return false;
-  return SOURCES.every((entry) => newestSourceTime(entry) <= builtAt);
-}
 
 appUrlOrExit(process.env);
 billingOrExit(process.env);
 outboxOrExit(process.env);
 
-if (!buildIsCurrent()) {
+if (!buildIsCurrent(root)) {
   console.log("[start] building the app (MCP views, then next build)…");
   await buildMcpViews();
   const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });

@@ -7,6 +7,10 @@
  *   BENCH_ONLY=scoring,sensitivity,matrix,export,start,pglite,postgres,operations,isolation   (a subset)
  *   BENCH_ONLY=stages                          (where a call's time goes, stage by stage; not in the default set)
  *   BENCH_ONLY=size                            (pure work per surface at 10, 1,000 and 10,000 products; not in the default set)
+ *   BENCH_ONLY=paired BENCH_BASELINE=<commit>  (this tree against an earlier build, A/B/B/A on PostgreSQL;
+ *                                              BENCH_PAIRS=2; not in the default set, nor in CI: minutes of
+ *                                              load, on a quiet machine, before and after a change to the
+ *                                              metered path; tests/bench/paired.ts, docs/performance.md)
  *   BENCH_OPERATIONS_DATABASE=pglite           (the per-operation rows on PGlite; default PostgreSQL)
  *   BENCH_DATABASE_URL=postgres://…            (the server for the PostgreSQL run; default 127.0.0.1:5432)
  */
@@ -45,6 +49,10 @@ async function main() {
         `  the publish call alone into ${database}: ${f.ms.toFixed(0)} ms, peak ${f.peakMiB.toFixed(0)} MiB with the database open (${f.openedRssMiB.toFixed(0)} MiB before publishing)`,
       );
     console.log(`  progress shown: ${s.progressLines.length} lines, e.g. "${s.progressLines.slice(-2).join('", "')}"`);
+  }
+  if (only.has("paired")) {
+    const { pairedBench } = await import("./paired");
+    await pairedBench();
   }
   if (only.has("size")) {
     const { sizeBench } = await import("./size");

@@ -43,12 +43,16 @@ export interface RunningApp {
   stop(): Promise<number | null>;
 }
 
-/** Runs `npm start` (scripts/start.ts) on a free port, recording what it prints. */
-async function spawnStart(env: Record<string, string>, logFile?: string) {
+/**
+ * Runs `npm start` (scripts/start.ts) on a free port, recording what it prints. `root` is the
+ * repository folder whose start script, tsx and build run: this one unless told (the paired bench
+ * starts an earlier commit's checkout, tests/bench/paired.ts).
+ */
+async function spawnStart(env: Record<string, string>, logFile?: string, root = ROOT) {
   const port = await freePort();
-  const tsxLoader = path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs");
+  const tsxLoader = path.join(root, "node_modules", "tsx", "dist", "loader.mjs");
   const child = spawn(process.execPath, ["--import", tsxLoader, "scripts/start.ts"], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -78,13 +82,17 @@ export async function startRefused(
   return { code, output: log() };
 }
 
-/** Runs `npm start` (scripts/start.ts: build if needed, then the server) and waits until healthy. */
+/**
+ * Runs `npm start` (scripts/start.ts: build if needed, then the server) and waits until healthy;
+ * in another checkout of the repository when `root` names one.
+ */
 export async function startApp(
   env: Record<string, string>,
   timeoutMs = 240_000,
   logFile?: string,
+  root?: string,
 ): Promise<RunningApp> {
-  const { port, child, exited, log: output } = await spawnStart(env, logFile);
+  const { port, child, exited, log: output } = await spawnStart(env, logFile, root);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -14,6 +14,7 @@
  * side's `npm start` on it, a warm-up, autocannon on the snapshot, then the app stopped and the
  * database dropped. One app runs at a time.
  *
+ *   BENCH_CURRENT=<commit> the B side another earlier commit, checked out as the baseline is (a bisection)
  *   BENCH_PAIRS=2          A/B/B/A blocks (8 runs)
  *   BENCH_CONNECTIONS=20   the first count given is used
  *   BENCH_SECONDS=8        measured per run, after a 2 s warm-up
@@ -90,8 +91,8 @@ function worktreeCommit(folder: string): string | undefined {
   }
 }
 
-/** The baseline's worktree, dependencies and build, each made only when missing or out of date. */
-function prepareBaseline(ref: string): Side {
+/** An earlier commit's worktree, dependencies and build, each made only when missing or out of date. */
+function prepareCommit(ref: string, name: Side["name"]): Side {
   const commit = git(["rev-parse", "--verify", `${ref}^{commit}`]);
   const short = git(["rev-parse", "--short", commit]);
   const root = path.join(ROOT, ".bench", `baseline-${short}`);
@@ -137,7 +138,7 @@ function prepareBaseline(ref: string): Side {
     step("building the baseline", "npm", ["run", "build"], root);
     writeFileSync(buildMarker, built);
   }
-  return { name: "baseline", root, commit, label: short };
+  return { name, root, commit, label: short };
 }
 
 /** This tree: built when stale, named by its commit and whether it differs from it. */
@@ -259,8 +260,9 @@ export async function pairedBench(): Promise<void> {
   const ref = process.env.BENCH_BASELINE;
   if (!ref) throw new Error("BENCH_ONLY=paired needs BENCH_BASELINE=<commit-ish>: the earlier build to compare with");
   if (!(PAIRS >= 1)) throw new Error(`BENCH_PAIRS must be 1 or more, not ${process.env.BENCH_PAIRS}`);
-  const baseline = prepareBaseline(ref);
-  const current = prepareCurrent();
+  const baseline = prepareCommit(ref, "baseline");
+  // BENCH_CURRENT names another earlier commit as the B side: two builds of the history compared (a bisection).
+  const current = process.env.BENCH_CURRENT ? prepareCommit(process.env.BENCH_CURRENT, "current") : prepareCurrent();
   const settings = `${SNAPSHOT} (metered), PostgreSQL, ${CONNECTIONS} connections, ${WARM_UP_SECONDS} s warm-up then ${SECONDS} s per run, A/B/B/A × ${PAIRS}`;
   console.log(
     `\nPaired: current ${current.label} (B) against baseline ${baseline.label} (A, BENCH_BASELINE=${ref})\n  ${settings}`,

@@ -3,7 +3,9 @@
  * The surfaces gather the facts (server/procedures/context.ts CallFacts, the MCP edge's exchange)
  * and hand them here; request headers are never among them.
  */
-import { errorFields, log } from "./logger";
+
+import type { Logger } from "pino";
+import { accessLog, errorFields, log, NO_FAILURE } from "./logger";
 import { type Surface, serviceMetrics } from "./metrics";
 
 /** Names the metrics and logs use when no operation could be told (an unknown path, say). */
@@ -40,17 +42,20 @@ export interface ApiCall {
   error?: unknown;
 }
 
-export function recordApiCall(call: ApiCall, metrics = serviceMetrics(), logger = log()): void {
+export function recordApiCall(call: ApiCall, metrics = serviceMetrics(), logger?: Logger): void {
   metrics.request(call.surface, call.operation, call.status, call.durationMs / 1000);
   const { error, mcp, ...fields } = call;
+  const failure = errorFields(call.problem, error);
   const line = {
     ...fields,
     durationMs: Math.round(call.durationMs * 100) / 100,
     ...mcp,
-    ...errorFields(call.problem, error),
+    ...failure,
   };
+  // An error may carry anything (a cause's URL, a driver's parameters): that line is redacted.
+  const to = logger ?? (failure === NO_FAILURE ? accessLog() : log());
   const message = `${call.method} ${call.path} ${call.status}`;
   const failed = call.status >= 500 || call.problem === "internal_error" || call.problem === "unavailable";
-  if (failed) logger.error(line, message);
-  else logger.info(line, message);
+  if (failed) to.error(line, message);
+  else to.info(line, message);
 }

@@ -168,6 +168,60 @@ describe("the e-mail a crossing debit owes", () => {
     expect(heard.sort((a, b) => a - b)).toEqual(mails.map((m) => m.id));
   });
 
+  it("judges one batch's calls in order: each against the balance the ones before left, rows in call order", async () => {
+    const { id } = await organization(130, 100);
+    const call = (cost: number, n: number, organizationId = id) => ({
+      organizationId,
+      cost,
+      operation: "readings.snapshot",
+      tokenId: null,
+      requestId: `batch-${n}`,
+    });
+    // 130 → 120 → 100 (crossed) → 60 → refused (80 > 60) → 0 → refused (no such organization) → refused (0 < 1).
+    const calls = [
+      call(10, 1),
+      call(20, 2),
+      call(40, 3),
+      call(80, 4),
+      call(60, 5),
+      call(5, 6, "org_missing"),
+      call(1, 7),
+    ];
+    const rows = await queryRows<{ position: number; debited: boolean; balance: number | null; mails: number[] }>(
+      database.db,
+      sql`select position, debited, balance, mails from debit_batch(${JSON.stringify(calls)}::jsonb, 0)`,
+    );
+    expect(rows.map((r) => [Number(r.position), r.debited, r.balance === null ? null : Number(r.balance)])).toEqual([
+      [1, true, 120],
+      [2, true, 100],
+      [3, true, 60],
+      [4, false, 60],
+      [5, true, 0],
+      [6, false, null],
+      [7, false, 0],
+    ]);
+    expect(await creditBalance(database.db, id)).toBe(0);
+    const ledger = await queryRows<{ id: number; amount: number; balance_after: number; request_id: string }>(
+      database.db,
+      sql`select id, amount, balance_after, request_id from credit_ledger where organization_id = ${id} and kind = 'debit' order by id`,
+    );
+    expect(ledger.map((r) => [r.request_id, Number(r.amount), Number(r.balance_after)])).toEqual([
+      ["batch-1", -10, 120],
+      ["batch-2", -20, 100],
+      ["batch-3", -40, 60],
+      ["batch-5", -60, 0],
+    ]);
+    // The crossing (call 2, to the threshold of 100) owes its mail, named by its own ledger row.
+    const crossing = ledger[1] as { id: number };
+    expect(rows[1]?.mails).toHaveLength(1);
+    const [mail] = await queryRows<{ dedupe_key: string }>(
+      database.db,
+      sql`select dedupe_key from mail_deliveries where id = ${Number(rows[1]?.mails[0])}`,
+    );
+    expect(mail?.dedupe_key).toBe(`low-balance:${id}:${crossing.id}`);
+    for (const row of [rows[0], ...rows.slice(2)]) expect(row?.mails).toEqual([]);
+  });
+
   it("goes out through the dev outbox with the organization's hostile name escaped", async () => {
     const hostile = `<img src=x onerror=alert(1)> & "Co"`;
     const { id, owner } = await organization(101, 100, hostile);

@@ -8,7 +8,7 @@
 import { and, desc, eq, exists, inArray, lt, sql } from "drizzle-orm";
 import { announceChange } from "../../db/change-feed";
 import type { Database, Transaction } from "../../db/client";
-import { queryRows } from "../../db/rows";
+import { preparedRows, queryRows } from "../../db/rows";
 import { creditLedger, memberships, organizations } from "../../db/schema";
 import { sharedRead } from "../../db/shared-read";
 import { LOW_BALANCE_THRESHOLD_MAX } from "../domain/low-balance";
@@ -163,16 +163,17 @@ class DebitBatcher {
       try {
         const calls = JSON.stringify(batch.map(({ debit }) => ({ ...debit, deadline: undefined })));
         const limit = Number.isFinite(lockTimeoutMs) ? Math.ceil(lockTimeoutMs) : 0;
-        const rows = await queryRows<{
+        const rows = await preparedRows<{
           position: number;
           debited: boolean;
           balance: number;
           mails: unknown;
           top_up: string | null;
-        }>(
-          this.db,
-          sql`select position, debited, balance, mails, top_up from debit_batch(${calls}::jsonb, ${limit}::integer)`,
-        );
+        }>(this.db, {
+          text: DEBIT_BATCH,
+          params: [calls, limit],
+          query: sql`select position, debited, balance, mails, top_up from debit_batch(${calls}::jsonb, ${limit}::integer)`,
+        });
         const owed = rows.flatMap((row) => (Array.isArray(row.mails) ? row.mails.map(Number) : []));
         if (owed.length > 0) announceMailsOwed(owed);
         const topUps = rows.flatMap((row) => (row.top_up ? [String(row.top_up)] : []));
@@ -192,6 +193,9 @@ class DebitBatcher {
     this.onIdle();
   }
 }
+
+/** The batch's one statement, prepared once per connection (db/rows.ts preparedRows). */
+const DEBIT_BATCH = "select position, debited, balance, mails, top_up from debit_batch($1::jsonb, $2::integer)";
 
 export class CreditsError extends Error {}
 

@@ -4,7 +4,8 @@
  * and writing it as JSON on every call redid the same work: for a 1,000-product × 60-country
  * availability matrix, 140 ms of zod and 60 ms of JSON.stringify per call. The first successful
  * validation of an object is kept (by identity, in a WeakMap) with its JSON text on the validated
- * copy, under a symbol the REST adapter reads (patches/trpc-to-openapi+3.3.0.patch).
+ * copy, under a symbol; the surfaces write that text (`answerJson`), and REST its UTF-8 bytes,
+ * encoded once per answer (`answerBytes`).
  *
  * Only for answers kept and served as the same object: procedures built from a declaration apply
  * it exactly to the readings declared `caching: "release"` (server/procedures/procedure.ts), whose
@@ -60,4 +61,28 @@ export function deepFreeze<T>(value: T): T {
   Object.freeze(value);
   for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
   return value;
+}
+
+/** An answer's JSON: the text kept with an answer validated once, or the answer written now. */
+export function answerJson(data: unknown): string {
+  const kept =
+    data !== null && typeof data === "object" ? (data as Record<symbol, unknown>)[SERIALIZED_JSON] : undefined;
+  return typeof kept === "string" ? kept : JSON.stringify(data);
+}
+
+/** The UTF-8 bytes of kept answers' JSON, by the answer: encoded once, not on every call that sends it. */
+const bytesOf = new WeakMap<object, Buffer>();
+
+/**
+ * An answer's JSON as UTF-8 bytes: for an answer validated once, the same Buffer on every call
+ * (never written to: Node sends it as it is); for any other answer, encoded now.
+ */
+export function answerBytes(data: unknown): Buffer {
+  if (data === null || typeof data !== "object" || !(SERIALIZED_JSON in data)) return Buffer.from(answerJson(data));
+  let bytes = bytesOf.get(data);
+  if (!bytes) {
+    bytes = Buffer.from(answerJson(data));
+    bytesOf.set(data, bytes);
+  }
+  return bytes;
 }

@@ -29,17 +29,11 @@ import { errorMessage, log } from "../observability/logger";
 import { addStage, endCall, timingStages } from "../observability/stages";
 import { type CallFacts, createApiContext, reachDatabase } from "../procedures/context";
 import { type OperationNamer, withSeeAlso } from "../procedures/see-also";
+import { answerBytes } from "../procedures/validated-once";
+import { dispatchRest } from "./dispatch";
 import { factHeaders } from "./fact-headers";
 import { openApiJson } from "./openapi";
-import { dispatchOpenApi, type OpenApiRun } from "./openapi-dispatch";
-import {
-  ALLOWED_METHODS,
-  API_PREFIX,
-  isApiPath,
-  operationAtPath,
-  operationOfPath,
-  withoutInheritedNames,
-} from "./routes";
+import { ALLOWED_METHODS, API_PREFIX, isApiPath, operationAtPath, operationOfPath } from "./routes";
 
 /** Every answer varies by who asks and, compressed or not, by the codings they accept. */
 const COMMON_HEADERS = { Vary: "Authorization, Accept-Encoding" };
@@ -63,7 +57,8 @@ export interface RestRequest {
 export interface RestAnswer {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  /** Text, or bytes (a kept answer's JSON, encoded once: server/procedures/validated-once.ts). */
+  body: string | Buffer | null;
   /** A file answered instead of `body` (a release export), written as it is sent. */
   download?: Download;
 }
@@ -80,10 +75,11 @@ interface RestCall {
 
 /** One /v1 call answered, its security headers set, its log line and metrics recorded. */
 export async function answerRestRequest(request: RestRequest, database: () => Promise<Database>): Promise<RestAnswer> {
-  if (new URL(request.url).pathname === OPENAPI_PATH) return answerOpenApiRequest(request);
   const started = performance.now();
+  const requestUrl = new URL(request.url);
+  if (requestUrl.pathname === OPENAPI_PATH) return answerOpenApiRequest(request);
   const call: RestCall = { requestId: randomUUID() };
-  const answered = await answer(request, database, call);
+  const answered = await answer(request, requestUrl, database, call);
   Object.assign(
     answered.headers,
     apiSecurityHeaders(arrivedOverTls(request.url, request.headers.get("x-forwarded-proto"))),
@@ -135,7 +131,7 @@ export async function serveRestRequest(
     );
     return;
   }
-  const length = body === null ? 0 : Buffer.byteLength(body);
+  const length = body === null ? 0 : typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
   if (body === null || method === "HEAD") {
     // A HEAD answers with the headers its GET would have (a 304 too: the validator the client holds).
     const compressed = coding && (status === 304 || isCompressible(headerValue(headers, "content-type"), length));
@@ -155,10 +151,14 @@ export async function serveRestRequest(
 /** REST names an operation an error points to by its path: "GET /v1/geographies". */
 const restNamer: OperationNamer = (declaration) => `GET ${API_PREFIX}${declaration.path}`;
 
-async function answer(request: RestRequest, database: () => Promise<Database>, call: RestCall): Promise<RestAnswer> {
+async function answer(
+  request: RestRequest,
+  requestUrl: URL,
+  database: () => Promise<Database>,
+  call: RestCall,
+): Promise<RestAnswer> {
   const { requestId } = call;
   const origin = publicOriginFrom((name) => request.headers.get(name) ?? undefined);
-  const requestUrl = new URL(request.url);
   call.path = requestUrl.pathname;
   const path = requestUrl.pathname.slice(API_PREFIX.length) || "/";
   const fail = (description: ErrorDescription, headers: Record<string, string> = {}): RestAnswer => {
@@ -216,38 +216,30 @@ async function answer(request: RestRequest, database: () => Promise<Database>, c
     sendsFiles: true,
   });
   call.facts = context.facts;
-  const cleaned = withoutInheritedNames(requestUrl);
-  const target = cleaned ? new URL(cleaned) : requestUrl;
-  const run: OpenApiRun = { context };
-  const response = await dispatchOpenApi(
-    `${target.origin}${target.pathname.slice(API_PREFIX.length)}${target.search}`,
-    request.headers,
-    run,
-  );
-  const failure = run.error ? withSeeAlso(describeError(run.error), restNamer) : undefined;
-  if (run.error) call.error = run.error.cause ?? run.error;
+  const dispatched = await dispatchRest(path, requestUrl.searchParams, context);
 
-  if (response.status >= 400) {
+  if (dispatched.kind !== "answered") {
     context.facts.download?.done?.();
-    return fail(
-      failure ??
-        (response.status === 404
-          ? { code: "not_found", detail: `No such path: ${API_PREFIX}${path}.` }
-          : { code: "internal_error", detail: "The service failed unexpectedly." }),
-      factHeaders(context.facts, false),
-    );
+    if (dispatched.kind === "no-route")
+      return fail({ code: "not_found", detail: `No such path: ${API_PREFIX}${path}.` });
+    call.error = dispatched.error.cause ?? dispatched.error;
+    return fail(withSeeAlso(describeError(dispatched.error), restNamer), factHeaders(context.facts, false));
   }
 
-  const headers: Record<string, string> = { ...response.headers, "X-Request-Id": requestId, ...COMMON_HEADERS };
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    ...factHeaders(context.facts, true),
+    "X-Request-Id": requestId,
+    ...COMMON_HEADERS,
+  };
   if (context.facts.notModified) {
     delete headers["Content-Type"];
     return { status: 304, headers, body: null };
   }
   const { download } = context.facts;
-  if (download)
-    return { status: response.status, headers: { ...headers, ...downloadHeaders(download) }, body: null, download };
+  if (download) return { status: 200, headers: { ...headers, ...downloadHeaders(download) }, body: null, download };
   // A HEAD's body is its GET's, for the headers it implies (length, coding); it is never sent.
-  return { status: response.status, headers, body: response.body };
+  return { status: 200, headers, body: answerBytes(dispatched.data) };
 }
 
 /** The OpenAPI document's operation name in logs and metrics (it is no procedure). */

@@ -727,7 +727,7 @@ describe("GET /v1/purchases", () => {
     return {
       status: answer.status,
       type: answer.headers["Content-Type"] ?? "",
-      body: JSON.parse(answer.body ?? "null"),
+      body: JSON.parse(answer.body?.toString() ?? "null"),
     };
   }
   const cursor = (text: string) => Buffer.from(text).toString("base64url");

@@ -1,6 +1,6 @@
 /**
  * Output validated and serialised once per immutable payload (server/procedures/validated-once.ts),
- * and the REST adapter writing that JSON text (patches/trpc-to-openapi+3.3.0.patch).
+ * and the surfaces writing that JSON text (its bytes kept once for REST).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,7 +8,7 @@ import { initTRPC } from "@trpc/server";
 import { createOpenApiNodeHttpHandler, type OpenApiMeta } from "trpc-to-openapi";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SERIALIZED_JSON, validatedOnce } from "@/server/procedures/validated-once";
+import { answerBytes, answerJson, SERIALIZED_JSON, validatedOnce } from "@/server/procedures/validated-once";
 
 function countingSchema() {
   let runs = 0;
@@ -47,32 +47,22 @@ describe("validatedOnce", () => {
   });
 });
 
-describe("the trpc-to-openapi patch", () => {
-  it("writes a payload's own JSON text as the REST body, and any other payload as JSON", async () => {
-    const t = initTRPC.meta<OpenApiMeta>().create();
-    const router = t.router({
-      // z.custom passes the procedure's own object through to the adapter. Its kept text differs
-      // from its fields, so the body shows which of the two was written.
-      cached: t.procedure
-        .meta({ openapi: { method: "GET", path: "/cached" } })
-        .input(z.object({}))
-        .output(z.custom<{ score: number }>(() => true).meta({ type: "object" }))
-        .query(() => Object.defineProperty({ score: 1 }, SERIALIZED_JSON, { value: '{"score":2}' })),
-      plain: t.procedure
-        .meta({ openapi: { method: "GET", path: "/plain" } })
-        .input(z.object({}))
-        .output(z.custom<{ score: number }>(() => true).meta({ type: "object" }))
-        .query(() => ({ score: 3 })),
-    });
-    const handler = createOpenApiNodeHttpHandler({ router, createContext: () => ({}) } as never);
-    const server = createServer((req, res) => void handler(req, res));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      expect(await (await fetch(`${base}/cached`)).text()).toBe('{"score":2}');
-      expect(await (await fetch(`${base}/plain`)).text()).toBe('{"score":3}');
-    } finally {
-      server.close();
-    }
+describe("an answer's JSON as the surfaces write it", () => {
+  it("is the kept text of an answer validated once, and any other answer written now", () => {
+    // The kept text differs from the fields, so the result shows which of the two was written.
+    const kept = Object.defineProperty({ score: 1 }, SERIALIZED_JSON, { value: '{"score":2}' });
+    expect(answerJson(kept)).toBe('{"score":2}');
+    expect(answerJson({ score: 3 })).toBe('{"score":3}');
+    expect(answerJson([1, "é"])).toBe('[1,"é"]');
+  });
+
+  it("is one Buffer per kept answer, encoded once, and a fresh one for any other", () => {
+    const kept = Object.defineProperty({ name: "Zürich ☃" }, SERIALIZED_JSON, { value: '{"name":"Zürich ☃ kept"}' });
+    const first = answerBytes(kept);
+    expect(first.toString("utf8")).toBe('{"name":"Zürich ☃ kept"}');
+    expect(answerBytes(kept)).toBe(first);
+    const plain = { name: "Zürich ☃" };
+    expect(answerBytes(plain).toString("utf8")).toBe('{"name":"Zürich ☃"}');
+    expect(answerBytes(plain)).not.toBe(answerBytes(plain));
   });
 });

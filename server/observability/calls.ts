@@ -5,7 +5,7 @@
  */
 
 import type { Logger } from "pino";
-import { accessLog, errorFields, log, NO_FAILURE } from "./logger";
+import { accessLog, errorFields, log, NO_FAILURE, writeInfoLine } from "./logger";
 import { type Surface, serviceMetrics } from "./metrics";
 
 /** Names the metrics and logs use when no operation could be told (an unknown path, say). */
@@ -57,5 +57,6 @@ export function recordApiCall(call: ApiCall, metrics = serviceMetrics(), logger?
   const message = `${call.method} ${call.path} ${call.status}`;
   const failed = call.status >= 500 || call.problem === "internal_error" || call.problem === "unavailable";
   if (failed) to.error(line, message);
+  else if (failure === NO_FAILURE) writeInfoLine(to, line, message);
   else to.info(line, message);
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { PEER_HEADER } from "@/server/http/peer";
 import { cameFromLoopback, metricsAccess, sameSecret } from "@/server/observability/access";
 import { type ApiCall, recordApiCall } from "@/server/observability/calls";
-import { createLogger, logLevel } from "@/server/observability/logger";
+import { createLogger, logLevel, writeInfoLine } from "@/server/observability/logger";
 import { type PoolUse, ServiceMetrics, serviceMetrics } from "@/server/observability/metrics";
 import { ReadingsCache } from "@/server/readings/cache";
 import type { ReleaseData } from "@/server/readings/release";
@@ -298,5 +298,54 @@ describe("who may read /metrics", () => {
     expect(sameSecret("abc", "abd")).toBe(false);
     expect(sameSecret("", "abc")).toBe(false);
     expect(sameSecret("a".repeat(1000), "a")).toBe(false);
+  });
+});
+
+describe("an info line written directly", () => {
+  const hostile = [
+    '/v1/markets/"quoted"/snapshot',
+    "/v1/markets/line\nbreak\r\t/snapshot",
+    "/v1/markets/ünïcode ☃ 🚀/snapshot",
+    "/v1/markets/\u0000\u001f\u2028\u2029/x",
+    "/v1/markets/lone\ud800surrogate/x",
+    "</script><script>alert(1)</script>",
+  ];
+
+  it("is the line pino writes: the same keys, order, bindings and escaping (time aside)", () => {
+    for (const path of hostile) {
+      const ours = memoryLog();
+      const pinos = memoryLog();
+      const fields = {
+        surface: "rest",
+        requestId: "r-1",
+        method: "GET",
+        path,
+        operation: "readings.snapshot",
+        organizationId: null,
+        status: 200,
+        problem: null,
+        durationMs: 0.73,
+        credits: { cost: 1, balance: 99 },
+        skipped: undefined,
+      };
+      const message = `GET ${path} 200`;
+      writeInfoLine(ours.logger, fields, message);
+      pinos.logger.info(fields, message);
+      const [line] = ours.lines;
+      const [expected] = pinos.lines;
+      expect(line?.endsWith("\n")).toBe(true);
+      const withoutTime = (text = "") => text.replace(/"time":"[^"]+"/, '"time":"T"');
+      expect(withoutTime(line)).toBe(withoutTime(expected));
+      expect(JSON.parse(line as string).time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+  });
+
+  it("keeps the logger's level and its child bindings", () => {
+    const quiet = memoryLog("warn");
+    writeInfoLine(quiet.logger, { a: 1 }, "m");
+    expect(quiet.lines).toEqual([]);
+    const parent = memoryLog();
+    writeInfoLine(parent.logger.child({ instance: "b" }), { a: 1 }, "m");
+    expect(parent.parsed()).toEqual([expect.objectContaining({ instance: "b", a: 1, msg: "m", level: "info" })]);
   });
 });

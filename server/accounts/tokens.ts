@@ -3,7 +3,7 @@
  * recognisable to secret scanners and people. Only its SHA-256 and a display prefix are stored;
  * the secret is returned once, at creation.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { announceChange, ChangeAwareCache } from "../../db/change-feed";
 import type { Database } from "../../db/client";
@@ -21,7 +21,8 @@ const DISPLAY_LENGTH = TOKEN_PREFIX.length + 8;
 export const TOKEN_SCOPES = [MARKET_READ_SCOPE] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
-export const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
+// One-shot hash: a Hash object per call cost several µs of every metered call (twice: the door, then the caller).
+export const hashSecret = (secret: string) => hash("sha256", secret, "hex");
 export const looksLikeSecret = (value: string) => SECRET_PATTERN.test(value);
 
 export function generateSecret(): string {

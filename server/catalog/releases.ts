@@ -30,8 +30,10 @@ type Pointer = Awaited<ReturnType<typeof findRelease>>;
 /** Which release a market's request means, forgotten whenever the catalogue changes. */
 const pointers = new ChangeAwareCache<{ found: Pointer }>("catalogue", { name: "release-pointers" });
 
+const pointerKey = (marketId: string, release?: number) => `${marketId}\u0000${release ?? "latest"}`;
+
 async function releasePointer(db: Database, marketId: string, release?: number): Promise<Pointer> {
-  const key = `${marketId}\u0000${release ?? "latest"}`;
+  const key = pointerKey(marketId, release);
   const cached = pointers.get(db, key);
   if (cached) return cached.found;
   const begun = pointers.begin();
@@ -39,6 +41,16 @@ async function releasePointer(db: Database, marketId: string, release?: number):
   // Unknown markets are remembered too (404s stay cheap); there are only so many keys: see limit.
   pointers.set(db, key, { found }, begun);
   return found;
+}
+
+/**
+ * The release `loadRelease` would answer, at once when both which release is meant and the release
+ * itself are in memory (the common call: nothing is awaited); undefined when either is not, and
+ * then `loadRelease` answers (and says 404s).
+ */
+export function loadedReleaseNow(db: Database, marketId: string, release?: number): LoadedRelease | undefined {
+  const pointer = pointers.get(db, pointerKey(marketId, release))?.found;
+  return pointer ? readings.releaseNow(db, pointer.id) : undefined;
 }
 
 /** The latest (or numbered) release of a listed market; undefined when there is none. */

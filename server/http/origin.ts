@@ -128,6 +128,27 @@ export function connectionOrigin(localAddress: string | undefined, localPort: nu
 export const mailLinkOrigin = (env: NodeJS.ProcessEnv = process.env) =>
   parseAppUrl(env.APP_URL).origin ?? `http://localhost:${env.PORT || 3000}`;
 
+/** The origin decided at the door for each request in flight (stampOrigin): read, not decided again. */
+const stampedOrigins = new WeakMap<object, string>();
+
+/** The public origin stampOrigin decided for `request`, if it went through our door. */
+export const stampedOrigin = (request: object): string | undefined => stampedOrigins.get(request);
+
+/**
+ * Origins as URLs, parsed once each: publicOriginFrom only ever answers APP_URL, an allowed host or
+ * the loopback fallback, so there are only so many (the map is cleared past a few, to be sure).
+ */
+const parsedOrigins = new Map<string, URL>();
+function urlOfOrigin(origin: string): URL {
+  let url = parsedOrigins.get(origin);
+  if (!url) {
+    if (parsedOrigins.size >= 64) parsedOrigins.clear();
+    url = new URL(origin);
+    parsedOrigins.set(origin, url);
+  }
+  return url;
+}
+
 /** Headers that name an origin on a client's behalf: next-auth reads them to build its links. */
 const ORIGIN_HEADERS = ["forwarded", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
 
@@ -166,7 +187,9 @@ export function stampOrigin(request: { headers: Record<string, string | string[]
     const value = request.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;
   };
-  const origin = new URL(publicOriginFrom(header));
+  const decided = publicOriginFrom(header);
+  stampedOrigins.set(request, decided);
+  const origin = urlOfOrigin(decided);
   const stamped: Record<string, string> = {
     "x-forwarded-host": origin.host,
     "x-forwarded-proto": origin.protocol.slice(0, -1),

@@ -33,8 +33,8 @@ export class ServiceMetrics {
   private readonly toolCalls: Counter<"operation" | "outcome">;
   private readonly credits: Counter<"operation">;
   private readonly refusals: Counter<"operation">;
-  private readonly cacheHits: Counter<"cache">;
-  private readonly cacheMisses: Counter<"cache">;
+  /** Cache lookups by cache, and how many of them the counters were told at the last scrape. */
+  private readonly lookups = new Map<string, { hits: number; misses: number; toldHits: number; toldMisses: number }>();
   private poolSource?: () => Promise<PoolUse>;
   private poolReading?: Promise<PoolUse | null>;
   private readonly poolTimeoutMs: number;
@@ -73,17 +73,30 @@ export class ServiceMetrics {
       labelNames: ["operation"],
       registers,
     });
-    this.cacheHits = new Counter({
+    // Cache lookups happen several times a call: counted in plain numbers (no label lookup), told to
+    // the counters when /metrics is read.
+    const lookups = this.lookups;
+    new Counter({
       name: "mps_cache_hits_total",
       help: "Lookups an in-memory cache answered, by cache.",
       labelNames: ["cache"],
       registers,
+      collect() {
+        for (const [cache, counts] of lookups)
+          if (counts.hits > counts.toldHits) this.inc({ cache }, counts.hits - counts.toldHits);
+        for (const counts of lookups.values()) counts.toldHits = counts.hits;
+      },
     });
-    this.cacheMisses = new Counter({
+    new Counter({
       name: "mps_cache_misses_total",
       help: "Lookups an in-memory cache could not answer (the database or the computation did), by cache.",
       labelNames: ["cache"],
       registers,
+      collect() {
+        for (const [cache, counts] of lookups)
+          if (counts.misses > counts.toldMisses) this.inc({ cache }, counts.misses - counts.toldMisses);
+        for (const counts of lookups.values()) counts.toldMisses = counts.misses;
+      },
     });
     const metrics = this;
     new Gauge({
@@ -134,7 +147,13 @@ export class ServiceMetrics {
   }
 
   cacheLookup(cache: string, hit: boolean): void {
-    (hit ? this.cacheHits : this.cacheMisses).inc({ cache });
+    let counts = this.lookups.get(cache);
+    if (!counts) {
+      counts = { hits: 0, misses: 0, toldHits: 0, toldMisses: 0 };
+      this.lookups.set(cache, counts);
+    }
+    if (hit) counts.hits += 1;
+    else counts.misses += 1;
   }
 
   /** Where the pool's figures come from (the start-up code knows the database). */

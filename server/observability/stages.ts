@@ -21,6 +21,13 @@ export interface StageTotals {
 
 const file = process.env.BENCH_STAGES;
 const totals = new Map<string, StageTotals>();
+/**
+ * The first calls of each kind warm the process up (the JIT, first reads into caches, the work
+ * the app does just after start): they are not counted, so the first kind timed is not the
+ * slowest for it.
+ */
+const WARM_UP_CALLS = 1_000;
+const seen = new Map<string, number>();
 const open = new WeakMap<object, Partial<Record<Stage, number>>>();
 
 /** Whether stages are timed (BENCH_STAGES is set): everywhere else these helpers do nothing. */
@@ -38,6 +45,9 @@ export function addStage(call: object, stage: Stage, ms: number): void {
 export function endCall(call: object, kind: string, totalMs: number, logMs: number): void {
   if (!file) return;
   const stages = open.get(call) ?? {};
+  const count = (seen.get(kind) ?? 0) + 1;
+  seen.set(kind, count);
+  if (count <= WARM_UP_CALLS) return;
   const sum = totals.get(kind) ?? {
     calls: 0,
     total: 0,

@@ -84,13 +84,20 @@ export function createApiContext(options: {
   queue?: JobSender;
   sendsFiles?: boolean;
 }): ApiContext {
+  // Written out, not spread: one shape for every call's context (tRPC copies it as the call goes).
   return {
-    ...options,
-    prepaid: options.prepaid ?? false,
-    deadline: options.deadline ?? Date.now() + requestLimits().deadlineMs,
+    db: options.db,
+    requestId: options.requestId,
+    headers: options.headers,
+    origin: options.origin,
     facts: { notModified: false },
+    authenticate: options.authenticate,
     caller: null,
     defaultCountry: "",
+    deadline: options.deadline ?? Date.now() + requestLimits().deadlineMs,
+    prepaid: options.prepaid ?? false,
+    queue: options.queue,
+    sendsFiles: options.sendsFiles,
   };
 }
 

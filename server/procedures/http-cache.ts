@@ -3,18 +3,26 @@
  * market, release, operation and parameters: that name (with the payload version) is hashed into
  * a strong ETag without serialising anything.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { ApiContext } from "./context";
 
 /** Bump when the bytes of a reading change for the same release (fields added, order changed). */
 export const PAYLOAD_VERSION = 3;
 
 export function readingEtag(parts: (string | number)[]): string {
-  const hash = createHash("sha256")
-    .update([PAYLOAD_VERSION, ...parts].join("\u0000"))
-    .digest("base64url");
-  return `"${hash.slice(0, 32)}"`;
+  const name = [PAYLOAD_VERSION, ...parts].join("\u0000");
+  let etag = etags.get(name);
+  if (etag === undefined) {
+    if (etags.size >= ETAGS_KEPT) etags.clear();
+    etag = `"${hash("sha256", name, "base64url").slice(0, 32)}"`;
+    etags.set(name, etag);
+  }
+  return etag;
 }
+
+/** ETags by the name they hash, as most calls ask for the same few readings; cleared when full. */
+const etags = new Map<string, string>();
+const ETAGS_KEPT = 10_000;
 
 /** RFC 9110 §13.1.2: If-None-Match uses weak comparison; `*` matches any current representation. */
 export function matchesIfNoneMatch(header: string | null, etag: string): boolean {

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { ChangeAwareCache } from "../../db/change-feed";
-import { deprecationOf } from "../domain/deprecations";
+import { DEPRECATIONS, deprecationOf } from "../domain/deprecations";
 import { invalidRequest } from "../errors/api-error";
 import { type Narrowing, NarrowingError, narrow, selectFields } from "../readings/narrowing";
 import { readyDownload } from "./built-download";
@@ -51,12 +51,26 @@ function namingInputs(
   input: Record<string, unknown>,
   kept: boolean,
 ) {
-  const sameBytes = new Set<string>(declaration.sameBytes ?? []);
-  return Object.keys(declaration.input.shape)
-    .filter((key) => !SCOPE_INPUTS.has(key) && !sameBytes.has(key) && !(kept && NARROWING_INPUTS.has(key)))
-    .flatMap((key) =>
-      input[key] === undefined ? [] : [NARROWING_INPUTS.has(key) ? `${key}=${String(input[key])}` : String(input[key])],
-    );
+  const named: string[] = [];
+  for (const key of namingKeys(declaration)[kept ? "kept" : "all"]) {
+    const value = input[key];
+    if (value !== undefined) named.push(NARROWING_INPUTS.has(key) ? `${key}=${String(value)}` : String(value));
+  }
+  return named;
+}
+
+/** Which inputs name a declaration's readings (see namingInputs), worked out once per declaration. */
+const namingKeysOf = new WeakMap<object, { all: string[]; kept: string[] }>();
+
+function namingKeys(declaration: ReadingDeclaration<z.ZodObject, z.ZodType>) {
+  let keys = namingKeysOf.get(declaration);
+  if (!keys) {
+    const sameBytes = new Set<string>(declaration.sameBytes ?? []);
+    const all = Object.keys(declaration.input.shape).filter((key) => !SCOPE_INPUTS.has(key) && !sameBytes.has(key));
+    keys = { all, kept: all.filter((key) => !NARROWING_INPUTS.has(key)) };
+    namingKeysOf.set(declaration, keys);
+  }
+  return keys;
 }
 
 /** What a narrowing gives; one it cannot do is the caller's invalid request. */
@@ -87,7 +101,8 @@ async function serveReading(
   ctx: ApiContext,
   input: Record<string, unknown> & { marketId: string },
 ): Promise<unknown> {
-  const resolved = await resolveScope(ctx, input, declaration);
+  const resolving = resolveScope(ctx, input, declaration);
+  const resolved = resolving instanceof Promise ? await resolving : resolving;
   const { scope } = resolved;
   const country = scope.country === null ? [] : [scope.country];
   const origin = declaration.namedByOrigin ? [ctx.origin] : [];
@@ -174,6 +189,8 @@ export function procedureOf<I extends z.ZodObject, O extends z.ZodType>(declarat
       ? validatedOnce(answer)
       : answer;
   const spec = "narrowing" in full ? full.narrowing : undefined;
+  // Most operations retire nothing: their calls skip looking.
+  const retiring = DEPRECATIONS.some((deprecation) => deprecation.operation === operationOf(full).name);
   return (
     apiProcedure
       .meta(operationMeta(operationOf(full), GROUP_TAGS[declaration.group]))
@@ -181,14 +198,17 @@ export function procedureOf<I extends z.ZodObject, O extends z.ZodType>(declarat
       // Outside the output check: a sparse answer (`fields`) is the checked reading with fields left out.
       .use(async ({ ctx, input, next }) => {
         // Whatever the call touches that is being retired, said by every surface (REST headers, MCP _meta).
-        const used = Object.entries(input as Record<string, unknown>).flatMap(([key, value]) =>
-          value === undefined ? [] : [key],
-        );
-        const deprecation = deprecationOf(operationOf(full).name, used, new Date());
-        if (deprecation) ctx.facts.deprecation = deprecation;
-        const result = await next();
+        if (retiring) {
+          const used = Object.entries(input as Record<string, unknown>).flatMap(([key, value]) =>
+            value === undefined ? [] : [key],
+          );
+          const deprecation = deprecationOf(operationOf(full).name, used, new Date());
+          if (deprecation) ctx.facts.deprecation = deprecation;
+        }
         const fields = (input as Narrowing).fields;
-        if (!result.ok || !spec || fields === undefined) return result;
+        if (!spec || fields === undefined) return next();
+        const result = await next();
+        if (!result.ok) return result;
         return { ...result, data: asked(() => selectFields(result.data as Record<string, unknown>, spec, fields)) };
       })
       .output(output)

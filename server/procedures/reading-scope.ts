@@ -5,7 +5,7 @@
  * not scored for it. The resolved values name the answer (ETag, cache key), not the raw input: an
  * omitted release and `release=<latest>` are the same bytes.
  */
-import { type LoadedRelease, loadRelease } from "../catalog/releases";
+import { type LoadedRelease, loadedReleaseNow, loadRelease } from "../catalog/releases";
 import { invalidRequest, notFound } from "../errors/api-error";
 import type { ReleaseData } from "../readings/release";
 import type { ApiContext } from "./context";
@@ -78,11 +78,33 @@ interface ScopeInput {
   country?: string;
 }
 
-export async function resolveScope(
-  ctx: ApiContext,
-  input: ScopeInput,
-  how: { releases: "one" | "pair" | "history"; country?: "home" | "optional" },
-): Promise<ResolvedScope> {
+type How = { releases: "one" | "pair" | "history"; country?: "home" | "optional" };
+
+/** The scope of a reading of one release. */
+function oneRelease(ctx: ApiContext, input: ScopeInput, how: How, loaded: LoadedRelease): ResolvedScope {
+  const release = loaded.data;
+  const country = how.country ? countryOf(ctx, release, input.country, how.country) : null;
+  return {
+    scope: { release, country, cached: loaded.reading, origin: ctx.origin },
+    loaded,
+    releases: [release.release],
+    pinned: input.release !== undefined,
+  };
+}
+
+/**
+ * The scope of a reading: at once, when it reads one release that is in memory (the common call;
+ * a refusal is then thrown, not returned as a rejected promise), else once loaded.
+ */
+export function resolveScope(ctx: ApiContext, input: ScopeInput, how: How): ResolvedScope | Promise<ResolvedScope> {
+  if (how.releases === "one") {
+    const loaded = loadedReleaseNow(ctx.db, input.marketId, input.release);
+    if (loaded) return oneRelease(ctx, input, how, loaded);
+  }
+  return loadScope(ctx, input, how);
+}
+
+async function loadScope(ctx: ApiContext, input: ScopeInput, how: How): Promise<ResolvedScope> {
   if (how.releases === "history") {
     // Every release up to `release`: named by that release alone, since releases never change.
     const loaded = await releaseOf(ctx, input.marketId, input.release);
@@ -98,17 +120,7 @@ export async function resolveScope(
       pinned: input.release !== undefined,
     };
   }
-  if (how.releases === "one") {
-    const loaded = await releaseOf(ctx, input.marketId, input.release);
-    const release = loaded.data;
-    const country = how.country ? countryOf(ctx, release, input.country, how.country) : null;
-    return {
-      scope: { release, country, cached: loaded.reading, origin: ctx.origin },
-      loaded,
-      releases: [release.release],
-      pinned: input.release !== undefined,
-    };
-  }
+  if (how.releases === "one") return oneRelease(ctx, input, how, await releaseOf(ctx, input.marketId, input.release));
   // A comparison: `to` (default the latest) against `from` (default `to` − 1).
   const loaded = await releaseOf(ctx, input.marketId, input.to);
   const to = loaded.data;

@@ -40,9 +40,7 @@ export function validatedOnce<S extends z.ZodType>(schema: S): S {
   const validated = new WeakMap<object, unknown>();
   validatedBy.set(schema, validated);
   const parseAsync = schema.parseAsync.bind(schema);
-  const remembering = async (value: unknown, params?: Parameters<S["parseAsync"]>[1]) => {
-    if (value === null || typeof value !== "object") return parseAsync(value, params);
-    if (validated.has(value)) return validated.get(value);
+  const validating = async (value: object, params?: Parameters<S["parseAsync"]>[1]) => {
     const output = await parseAsync(value, params);
     if (output !== null && typeof output === "object") {
       Object.defineProperty(output, SERIALIZED_JSON, { value: JSON.stringify(output), enumerable: false });
@@ -50,6 +48,12 @@ export function validatedOnce<S extends z.ZodType>(schema: S): S {
     }
     validated.set(value, output);
     return output;
+  };
+  // What was validated is answered as it is (tRPC awaits it; no promise is made for it).
+  const remembering = (value: unknown, params?: Parameters<S["parseAsync"]>[1]) => {
+    if (value === null || typeof value !== "object") return parseAsync(value, params);
+    if (validated.has(value)) return validated.get(value);
+    return validating(value, params);
   };
   Object.assign(schema, { parseAsync: remembering });
   return schema;

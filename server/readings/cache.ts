@@ -14,6 +14,8 @@ export interface LoadedRelease {
 interface Entry {
   data: Promise<ReleaseData>;
   readings: Map<string, unknown>;
+  /** The release once decoded, with its readings: handed out as it is, without awaiting anything. */
+  loaded?: LoadedRelease;
 }
 
 /** Told of every lookup: of a decoded release ("releases") or of a computed reading ("readings"). */
@@ -26,6 +28,20 @@ export class ReadingsCache<Store extends object> {
     private readonly maxReleases = 16,
     private readonly observe: CacheObserver = () => {},
   ) {}
+
+  /**
+   * A release already decoded, at once (no promise: what is in memory is not awaited); undefined
+   * when it is not, or not yet, decoded: then `release` loads it.
+   */
+  releaseNow(store: Store, id: number): LoadedRelease | undefined {
+    const cache = this.stores.get(store);
+    const entry = cache?.get(id);
+    if (!cache || !entry?.loaded) return undefined;
+    this.observe("releases", true);
+    cache.delete(id); // re-insert: most recently used last
+    cache.set(id, entry);
+    return entry.loaded;
+  }
 
   async release(store: Store, id: number, load: () => Promise<ReleaseData>): Promise<LoadedRelease> {
     let cache = this.stores.get(store);
@@ -44,8 +60,12 @@ export class ReadingsCache<Store extends object> {
     }
     cache.set(id, entry);
     while (cache.size > this.maxReleases) cache.delete(cache.keys().next().value as number);
-    const { readings } = entry;
     const data = await entry.data;
+    entry.loaded ??= this.loadedOf(data, entry.readings);
+    return entry.loaded;
+  }
+
+  private loadedOf(data: ReleaseData, readings: Map<string, unknown>): LoadedRelease {
     return {
       data,
       reading: <T>(key: string, compute: (release: ReleaseData) => T): T => {

@@ -144,7 +144,8 @@ export async function dispatchRest(
       ctx: context,
       path: found.route.name,
       type: "query",
-      getRawInput: async () => input,
+      // tRPC awaits it: a value already in hand needs no promise of its own.
+      getRawInput: () => input,
       signal: undefined,
       batchIndex: 0,
     });

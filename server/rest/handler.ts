@@ -19,7 +19,7 @@ import {
   negotiateEncoding,
 } from "../http/compression";
 import { nodeHeaders } from "../http/node-headers";
-import { publicOriginFrom } from "../http/origin";
+import { publicOriginFrom, stampedOrigin } from "../http/origin";
 import { problemHeaders, problemOf } from "../http/problem";
 import { apiSecurityHeaders, arrivedOverTls } from "../http/security-headers";
 import { downloadHeaders, sendDownload } from "../http-server/download-stream";
@@ -51,6 +51,8 @@ export interface RestRequest {
   /** The absolute URL, at the origin the server gave it (the public one comes from headers). */
   url: string;
   headers: HeaderReader;
+  /** The public origin, when our server's door decided it already (server/http/origin.ts stampOrigin). */
+  origin?: string;
 }
 
 /** The edge's answer before any server writes it: a JSON or problem+json text, or no body, or a file to stream. */
@@ -117,7 +119,7 @@ export async function serveRestRequest(
 ): Promise<void> {
   const method = incoming.method ?? "GET";
   const { status, headers, body, download } = await answerRestRequest(
-    { method, url: `${origin}${incoming.url ?? "/"}`, headers: nodeHeaders(incoming) },
+    { method, url: `${origin}${incoming.url ?? "/"}`, headers: nodeHeaders(incoming), origin: stampedOrigin(incoming) },
     database,
   );
   const coding = negotiateEncoding(incoming.headers["accept-encoding"]);
@@ -158,7 +160,7 @@ async function answer(
   call: RestCall,
 ): Promise<RestAnswer> {
   const { requestId } = call;
-  const origin = publicOriginFrom((name) => request.headers.get(name) ?? undefined);
+  const origin = request.origin ?? publicOriginFrom((name) => request.headers.get(name) ?? undefined);
   call.path = requestUrl.pathname;
   const path = requestUrl.pathname.slice(API_PREFIX.length) || "/";
   const fail = (description: ErrorDescription, headers: Record<string, string> = {}): RestAnswer => {
@@ -250,7 +252,7 @@ const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 /** GET /v1/openapi.json: the document, public and free; any other method the 405 of the rest of /v1. */
 function answerOpenApiRequest(request: RestRequest): RestAnswer {
   const started = performance.now();
-  const origin = publicOriginFrom((name) => request.headers.get(name) ?? undefined);
+  const origin = request.origin ?? publicOriginFrom((name) => request.headers.get(name) ?? undefined);
   const requestId = randomUUID();
   const allowed = request.method === "GET" || request.method === "HEAD";
   const problem = allowed

@@ -79,6 +79,14 @@ describe("metrics", () => {
     expect(sample(samples, "mps_cache_misses_total", { cache: "tokens" })).toBe(1);
     expect(sample(samples, "mps_cache_hits_total", { cache: "releases" })).toBeUndefined();
     expect(sample(samples, "mps_cache_misses_total", { cache: "releases" })).toBe(1);
+    // Counted in memory and told at each scrape: totals keep growing, never counted twice.
+    for (const hit of [true, false, false]) metrics.cacheLookup("tokens", hit);
+    const again = await scrape(metrics);
+    expect(sample(again, "mps_cache_hits_total", { cache: "tokens" })).toBe(3);
+    expect(sample(again, "mps_cache_misses_total", { cache: "tokens" })).toBe(3);
+    expect(sample(again, "mps_cache_misses_total", { cache: "releases" })).toBe(1);
+    const unchanged = await scrape(metrics);
+    expect(sample(unchanged, "mps_cache_hits_total", { cache: "tokens" })).toBe(3);
   });
 
   it("reports the pool as its source says, read once per scrape", async () => {

@@ -2,9 +2,10 @@
  * patches/@trpc+server+11.22.1.patch, applied by `npm install` (postinstall: patch-package): tRPC
  * copies its call's options and context at every middleware with a helper that defined each
  * property with Object.defineProperty, which made every copy a slow dictionary object (a CPU
- * profile of metered calls put 30 µs of each call there). Patched, it assigns them, except
- * `__proto__`. This checks the patch is in both builds, and that a context and input pass
- * through middlewares as before: own properties, symbols, a `__proto__` key kept as a key.
+ * profile of metered calls put 30 µs of each call there). Patched, it is the engine's own spread
+ * (a chain of five middlewares: 38 → 10 µs a call). This checks the patch is in both builds, and
+ * that a context and input pass through middlewares as before: own properties, symbols, a
+ * `__proto__` key kept as a key.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -27,7 +28,7 @@ describe("the tRPC patch", () => {
     for (const file of files) {
       const source = readFileSync(file, "utf8");
       const helper = source.slice(source.indexOf("function _objectSpread2(e)"));
-      expect(helper.indexOf('r === "__proto__" ? _defineProperty(e, r, t[r]) : e[r] = t[r]'), file).toBeGreaterThan(0);
+      expect(helper.indexOf("if (null != t) e = { ...e, ...t };"), file).toBeGreaterThan(0);
     }
   });
 

@@ -18,7 +18,7 @@ import { MARKET_READ_SCOPE } from "../domain/operations";
 import { bearerChallenge, insufficientScope, rateLimited, unauthorized } from "../errors/api-error";
 import { describeError, type ErrorDescription } from "../errors/describe";
 import { nodeHeaders } from "../http/node-headers";
-import { publicOriginFrom } from "../http/origin";
+import { publicOriginFrom, stampedOrigin } from "../http/origin";
 import { MCP_PATH } from "../http/paths";
 import { type Problem, problemOf, problemResponse } from "../http/problem";
 import { protectedResourceMetadataUrl } from "../http/protected-resource";
@@ -102,6 +102,8 @@ interface McpRequest {
   /** The absolute URL, at the origin the server gave it (the public one comes from headers). */
   url: string;
   headers: HeaderReader;
+  /** The public origin, when our server's door decided it already (server/http/origin.ts stampOrigin). */
+  origin?: string;
   /** A POST's body; undefined when it was larger than MCP_BODY_LIMIT. */
   body?: string;
   /** The request as the SDK takes it, built only when the SDK answers. */
@@ -124,17 +126,24 @@ export async function serveMcpRequest(
     problem: null,
     tools: [],
   };
-  const abort = new AbortController();
-  outgoing.once("close", () => {
-    if (!outgoing.writableFinished) abort.abort();
-  });
   const body = method === "POST" ? await boundedBody(incoming, MCP_BODY_LIMIT) : undefined;
   const request: McpRequest = {
     method,
     url: `${origin}${incoming.url ?? "/"}`,
     headers: nodeHeaders(incoming),
+    origin: stampedOrigin(incoming),
     body: body?.toString("utf8"),
-    forSdk: () => fetchRequestOf(incoming, origin, abort.signal, body ?? undefined),
+    // Only a message the SDK answers needs a Fetch request, and a signal for a client that leaves.
+    forSdk: () => {
+      const abort = new AbortController();
+      const left = () => {
+        if (!outgoing.writableFinished) abort.abort();
+      };
+      // A client that left before now is told at once; one that leaves later, when it does.
+      if (outgoing.closed) left();
+      else outgoing.once("close", left);
+      return fetchRequestOf(incoming, origin, abort.signal, body ?? undefined);
+    },
   };
   const answered = await answerMcpRequest(request, database, exchange);
   const acceptEncoding = incoming.headers["accept-encoding"];
@@ -158,7 +167,7 @@ async function answerMcpRequest(
   exchange: McpExchange,
 ): Promise<Response | FastAnswer> {
   let message: unknown = NOT_JSON;
-  const origin = publicOriginFrom((name) => request.headers.get(name) ?? undefined);
+  const origin = request.origin ?? publicOriginFrom((name) => request.headers.get(name) ?? undefined);
   const { requestId } = exchange;
   const fail = (description: ErrorDescription, headers: Record<string, string> = {}) => {
     exchange.problem = description.code;
@@ -228,16 +237,16 @@ async function answerMcpRequest(
     exchange.problem = "insufficient_scope";
     return stepUpChallenge(message, lacking, origin, requestId);
   }
-  const authInfo: AuthInfo = {
-    token: bearerToken(request.headers) ?? "",
-    clientId: call.caller.credentialId ?? "",
-    scopes: [...call.caller.scopes],
-    extra: call as unknown as Record<string, unknown>,
-  };
   try {
     // A plain tool call is answered without an MCP server built for it (fast-call.ts).
     const fast = fastCallOf(request.headers, message);
     if (fast) return fastAnswer(fast, await runTool(fast.definition, fast.args, call));
+    const authInfo: AuthInfo = {
+      token: bearerToken(request.headers) ?? "",
+      clientId: call.caller.credentialId ?? "",
+      scopes: [...call.caller.scopes],
+      extra: call as unknown as Record<string, unknown>,
+    };
     return await mcpHandler(Object.assign(request.forSdk(), { auth: authInfo }));
   } catch (error) {
     // Tools answer their own errors; this is the SDK or transport failing: never a bare 500.

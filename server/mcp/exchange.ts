@@ -45,36 +45,37 @@ export interface McpMessage {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-async function drain(rest: AsyncIterator<Buffer>): Promise<void> {
-  for (let read = await rest.next(); !read.done; read = await rest.next());
-}
-
 /**
  * A POST's body, or null when it is larger than `limit`: the rest is then read and dropped, not
  * cut off, since closing on a client still sending would reset the connection before it could
  * read the answer.
  */
-export async function boundedBody(incoming: IncomingMessage, limit: number): Promise<Buffer | null> {
-  const rest: AsyncIterator<Buffer> = incoming[Symbol.asyncIterator]();
-  if (Number(incoming.headers["content-length"] ?? 0) > limit) {
-    void drain(rest).catch(() => undefined);
-    return null;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for (let read = await rest.next(); !read.done; read = await rest.next()) {
-      size += read.value.byteLength;
-      if (size > limit) {
-        void drain(rest).catch(() => undefined);
-        return null;
-      }
-      chunks.push(read.value);
+export function boundedBody(incoming: IncomingMessage, limit: number): Promise<Buffer | null> {
+  // Read by its events, not an async iterator: one promise per body, not one per chunk and more.
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (value: Buffer | null) => {
+      // The error listener stays: a client that breaks off later must not make an unhandled 'error'.
+      incoming.off("data", onData).off("end", onEnd);
+      if (value === null) incoming.resume(); // what is left is read and dropped
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) finish(null);
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    // The client broke off while sending: what arrived is no message (answered as such).
+    const onError = () => finish(Buffer.alloc(0));
+    if (Number(incoming.headers["content-length"] ?? 0) > limit) {
+      incoming.resume();
+      resolve(null);
+      return;
     }
-  } catch {
-    return Buffer.alloc(0); // the client broke off while sending: what arrived is no message (answered as such)
-  }
-  return Buffer.concat(chunks);
+    incoming.on("data", onData).on("end", onEnd).on("error", onError).on("aborted", onError);
+  });
 }
 
 /** A POST's body as JSON, or NOT_JSON. */

@@ -12,7 +12,6 @@ import type { ErrorCode } from "../errors/codes";
 import { describeError } from "../errors/describe";
 import { type Problem, problemOf } from "../http/problem";
 import { type ApiContext, createApiContext } from "../procedures/context";
-import { createCaller } from "../procedures/root";
 import { toolNamer, withSeeAlso } from "../procedures/see-also";
 import { SERIALIZED_JSON } from "../procedures/validated-once";
 import type { NarrowingSpec, Page } from "../readings/narrowing";
@@ -49,6 +48,9 @@ type ToolContent = ToolResult["content"];
  * that than on the procedure). Kept by identity of the reading, the tool and the room kept for a
  * link (rounded up, so calls share it); never mutated.
  */
+/** A tool call's procedure reads no request header (the MCP edge has authenticated the caller). */
+const NO_HEADERS = { get: () => null };
+
 const madeOnce = new WeakMap<object, Map<string, MadeResult>>();
 
 interface MadeResult {
@@ -195,7 +197,7 @@ export async function runProcedure(
   const requestId = randomUUID();
   const ctx: ApiContext = createApiContext({
     db: call.db,
-    headers: new Headers(),
+    headers: NO_HEADERS,
     requestId,
     origin: call.origin,
     authenticate: async () => call.caller,
@@ -229,7 +231,7 @@ export async function runProcedure(
       error,
     });
   try {
-    const output = (await definition.call(createCaller(ctx), input as never)) as Record<PropertyKey, unknown>;
+    const output = (await definition.call(ctx, input)) as Record<PropertyKey, unknown>;
     told(null);
     return { ok: true, output, meta: meta(), organizationId: ctx.facts.organizationId ?? "" };
   } catch (error) {
@@ -354,7 +356,21 @@ function wholeReadingLink(
     (input ?? {}) as Record<string, unknown>,
     output as Record<string, unknown>,
   );
-  const receipt = receiptFor(organizationId, readingUri(definition.name, args));
+  const reading = readingUri(definition.name, args);
+  // A receipt names its expiry to the second: within one second, every call of one organization
+  // for one reading gets the same link, so it is signed and written once a second, not per call.
+  const second = Math.floor(Date.now() / 1000);
+  const key = `${organizationId}\n${reading}`;
+  const kept = recentLinks.get(key);
+  if (kept?.second === second) return kept.link;
+  const receipt = receiptFor(organizationId, reading, second * 1000);
   const uri = pageUri({ tool: definition.name, arguments: args, receipt });
-  return readingLink(uri, definition.name, args, definition.narrowing as NarrowingSpec);
+  const link = Object.freeze(readingLink(uri, definition.name, args, definition.narrowing as NarrowingSpec));
+  if (recentLinks.size >= RECENT_LINKS_KEPT) recentLinks.clear();
+  recentLinks.set(key, { second, link });
+  return link;
 }
+
+/** The links to whole readings made in the current second, by organization and reading. */
+const recentLinks = new Map<string, { second: number; link: ReturnType<typeof readingLink> }>();
+const RECENT_LINKS_KEPT = 1_000;

@@ -6,12 +6,11 @@
  */
 import { z } from "zod";
 import { describeOperation, type Operation } from "../domain/operations";
+import type { ApiContext } from "../procedures/context";
 import { type AnyDeclaration, type EmbeddedResource, operationOf, toolOutputSchema } from "../procedures/declaration";
+import { procedureAt } from "../procedures/invoke";
 import { DECLARATIONS } from "../procedures/operations";
-import type { createCaller } from "../procedures/root";
 import type { NarrowingSpec } from "../readings/narrowing";
-
-type Caller = ReturnType<typeof createCaller>;
 
 export type { EmbeddedResource };
 
@@ -23,7 +22,8 @@ export interface ToolDefinition {
   description: string;
   input: z.ZodObject;
   output: z.ZodType;
-  call(caller: Caller, input: unknown): Promise<unknown>;
+  /** Runs the tool's procedure for one call, with the call's context. */
+  call(ctx: ApiContext, input: unknown): Promise<unknown>;
   render(payload: never): string;
   /** Resources embedded in the result besides the text (the snapshot's HTML), given the tool's arguments. */
   embed?(payload: never, args: Record<string, unknown>): EmbeddedResource[];
@@ -64,11 +64,8 @@ function toolInput(input: z.ZodObject, defaults: Record<string, unknown> = {}): 
   return (Object.keys(overrides).length ? input.extend(overrides) : input).strict();
 }
 
-/** The procedure of a declaration on a server-side caller: `caller.<group>.<name>`. */
-const procedureCall = (declaration: AnyDeclaration) => (caller: Caller, input: unknown) => {
-  const group = caller[declaration.group] as unknown as Record<string, unknown>;
-  return (group[declaration.name] as (input: unknown) => Promise<unknown>)(input);
-};
+/** The procedure of a declaration, `<group>.<name>`, called as itself. */
+const procedureCall = (declaration: AnyDeclaration) => procedureAt(`${declaration.group}.${declaration.name}`);
 
 function toolOf(declaration: AnyDeclaration): ToolDefinition[] {
   const tool = declaration.tool;

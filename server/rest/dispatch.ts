@@ -18,6 +18,7 @@
 import { type AnyTRPCProcedure, getTRPCErrorFromUnknown, type TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import type { ApiContext } from "../procedures/context";
+import { invokeProcedure } from "../procedures/invoke";
 import { appRouter } from "../procedures/root";
 import type { ApiMeta } from "../procedures/trpc";
 
@@ -140,15 +141,7 @@ export async function dispatchRest(
   if (!found) return { kind: "no-route" };
   const input = inputOf(found.route, query, found.pathInput);
   try {
-    const data = await (found.route.procedure as unknown as (options: object) => Promise<unknown>)({
-      ctx: context,
-      path: found.route.name,
-      type: "query",
-      // tRPC awaits it: a value already in hand needs no promise of its own.
-      getRawInput: () => input,
-      signal: undefined,
-      batchIndex: 0,
-    });
+    const data = await invokeProcedure(found.route.procedure, found.route.name, context, input);
     return { kind: "answered", data };
   } catch (cause) {
     return { kind: "failed", error: getTRPCErrorFromUnknown(cause) };

@@ -30,17 +30,3 @@ export function operationAtPath(pathBelowPrefix: string): Operation | undefined 
 
 /** The name of the operation a path below /v1 names (for logs and metrics); undefined if none. */
 export const operationOfPath = (pathBelowPrefix: string): string | undefined => operationAtPath(pathBelowPrefix)?.name;
-
-/**
- * Unknown query parameters are ignored, and so are ones named like Object.prototype's members
- * (`toString`, `constructor`…): trpc-to-openapi collects the query into a plain object, where
- * such a name meets the inherited member and the request would fail with a 500. Returns the URL
- * without them, or null when there are none.
- */
-export function withoutInheritedNames(url: URL): string | null {
-  const inherited = [...new Set(url.searchParams.keys())].filter((name) => name in Object.prototype);
-  if (inherited.length === 0) return null;
-  const kept = new URL(url);
-  for (const name of inherited) kept.searchParams.delete(name);
-  return kept.href;
-}

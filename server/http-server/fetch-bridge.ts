@@ -116,18 +116,28 @@ export async function sendDocument(
   body: Buffer | Buffer[],
   acceptEncoding: string | undefined,
 ): Promise<void> {
-  const coding = headerValue(headers, "content-encoding") ? null : negotiateEncoding(acceptEncoding);
+  const coding = acceptEncoding && !headerValue(headers, "content-encoding") ? negotiateEncoding(acceptEncoding) : null;
   let [sent, parts] = [headers, Array.isArray(body) ? body : [body]];
-  const length = (of: Buffer[]) => of.reduce((sum, part) => sum + part.byteLength, 0);
-  if (coding && isCompressible(headerValue(headers, "content-type"), length(parts))) {
+  if (coding && isCompressible(headerValue(headers, "content-type"), byteLengthOf(parts))) {
     sent = compressedHeaders(headers, coding);
     parts = [await compressBody(Buffer.concat(parts), coding)];
   }
-  const lengthKey = Object.keys(sent).find((key) => key.toLowerCase() === "content-length") ?? "content-length";
-  outgoing.writeHead(status, { ...sent, [lengthKey]: String(length(parts)) });
+  outgoing.writeHead(status, { ...sent, [lengthKeyOf(sent)]: String(byteLengthOf(parts)) });
   outgoing.cork();
-  for (const part of parts.slice(0, -1)) outgoing.write(part);
+  for (let i = 0; i < parts.length - 1; i += 1) outgoing.write(parts[i]);
   outgoing.end(parts.at(-1));
+}
+
+function byteLengthOf(parts: Buffer[]): number {
+  let sum = 0;
+  for (const part of parts) sum += part.byteLength;
+  return sum;
+}
+
+/** The name the headers give Content-Length, in whatever case; "content-length" when they have none. */
+function lengthKeyOf(headers: Record<string, string | string[]>): string {
+  for (const key in headers) if (key.length === 14 && key.toLowerCase() === "content-length") return key;
+  return "content-length";
 }
 
 /**

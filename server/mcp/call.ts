@@ -3,7 +3,7 @@
  * authenticated, and the facts gathered for the request's one log line (record.ts).
  */
 import type { Database } from "../../db/client";
-import type { Caller } from "../auth/caller";
+import type { Authenticate, Caller } from "../auth/caller";
 import type { ErrorCode } from "../errors/codes";
 import type { McpMessage } from "./exchange";
 
@@ -34,6 +34,8 @@ export interface McpExchange {
 export interface McpCall {
   db: Database;
   caller: Caller;
+  /** The caller as a procedure's context asks for it: made once per request, not per tool call. */
+  authenticated: Authenticate;
   origin: string;
   exchange: McpExchange;
 }

@@ -31,7 +31,7 @@ import type { McpCall, McpExchange } from "./call";
 import { boundedBody, mcpMessageOf, messagesCountedAtTheEdge, NOT_JSON, parsedBody, whenSent } from "./exchange";
 import { type FastAnswer, fastAnswer, fastCallOf } from "./fast-call";
 import { recordExchange } from "./record";
-import { runTool } from "./results";
+import { runCheckedTool } from "./results";
 import { missingScope } from "./scope-check";
 import { mcpHandler } from "./server";
 
@@ -105,9 +105,41 @@ interface McpRequest {
   /** The public origin, when our server's door decided it already (server/http/origin.ts stampOrigin). */
   origin?: string;
   /** A POST's body; undefined when it was larger than MCP_BODY_LIMIT. */
-  body?: string;
-  /** The request as the SDK takes it, built only when the SDK answers. */
-  forSdk: () => Request;
+  body?: Buffer;
+  /** The message as Node gave it, and its response: the SDK's Fetch request is made of them only when the SDK answers. */
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+  /** The origin the server gave the request. */
+  serverOrigin: string;
+}
+
+/** The request as the SDK takes it, with a signal for a client that leaves: built only when the SDK answers. */
+function sdkRequestOf(request: McpRequest): Request {
+  const { outgoing } = request;
+  const abort = new AbortController();
+  const left = () => {
+    if (!outgoing.writableFinished) abort.abort();
+  };
+  // A client that left before now is told at once; one that leaves later, when it does.
+  if (outgoing.closed) left();
+  else outgoing.once("close", left);
+  return fetchRequestOf(request.incoming, request.serverOrigin, abort.signal, request.body);
+}
+
+/** The security headers of a plain tool call's answer, by its framing and whether it came over TLS: made once each. */
+const fastHeaders = new Map<Record<string, string>, [Record<string, string>, Record<string, string>]>();
+
+function securedFastHeaders(headers: Record<string, string>, overTls: boolean): Record<string, string> {
+  let made = fastHeaders.get(headers);
+  if (!made && fastHeaders.size >= 8) return { ...headers, ...apiSecurityHeaders(overTls) };
+  if (!made) {
+    made = [
+      { ...headers, ...apiSecurityHeaders(false) },
+      { ...headers, ...apiSecurityHeaders(true) },
+    ];
+    fastHeaders.set(headers, made);
+  }
+  return made[overTls ? 1 : 0];
 }
 
 /** /mcp from Node's request to Node's response: the edge's answer written, the request's log line recorded once it is sent. */
@@ -126,24 +158,15 @@ export async function serveMcpRequest(
     problem: null,
     tools: [],
   };
-  const body = method === "POST" ? await boundedBody(incoming, MCP_BODY_LIMIT) : undefined;
   const request: McpRequest = {
     method,
     url: `${origin}${incoming.url ?? "/"}`,
     headers: nodeHeaders(incoming),
     origin: stampedOrigin(incoming),
-    body: body?.toString("utf8"),
-    // Only a message the SDK answers needs a Fetch request, and a signal for a client that leaves.
-    forSdk: () => {
-      const abort = new AbortController();
-      const left = () => {
-        if (!outgoing.writableFinished) abort.abort();
-      };
-      // A client that left before now is told at once; one that leaves later, when it does.
-      if (outgoing.closed) left();
-      else outgoing.once("close", left);
-      return fetchRequestOf(incoming, origin, abort.signal, body ?? undefined);
-    },
+    body: method === "POST" ? ((await boundedBody(incoming, MCP_BODY_LIMIT)) ?? undefined) : undefined,
+    incoming,
+    outgoing,
+    serverOrigin: origin,
   };
   const answered = await answerMcpRequest(request, database, exchange);
   const acceptEncoding = incoming.headers["accept-encoding"];
@@ -156,8 +179,24 @@ export async function serveMcpRequest(
     return;
   }
   outgoing.once("close", () => recordExchange(method, 200, exchange, null, performance.now() - started));
-  const security = apiSecurityHeaders(arrivedOverTls(request.url, request.headers.get("x-forwarded-proto")));
-  await sendDocument(outgoing, 200, { ...answered.headers, ...security }, answered.parts, acceptEncoding);
+  const overTls = arrivedOverTls(request.url, request.headers.get("x-forwarded-proto"));
+  await sendDocument(outgoing, 200, securedFastHeaders(answered.headers, overTls), answered.parts, acceptEncoding);
+}
+
+/** A refusal of the edge's own as problem+json, its code told to the exchange. */
+function refusal(
+  exchange: McpExchange,
+  origin: string,
+  description: ErrorDescription,
+  headers: Record<string, string> = {},
+): Response {
+  exchange.problem = description.code;
+  const { requestId } = exchange;
+  return problemResponse(problemOf(description.code, description.detail, { origin, requestId }, description), {
+    "Cache-Control": "no-store",
+    ...description.headers,
+    ...headers,
+  });
 }
 
 /** The edge's answer to one request: a plain tool call's answer in parts, or a Response (the SDK's, or a refusal). */
@@ -169,18 +208,12 @@ async function answerMcpRequest(
   let message: unknown = NOT_JSON;
   const origin = request.origin ?? publicOriginFrom((name) => request.headers.get(name) ?? undefined);
   const { requestId } = exchange;
-  const fail = (description: ErrorDescription, headers: Record<string, string> = {}) => {
-    exchange.problem = description.code;
-    return problemResponse(problemOf(description.code, description.detail, { origin, requestId }, description), {
-      "Cache-Control": "no-store",
-      ...description.headers,
-      ...headers,
-    });
-  };
   if (request.method === "OPTIONS")
     return new Response(null, { status: 204, headers: { Allow: MCP_METHODS.join(", "), "X-Request-Id": requestId } });
   if (!MCP_METHODS.includes(request.method))
-    return fail(
+    return refusal(
+      exchange,
+      origin,
       {
         code: "method_not_allowed",
         detail: `${request.method} is not allowed on ${MCP_PATH}; MCP clients POST JSON-RPC messages.`,
@@ -189,18 +222,18 @@ async function answerMcpRequest(
     );
   if (request.method === "POST") {
     if (request.body === undefined)
-      return fail({
+      return refusal(exchange, origin, {
         code: "request_too_large",
         detail: `The MCP message is larger than ${MCP_BODY_LIMIT / 1024 / 1024} MiB.`,
       });
-    message = parsedBody(request.body);
+    message = parsedBody(request.body.toString("utf8"));
     exchange.message = mcpMessageOf(message);
   }
   let call: McpCall;
   try {
     const db = await reachDatabase(database, requestId);
     const caller = await bearerAuthenticator(db, request.headers, { accessTokensFor: origin })();
-    call = { db, caller, origin, exchange };
+    call = { db, caller, authenticated: () => Promise.resolve(caller), origin, exchange };
   } catch (error) {
     const description = describeError(error);
     if (description.code === "unauthorized") {
@@ -216,7 +249,7 @@ async function answerMcpRequest(
         problemOf(description.code, description.detail, { origin, requestId }, description),
         description.headers,
       );
-    return fail(description);
+    return refusal(exchange, origin, description);
   }
   exchange.organizationId = call.caller.organization?.id ?? null;
   // Every message counts against the rate limit: what no procedure counts is counted here (a
@@ -229,7 +262,7 @@ async function answerMcpRequest(
     const problem = problemOf("rate_limited", refused.detail, { origin, requestId });
     return request.method === "POST"
       ? jsonRpcFailure(message, problem, refused.extra.headers)
-      : fail({ code: "rate_limited", detail: refused.detail, headers: refused.extra.headers });
+      : refusal(exchange, origin, { code: "rate_limited", detail: refused.detail, headers: refused.extra.headers });
   }
   // A call whose token lacks the scope is the client's cue to step up its authorization: 403.
   const lacking = request.method === "POST" ? missingScope(message, call.caller.scopes) : null;
@@ -240,14 +273,14 @@ async function answerMcpRequest(
   try {
     // A plain tool call is answered without an MCP server built for it (fast-call.ts).
     const fast = fastCallOf(request.headers, message);
-    if (fast) return fastAnswer(fast, await runTool(fast.definition, fast.args, call));
+    if (fast) return fastAnswer(fast, await runCheckedTool(fast.definition, fast.args, call));
     const authInfo: AuthInfo = {
       token: bearerToken(request.headers) ?? "",
       clientId: call.caller.credentialId ?? "",
       scopes: [...call.caller.scopes],
       extra: call as unknown as Record<string, unknown>,
     };
-    return await mcpHandler(Object.assign(request.forSdk(), { auth: authInfo }));
+    return await mcpHandler(Object.assign(sdkRequestOf(request), { auth: authInfo }));
   } catch (error) {
     // Tools answer their own errors; this is the SDK or transport failing: never a bare 500.
     exchange.error = error;

@@ -11,14 +11,14 @@
  * (version, capabilities, client) in `_meta` and its method and tool in headers, one JSON body whose
  * `_meta` says who the server is and whose `resultType` is "complete". Anything else — another
  * method, a batch, anything more in `_meta` (a progress token, a task request), arguments the schema
- * refuses, an unknown tool, an envelope or header that does not agree, no or an unknown revision
+ * refuses or the tool does not take, an unknown tool, an envelope or header that does not agree, no or an unknown revision
  * header, an Accept without both kinds — goes to the SDK as before, so every refusal and every
  * protocol rule stays the SDK's. A test holds the two paths to the same answers for every tool on
  * every revision.
  */
 import { RESULT_SERVER_INFO } from "./identity";
 import type { ToolDefinition } from "./tools";
-import { TOOLS } from "./tools";
+import { TOOLS, unknownArguments } from "./tools";
 
 const MODERN = "2026-07-28";
 
@@ -40,7 +40,7 @@ const ENVELOPE = {
 export interface FastCall {
   id: string | number;
   definition: ToolDefinition;
-  /** The arguments as the tool's input schema parsed them (what the SDK hands its handler). */
+  /** The arguments as the tool's input schema parsed them (what the SDK hands its handler), none unknown. */
   args: unknown;
   modern: boolean;
 }
@@ -82,6 +82,8 @@ export function fastCallOf(headers: HeaderReader, message: unknown): FastCall | 
   const definition = typeof params.name === "string" ? TOOLS_BY_NAME.get(params.name) : undefined;
   if (!definition) return undefined;
   if (params.arguments !== undefined && !isObject(params.arguments)) return undefined;
+  // Arguments the tool does not take are refused by runTool, after the SDK's own checks.
+  if (params.arguments !== undefined && unknownArguments(definition, params.arguments).length > 0) return undefined;
   const parsed = definition.input.safeParse(params.arguments ?? {});
   if (!parsed.success) return undefined;
   return { id, definition, args: parsed.data, modern };
@@ -95,6 +97,9 @@ const EVENT_STREAM_HEADERS = {
   "X-Accel-Buffering": "no",
 };
 
+/** The headers the SDK answers a 2026-07-28 request with: one JSON body. */
+const JSON_HEADERS = { "Content-Type": "application/json" };
+
 /** What the SDK adds to a 2026-07-28 result's `_meta`: who answers. */
 const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": RESULT_SERVER_INFO };
 
@@ -105,6 +110,7 @@ const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": RESULT_SERVER_I
 export const RESULT_JSON = Symbol("result JSON without _meta");
 
 export interface FastAnswer {
+  /** One of two constant objects, one per framing: the edge keeps what it adds to each by identity. */
   headers: Record<string, string>;
   /** The body in parts, to write in order. */
   parts: Buffer[];
@@ -128,5 +134,5 @@ export function fastAnswer(call: FastCall, result: { _meta?: Record<string, unkn
   const body = made
     ? [Buffer.from(`${open}{"result":{"_meta":${JSON.stringify(meta)},`), made, Buffer.from(tail)]
     : [Buffer.from(`${open}{"result":${JSON.stringify(inSdkOrder(result, meta)).slice(0, -1)}${tail}`)];
-  return { headers: call.modern ? { "Content-Type": "application/json" } : EVENT_STREAM_HEADERS, parts: body };
+  return { headers: call.modern ? JSON_HEADERS : EVENT_STREAM_HEADERS, parts: body };
 }

@@ -200,51 +200,64 @@ export async function runProcedure(
     headers: NO_HEADERS,
     requestId,
     origin: call.origin,
-    authenticate: async () => call.caller,
+    authenticate: call.authenticated,
+    caller: call.caller,
     prepaid,
   });
-  const meta = () => {
-    const credits = ctx.facts.credits;
-    const deprecation = ctx.facts.deprecation;
-    return {
-      requestId,
-      ...(credits ? { credits: { cost: credits.cost, remaining: credits.balance } } : {}),
-      ...(deprecation
-        ? {
-            deprecation: {
-              since: deprecation.since.toISOString(),
-              sunset: deprecation.sunset.toISOString(),
-              notes: deprecation.notes,
-            },
-          }
-        : {}),
-    };
-  };
-  const told = (problem: ErrorCode | null, error?: unknown) =>
-    call.exchange.tools.push({
-      tool: definition.name,
-      operation: ctx.facts.operation ?? definition.operation.name,
-      requestId,
-      isError: problem !== null,
-      problem,
-      credits: ctx.facts.credits ?? null,
-      error,
-    });
   try {
     const output = (await definition.call(ctx, input)) as Record<PropertyKey, unknown>;
-    told(null);
-    return { ok: true, output, meta: meta(), organizationId: ctx.facts.organizationId ?? "" };
+    tellExchange(call, definition, ctx, null);
+    return { ok: true, output, meta: resultMeta(ctx), organizationId: ctx.facts.organizationId ?? "" };
   } catch (error) {
     const trpcError =
       error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
     const problem = withSeeAlso(describeError(trpcError), toolNamer);
-    told(problem.code, error);
+    tellExchange(call, definition, ctx, problem.code, error);
     return {
       ok: false,
       problem: problemOf(problem.code, problem.detail, { origin: call.origin, requestId }, problem),
-      meta: meta(),
+      meta: resultMeta(ctx),
     };
   }
+}
+
+// Module functions, not closures made per call: a call of a tool is the hottest path of /mcp.
+
+/** A tool result's `_meta`: the call's request id, its credits and any deprecation of its operation. */
+function resultMeta(ctx: ApiContext): Record<string, unknown> {
+  const { credits, deprecation } = ctx.facts;
+  return {
+    requestId: ctx.requestId,
+    ...(credits ? { credits: { cost: credits.cost, remaining: credits.balance } } : {}),
+    ...(deprecation
+      ? {
+          deprecation: {
+            since: deprecation.since.toISOString(),
+            sunset: deprecation.sunset.toISOString(),
+            notes: deprecation.notes,
+          },
+        }
+      : {}),
+  };
+}
+
+/** What a tool call did, told to its request's exchange (its log line and metrics, record.ts). */
+function tellExchange(
+  call: McpCall,
+  definition: ToolDefinition,
+  ctx: ApiContext,
+  problem: ErrorCode | null,
+  error?: unknown,
+): void {
+  call.exchange.tools.push({
+    tool: definition.name,
+    operation: ctx.facts.operation ?? definition.operation.name,
+    requestId: ctx.requestId,
+    isError: problem !== null,
+    problem,
+    credits: ctx.facts.credits ?? null,
+    error,
+  });
 }
 
 /**
@@ -286,7 +299,14 @@ export async function runTool(definition: ToolDefinition, given: unknown, call: 
       content: [{ type: "text", text: JSON.stringify(checked.problem) }],
       _meta: { requestId: checked.requestId, problem: checked.problem },
     };
-  const input = checked.args;
+  return runCheckedTool(definition, checked.args, call);
+}
+
+/**
+ * `runTool` for arguments its tool's input schema has parsed already and that name nothing the tool
+ * does not take (the edge's plain call, fast-call.ts): they are not checked twice.
+ */
+export async function runCheckedTool(definition: ToolDefinition, input: unknown, call: McpCall): Promise<ToolResult> {
   const outcome = await runProcedure(definition, input, call);
   if (!outcome.ok)
     return {
@@ -302,9 +322,9 @@ export async function runTool(definition: ToolDefinition, given: unknown, call: 
     return withJson(made, outcome.meta);
   }
   // The link to the whole reading is made first, so the part that fits leaves room for it.
-  const link = wholeReadingLink(definition, input, outcome.output, outcome.organizationId);
+  const { link, bytes } = wholeReadingLink(definition, input, outcome.output, outcome.organizationId);
   const sparse = (input as { fields?: string } | undefined)?.fields !== undefined;
-  const made = resultOf(definition, outcome.output, args, Buffer.byteLength(JSON.stringify(link)), sparse);
+  const made = resultOf(definition, outcome.output, args, bytes, sparse);
   const { payload, content } = made;
   if (!isPartial(payload.page as Page | undefined)) return withJson(made, outcome.meta);
   return { structuredContent: payload, content: [...content, link], _meta: outcome.meta };
@@ -362,15 +382,16 @@ function wholeReadingLink(
   const second = Math.floor(Date.now() / 1000);
   const key = `${organizationId}\n${reading}`;
   const kept = recentLinks.get(key);
-  if (kept?.second === second) return kept.link;
+  if (kept?.second === second) return kept;
   const receipt = receiptFor(organizationId, reading, second * 1000);
   const uri = pageUri({ tool: definition.name, arguments: args, receipt });
   const link = Object.freeze(readingLink(uri, definition.name, args, definition.narrowing as NarrowingSpec));
   if (recentLinks.size >= RECENT_LINKS_KEPT) recentLinks.clear();
-  recentLinks.set(key, { second, link });
-  return link;
+  const made = { second, link, bytes: Buffer.byteLength(JSON.stringify(link)) };
+  recentLinks.set(key, made);
+  return made;
 }
 
 /** The links to whole readings made in the current second, by organization and reading. */
-const recentLinks = new Map<string, { second: number; link: ReturnType<typeof readingLink> }>();
+const recentLinks = new Map<string, { second: number; link: ReturnType<typeof readingLink>; bytes: number }>();
 const RECENT_LINKS_KEPT = 1_000;

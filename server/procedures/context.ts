@@ -50,7 +50,7 @@ export interface ApiContext {
   facts: CallFacts;
   /** How this surface proves who calls; run by apiProcedure. */
   authenticate: Authenticate;
-  /** Set by apiProcedure once authenticated. */
+  /** Set by apiProcedure once authenticated, or by a surface that authenticated the caller first. */
   caller: Caller | null;
   /** The country readings use when the caller names none: the organization's home country. */
   defaultCountry: string;
@@ -78,6 +78,8 @@ export function createApiContext(options: {
   requestId: string;
   origin: string;
   authenticate: Authenticate;
+  /** The caller when the surface has authenticated it already (the MCP edge): no await for it. */
+  caller?: Caller;
   /** Defaults to now + REQUEST_DEADLINE_MS. */
   deadline?: number;
   prepaid?: boolean;
@@ -92,7 +94,7 @@ export function createApiContext(options: {
     origin: options.origin,
     facts: { notModified: false },
     authenticate: options.authenticate,
-    caller: null,
+    caller: options.caller ?? null,
     defaultCountry: "",
     deadline: options.deadline ?? Date.now() + requestLimits().deadlineMs,
     prepaid: options.prepaid ?? false,

@@ -119,6 +119,13 @@ const procedure = t.procedure.use(async ({ next }) => {
   return result;
 });
 
+/** The stage bench's lap (server/observability/stages.ts): the stage since `began` added; now returned. */
+function lap(facts: object, stage: Stage, began: number): number {
+  const now = performance.now();
+  addStage(facts, stage, now - began);
+  return now;
+}
+
 /**
  * Every API procedure, whatever surface calls it (REST, MCP, dashboard). Its operation metadata
  * decides everything here, in this order: who calls (401), the scope (403), an organization to
@@ -132,14 +139,8 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
     if (!operation) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "procedure declares no operation" });
     ctx.facts.operation = operation.name;
     let began = timingStages ? performance.now() : 0;
-    const lap = (stage: Stage) => {
-      if (!timingStages) return;
-      const now = performance.now();
-      addStage(ctx.facts, stage, now - began);
-      began = now;
-    };
-    const caller = await ctx.authenticate();
-    lap("authentication");
+    const caller = ctx.caller ?? (await ctx.authenticate());
+    if (timingStages) began = lap(ctx.facts, "authentication", began);
     if (operation.scope && !caller.scopes.includes(operation.scope)) throw insufficientScope(operation.scope);
     const organization = caller.organization;
     if (!organization) throw organizationRequired(`${ctx.origin}${ONBOARDING_PATH}`);
@@ -161,12 +162,12 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
       // lower than the real one (debits only lower it; grants forget the cache): a refusal is sure.
       if (caller.metered && !ctx.prepaid && operation.credits > organization.creditBalance)
         throw unpaid(ctx, operation.credits, await creditBalance(ctx.db, organization.id));
-      lap("limits");
+      if (timingStages) began = lap(ctx.facts, "limits", began);
 
       const result = await next({ ctx: { caller, defaultCountry: organization.homeCountry } });
-      lap("procedure");
+      if (timingStages) began = lap(ctx.facts, "procedure", began);
       if (result.ok && caller.metered) await meter(ctx, operation, caller.credentialId, organization);
-      lap("debit");
+      if (timingStages) began = lap(ctx.facts, "debit", began);
       answered = result.ok;
       // What `procedure` does for every other procedure, here rather than in one more middleware:
       // each level of tRPC's chain costs a metered call some microseconds.

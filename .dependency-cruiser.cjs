@@ -8,7 +8,15 @@ const LAYERS = [
   { name: "domain", paths: ["^server/domain/", "^server/errors/"] },
   {
     name: "pure logic",
-    paths: ["^server/scoring/", "^server/readings/", "^server/notifications/", "^server/formats/", "^server/http/"],
+    paths: [
+      "^server/scoring/",
+      "^server/readings/",
+      "^server/notifications/",
+      "^server/formats/",
+      "^server/http/",
+      // The charts' pure transforms: the dashboard's components, the MCP views and the embeds draw from them.
+      "^server/charts/",
+    ],
   },
   // Observability (logs, metrics) sits with storage: it writes to stdout and db/ counts its caches.
   {
@@ -71,6 +79,22 @@ module.exports = {
       severity: "error",
       from: { path: SURFACES },
       to: { path: SURFACES, pathNot: "^server/$1/" },
+    },
+    {
+      name: "server imports components",
+      comment:
+        "server/ holds no React: what both draw (the charts' transforms) lives in server/charts, and components import it.",
+      severity: "error",
+      from: { path: "^server/" },
+      to: { path: "^components/" },
+    },
+    {
+      name: "db imports server code",
+      comment:
+        "db/ is the storage layer's floor: it takes no code from server/ (the metrics listen to it: db/cache-lookups.ts). Its schema still names the domain's types for its JSON columns (type-only imports, erased at build); moving those types down is the next step.",
+      severity: "error",
+      from: { path: "^db/" },
+      to: { path: "^server/", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "components import a surface other than the dashboard",

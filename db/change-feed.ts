@@ -6,7 +6,7 @@
  * only for databases whose feed listens: anywhere else (tests, the CLI) every read goes to the
  * database, as before.
  */
-import { serviceMetrics } from "../server/observability/metrics";
+import { tellCacheLookup } from "./cache-lookups";
 import type { Database } from "./client";
 
 export type ChangeTopic = "credentials" | "catalogue";
@@ -77,7 +77,7 @@ export class ChangeAwareCache<V> {
 
   get(db: Database, key: string): V | undefined {
     const value = this.peek(db, key);
-    if (cachesEnabled(db)) serviceMetrics().cacheLookup(this.name, value !== undefined);
+    if (cachesEnabled(db)) tellCacheLookup(this.name, value !== undefined);
     return value;
   }
 

@@ -13,11 +13,21 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import lockfile from "proper-lockfile";
-import type { PoolUse } from "../server/observability/metrics";
 import { noteDatabaseFault } from "./faults";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** How the database's connections are used, as far as the driver lets us see (the metrics report it). */
+export interface PoolUse {
+  database: "postgres" | "pglite";
+  /** Connections the pool may open. */
+  max: number;
+  /** Connections open now. */
+  open: number;
+  /** Connections running a statement now; null where it cannot be known. */
+  inUse: number | null;
+}
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export type DatabaseConfig =

@@ -18,10 +18,16 @@ import {
   YAxis,
 } from "recharts";
 import { score } from "@/components/format";
+import type { Point, Streak } from "@/server/charts/chart-data";
+import { arrowHead, signed } from "@/server/charts/geometry";
+import {
+  type Box,
+  type LabelPoint,
+  placeLabels,
+  type Segment,
+  streakLabelPlacement,
+} from "@/server/charts/label-placement";
 import { round1 } from "../../server/scoring/round";
-import type { Point, Streak } from "./chart-data";
-import { arrowHead, signed } from "./geometry";
-import { type Box, type LabelPoint, placeLabels, type Segment, streakLabelPlacement } from "./label-placement";
 
 const AXIS_TICKS = [0, 20, 40, 60, 80, 100];
 /** The labels' font size in pixels: drawn with it, and placed by it. */

@@ -20,9 +20,9 @@ import {
   YAxis,
 } from "recharts";
 import { score } from "@/components/format";
+import { type GhostBar, rankLabel } from "@/server/charts/chart-data";
+import { fitText, textWidth } from "@/server/charts/label-placement";
 import { rankRangeText } from "../../server/readings/rank";
-import { type GhostBar, rankLabel } from "./chart-data";
-import { fitText, textWidth } from "./label-placement";
 
 export interface Cutoff {
   name: string;

@@ -12,11 +12,11 @@ import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
 import { type KeyboardEvent, useMemo, useRef, useState } from "react";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { inkOn, retainedColour } from "@/components/charts/heat-scale";
 import { count, countryNameOrder, score } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
 import { useReadingHref } from "@/components/reading-link";
 import { usePaged } from "@/components/ui/pager";
+import { inkOn, retainedColour } from "@/server/charts/heat-scale";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import type { AppRouter } from "@/server/procedures/root";
 

@@ -1,10 +1,10 @@
 "use client";
-/** The Capability Index: products ranked by published Innovation, with the band cutoffs drawn. */
-import { capaIndexBars } from "@/components/charts/chart-data";
 import { ChartFigure } from "@/components/charts/chart-figure";
 import { type Cutoff, RankedBars } from "@/components/charts/ranked-bars";
 import { count, score } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
+/** The Capability Index: products ranked by published Innovation, with the band cutoffs drawn. */
+import { capaIndexBars } from "@/server/charts/chart-data";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { percentNumber } from "@/server/formats/percent";
 import type { CapaindexReading } from "./reading-types";

@@ -1,4 +1,9 @@
 "use client";
+import { ChartFigure } from "@/components/charts/chart-figure";
+import { DeltaMap, DeltaMapLegend } from "@/components/charts/delta-map";
+import { RankedBars } from "@/components/charts/ranked-bars";
+import { count } from "@/components/format";
+import { productNameCell } from "@/components/product/product-link";
 /**
  * The Delta in two views: the map (a streak per product from published to under controls) and the
  * bars (the ranking under controls with the published ceiling as a ghost). One table and CSV per
@@ -6,19 +11,8 @@
  * among themselves; those that fail are set apart, named with the gate they missed, and stay in the
  * table.
  */
-import {
-  deltaGhostBars,
-  deltaStreaks,
-  type GhostBar,
-  type Streak,
-  usableHeadline,
-} from "@/components/charts/chart-data";
-import { ChartFigure } from "@/components/charts/chart-figure";
-import { DeltaMap, DeltaMapLegend } from "@/components/charts/delta-map";
-import { signed } from "@/components/charts/geometry";
-import { RankedBars } from "@/components/charts/ranked-bars";
-import { count } from "@/components/format";
-import { productNameCell } from "@/components/product/product-link";
+import { deltaGhostBars, deltaStreaks, type GhostBar, type Streak, usableHeadline } from "@/server/charts/chart-data";
+import { signed } from "@/server/charts/geometry";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { GatedOutList, gatedOut, gatesSentence, gateWords, throughGates } from "./gated-out";
 import type { DeltaReading, DeltaView } from "./reading-types";

@@ -7,10 +7,10 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { usableCount } from "@/components/charts/chart-data";
 import type { Cutoff } from "@/components/charts/ranked-bars";
 import { count } from "@/components/format";
 import { problemText, useTRPC } from "@/components/trpc";
+import { usableCount } from "@/server/charts/chart-data";
 import { fullGeographies } from "@/server/domain/geographies";
 import { CapaindexFigure } from "./capaindex-figure";
 import { useCountryInUrl } from "./country-in-url";

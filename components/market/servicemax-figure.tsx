@@ -1,14 +1,14 @@
 "use client";
+import { ChartFigure } from "@/components/charts/chart-figure";
+import { RankedBars } from "@/components/charts/ranked-bars";
+import { score } from "@/components/format";
+import { productNameCell } from "@/components/product/product-link";
 /**
  * The Max reading: products ranked by the Innovation they keep with every control engaged. Each bar
  * is `on` in front of its `off` ghost; unavailable products say so and name the controls they miss.
  */
-import { maxGhostBars, usableHeadline } from "@/components/charts/chart-data";
-import { ChartFigure } from "@/components/charts/chart-figure";
-import { signed } from "@/components/charts/geometry";
-import { RankedBars } from "@/components/charts/ranked-bars";
-import { score } from "@/components/format";
-import { productNameCell } from "@/components/product/product-link";
+import { maxGhostBars, usableHeadline } from "@/server/charts/chart-data";
+import { signed } from "@/server/charts/geometry";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { percentNumber, percentText } from "@/server/formats/percent";
 import { GatedOutList, gatedOut, gatesSentence, gateWords, throughGates } from "./gated-out";

@@ -17,7 +17,7 @@ import {
   YAxis,
 } from "recharts";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { fitText } from "@/components/charts/label-placement";
+import { fitText } from "@/server/charts/label-placement";
 import { type Column, csvFileName } from "@/server/formats/csv";
 import { EvidenceBlock, valueText } from "./evidence";
 import { AXIS_LABELS, type Axis, type AxisBreakdown, type IndicatorContribution } from "./types";

@@ -3,9 +3,10 @@
  * them, naming the controls it misses), the scores under the controls against the published ones
  * with the distance, and per axis each indicator's change in points, largest loss first.
  */
-import { signed } from "@/components/charts/geometry";
+
 import { score } from "@/components/format";
 import { TableWrap } from "@/components/ui/table-wrap";
+import { signed } from "@/server/charts/geometry";
 import { EvidenceBlock, valueText } from "./evidence";
 import { AXES, AXIS_LABELS, type Axis, type AxisBreakdown, type ProductBreakdown, type UnderControls } from "./types";
 

@@ -1,6 +1,6 @@
 /**
  * An embed's chart, pure: a reading's payload in, what it draws (bars, streaks or a grid, through
- * the dashboard's own transforms, components/charts/chart-data.ts) out, then as a self-contained
+ * the dashboard's own transforms, server/charts/chart-data.ts) out, then as a self-contained
  * SVG (title and description for screen readers, caption and citation inside) and as the table
  * that is its alternative. Every name is text someone else wrote: escaped, and stripped of what
  * XML cannot hold. No I/O.
@@ -15,9 +15,9 @@ import {
   type MaxPayload,
   maxGhostBars,
   type Streak,
-} from "../../components/charts/chart-data";
-import { inkOn, retainedColour } from "../../components/charts/heat-scale";
-import { fitText, placeLabels, streakLabelPlacement, textWidth } from "../../components/charts/label-placement";
+} from "../charts/chart-data";
+import { inkOn, retainedColour } from "../charts/heat-scale";
+import { fitText, placeLabels, streakLabelPlacement, textWidth } from "../charts/label-placement";
 import {
   EMBED_DRAWN_PRODUCTS,
   type EmbedFacts,

@@ -6,19 +6,12 @@
  * docs/operations.md lists the metrics.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { listenToCacheLookups } from "../../db/cache-lookups";
+import type { PoolUse } from "../../db/client";
+
+export type { PoolUse };
 
 export type Surface = "rest" | "mcp";
-
-/** How the database's connections are used, as far as the driver lets us see. */
-export interface PoolUse {
-  database: "postgres" | "pglite";
-  /** Connections the pool may open. */
-  max: number;
-  /** Connections open now. */
-  open: number;
-  /** Connections running a statement now; null where it cannot be known. */
-  inUse: number | null;
-}
 
 /** Latency buckets, in seconds: a cached reading takes a few ms, a cold one tens, a stuck one seconds. */
 export const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -224,8 +217,15 @@ export class ServiceMetrics {
 
 const shared = globalThis as typeof globalThis & { __mpsMetrics?: ServiceMetrics };
 
-/** The process's metrics (created, with Node's default metrics, on first use). */
+/**
+ * The process's metrics (created, with Node's default metrics, on first use: at start-up, before
+ * the database opens), told of every cache lookup the storage layer makes.
+ */
 export function serviceMetrics(): ServiceMetrics {
-  shared.__mpsMetrics ??= new ServiceMetrics();
+  if (!shared.__mpsMetrics) {
+    const metrics = new ServiceMetrics();
+    shared.__mpsMetrics = metrics;
+    listenToCacheLookups((cache, hit) => metrics.cacheLookup(cache, hit));
+  }
   return shared.__mpsMetrics;
 }

@@ -7,14 +7,13 @@
  * discovery document. Every check that fails is refused with the RFC 6749 error that says which;
  * a removed member's assertion is refused and their tokens stop.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client, CrossAppAccessProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { decodeJwt, exportJWK, generateKeyPair, type CryptoKey as JoseKey, type JWK, jwtVerify, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
-import { authSessions, memberships, users } from "@/db/schema";
 import { linkIdentity, setIdentityProvider } from "@/server/accounts/identity-providers";
 import { idpKeys } from "@/server/oauth/idp-keys";
 import { organization } from "../helpers/accounts";

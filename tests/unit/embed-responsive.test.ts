@@ -7,7 +7,7 @@
  */
 import { DOMParser } from "@xmldom/xmldom";
 import { describe, expect, it } from "vitest";
-import type { DeltaPayload, MaxPayload } from "@/components/charts/chart-data";
+import type { DeltaPayload, MaxPayload } from "@/server/charts/chart-data";
 import type { EmbedFacts } from "@/server/domain/embeds";
 import { altTextOf, csvOf, embedChart, embedSvg, linesWithin, shortenAtWord, tableOf } from "@/server/embeds/chart";
 import { embedPage, methodologyPage } from "@/server/embeds/page";

@@ -5,7 +5,7 @@
  * map draws the same products as the bars. No timing here (tests/bench/size.ts measures it).
  */
 import { describe, expect, it } from "vitest";
-import type { DeltaPayload } from "@/components/charts/chart-data";
+import type { DeltaPayload } from "@/server/charts/chart-data";
 import { EMBED_DRAWN_PRODUCTS, type EmbedFacts } from "@/server/domain/embeds";
 import { type AvailabilityPayload, embedChart, embedSvg, svgSize, tableOf } from "@/server/embeds/chart";
 import { embedPage } from "@/server/embeds/page";

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { DOMParser } from "@xmldom/xmldom";
 import { describe, expect, it } from "vitest";
-import type { DeltaPayload, MaxPayload } from "@/components/charts/chart-data";
+import type { DeltaPayload, MaxPayload } from "@/server/charts/chart-data";
 import type { EmbedFacts } from "@/server/domain/embeds";
 import { type AvailabilityPayload, embedChart, embedSvg, fitWithin, svgSize, tableOf } from "@/server/embeds/chart";
 import { embedPage } from "@/server/embeds/page";

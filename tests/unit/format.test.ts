@@ -4,8 +4,8 @@
  * chooser by name). Expected values are written out by hand.
  */
 import { describe, expect, it } from "vitest";
-import { usableHeadline } from "@/components/charts/chart-data";
 import { byCountryName, count, countryNameOrder, credits } from "@/components/format";
+import { usableHeadline } from "@/server/charts/chart-data";
 
 describe("count: every count printed with thousands separators", () => {
   it("writes 0, 999, 1,000 and 1,234,567", () => {

@@ -1,11 +1,3 @@
-/**
- * Output validated and serialised once per immutable payload (server/procedures/validated-once.ts),
- * and the surfaces writing that JSON text (its bytes kept once for REST).
- */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { initTRPC } from "@trpc/server";
-import { createOpenApiNodeHttpHandler, type OpenApiMeta } from "trpc-to-openapi";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { answerBytes, answerJson, SERIALIZED_JSON, validatedOnce } from "@/server/procedures/validated-once";

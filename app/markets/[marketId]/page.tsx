@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { usableHeadline } from "@/components/charts/chart-data";
 import { MarketFrame } from "@/components/market/market-frame";
 import { SnapshotTable } from "@/components/market/snapshot-table";
 import { underCountry } from "@/components/market/under-country";
 import { ReadingLink } from "@/components/reading-link";
+import { usableHeadline } from "@/server/charts/chart-data";
 import { givenParams, loadMarketView, type MarketViewPageProps, marketPath } from "@/server/dashboard/market-page";
 
 export const metadata: Metadata = { title: "Market" };

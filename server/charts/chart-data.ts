@@ -3,8 +3,8 @@
  * delta map, bars with a ghost ceiling for rankings. Shared by the MCP chart view and the
  * dashboard, so both draw the same thing from the same numbers.
  */
-import { round1 } from "../../server/scoring/round";
-import { count } from "../format";
+import { count } from "../formats/count";
+import { round1 } from "../scoring/round";
 
 export interface Scores {
   innovation: number;

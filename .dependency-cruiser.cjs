@@ -1,62 +1,102 @@
 /**
- * The layer graph (README "Layers"): every import runs downward. A module may import its own layer
+ * The layer graph (docs/development.md "Layers", whose map `npm run docs:layers` writes from the
+ * table below): every import runs downward. A module may import its own layer
  * and the layers below it, never a layer above; surfaces never import each other; the pure layers
  * do no I/O. `npm run lint:layers` checks it; CI runs it. A new import that breaks a rule is a
  * design question: move the shared piece down a layer rather than silencing the rule.
  */
 const LAYERS = [
-  { name: "domain", paths: ["^server/domain/", "^server/errors/"] },
   {
-    name: "pure logic",
-    paths: [
-      "^server/scoring/",
-      "^server/readings/",
-      "^server/notifications/",
-      "^server/formats/",
-      "^server/http/",
-      // The charts' pure transforms: the dashboard's components, the MCP views and the embeds draw from them.
-      "^server/charts/",
+    name: "domain",
+    rooms: [
+      ["server/domain/", "market definition and its checks, score types, the Operation row, the price sentence"],
+      ["server/errors/", "error codes, ApiError, describeError"],
     ],
   },
-  // Observability (logs, metrics) sits with storage: it writes to stdout and db/ counts its caches.
+  {
+    name: "pure logic",
+    rooms: [
+      ["server/scoring/", "the scoring engine, sensitivity, what-if"],
+      ["server/readings/", "every reading's computation, one type of release, release exports"],
+      ["server/notifications/", "what a notification, a weekly summary and a webhook event say"],
+      ["server/formats/", "CSV, JSON tables, ZIP, citations, counts and money in words"],
+      ["server/http/", "origin, problem+json, security headers, same-origin, HTML escaping, paths"],
+      // The charts' pure transforms: the dashboard's components, the MCP views and the embeds draw from them.
+      ["server/charts/", "the charts' transforms, colour scale and label placement (dashboard, MCP views, embeds)"],
+    ],
+  },
+  // Observability (logs, metrics) sits with storage: it writes to stdout and listens to db/'s caches.
   {
     name: "storage",
-    paths: [
-      "^db/",
-      "^server/catalog/",
-      "^server/exports/",
-      "^server/limits/",
-      "^server/queue/",
-      "^server/observability/",
-      "^server/keys/",
-      "^server/outbound/",
-      "^server/workers/",
+    rooms: [
+      ["db/", "schema, client, migrations, change feed, demo data"],
+      ["server/catalog/", "the catalogue store; releases.ts, the one way to load a release"],
+      ["server/exports/", "a release's export built once on a worker thread, served many times"],
+      ["server/limits/", "rate limits, bulkheads, request deadlines, abuse throttles"],
+      ["server/queue/", "pg-boss on the service's own database"],
+      ["server/observability/", "JSON log, Prometheus metrics, call records"],
+      ["server/keys/", "the app's one secret (AUTH_SECRET) and what is sealed with it"],
+      ["server/outbound/", "the outbound guard: what the service may dial, and dialling it"],
+      ["server/workers/", "the worker pool: PNG rendering, export builds, readings of large markets"],
     ],
   },
   // Billing (credit packs bought through Stripe) is its own room beside accounts: it writes the ledger too.
-  { name: "accounts", paths: ["^server/accounts/", "^server/billing/"] },
-  { name: "start-up", paths: ["^server/startup/", "^server/database/", "^server/http-server/"] },
+  {
+    name: "accounts",
+    rooms: [
+      ["server/accounts/", "organizations, members, tokens, credits, usage, webhooks, SSO, notifications"],
+      ["server/billing/", "credit packs bought through Stripe, disputes, automatic top-up"],
+    ],
+  },
+  {
+    name: "start-up",
+    rooms: [
+      ["server/startup/", "what is decided once at start: the public origin, billing, the dev outbox, the seed"],
+      ["server/database/", "the app's database handle: open, migrate, seed the demo"],
+      ["server/http-server/", "the HTTP server npm start runs: /v1 and /mcp directly, health, the Fetch bridge"],
+    ],
+  },
   // Mail sits with auth: sign-in links are mail, and its unsubscribe links are signed with the auth secret.
-  { name: "auth", paths: ["^server/auth/", "^server/mail/"] },
-  { name: "procedures", paths: ["^server/procedures/"] },
+  {
+    name: "auth",
+    rooms: [
+      ["server/auth/", "callers: bearer tokens, OAuth access tokens, sessions, sealed secrets"],
+      ["server/mail/", "transport and dev outbox, notification mail, signed unsubscribe links"],
+    ],
+  },
+  {
+    name: "procedures",
+    rooms: [["server/procedures/", "tRPC: each operation declared once; auth, scopes, limits, credits"]],
+  },
   {
     name: "surfaces",
-    paths: [
-      "^server/rest/",
-      "^server/mcp/",
-      "^server/oauth/",
-      "^server/dashboard/",
-      "^server/cli/",
-      "^server/jobs/",
-      "^server/embeds/",
-      "^components/",
+    rooms: [
+      ["server/rest/", "/v1: dispatch, the door, answers"],
+      ["server/mcp/", "/mcp: the edge, tools, results, the SDK server"],
+      ["server/oauth/", "the OAuth server (oidc-provider), ID-JAG"],
+      ["server/dashboard/", "the dashboard's caller and its procedures"],
+      ["server/cli/", "the operator's command line"],
+      ["server/jobs/", "background jobs on the queue: notifications, mail, webhook deliveries, top-ups"],
+      ["server/embeds/", "public embed links: chart, page, serving"],
+      ["components/", "React: the dashboard's pieces and the MCP views"],
     ],
   },
   // The routing table: which API path each surface's Node entry answers (server/routing/api-routes.ts).
   // It sits above the surfaces it routes to, and below the entry points that serve it.
-  { name: "routing", paths: ["^server/routing/"] },
-  { name: "routes and entry points", paths: ["^app/", "^proxy\\.ts$", "^instrumentation\\.ts$", "^scripts/"] },
-];
+  { name: "routing", rooms: [["server/routing/", "which API path each surface's Node entry answers"]] },
+  {
+    name: "routes and entry points",
+    rooms: [
+      ["app/", "Next.js routes only"],
+      ["proxy.ts", "Next's proxy"],
+      ["instrumentation.ts", "what starts with the server"],
+      ["scripts/", "npm scripts' entry points"],
+    ],
+  },
+].map((layer) => ({
+  ...layer,
+  paths: layer.rooms.map(([room]) => `^${room.replace(/\./g, "\\.")}${room.endsWith("/") ? "" : "$"}`),
+}));
 
 const upward = LAYERS.flatMap((layer, index) =>
   LAYERS.slice(index + 1).map((above) => ({
@@ -116,6 +156,7 @@ module.exports = {
           "^server/notifications/",
           "^server/formats/",
           "^server/http/",
+          "^server/charts/",
           // The embed's chart and page: data in, text out (server/embeds/serve.ts serves them).
           "^server/embeds/(chart|page)\\.ts$",
         ],
@@ -148,3 +189,7 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
   },
 };
+
+// The layers, for the generated map in docs/development.md (npm run docs:layers): not a
+// dependency-cruiser option, so not enumerable (its configuration is checked against a schema).
+Object.defineProperty(module.exports, "layers", { value: LAYERS, enumerable: false });

@@ -18,6 +18,7 @@ const LAYERS = [
     rooms: [
       ["server/scoring/", "the scoring engine, sensitivity, what-if"],
       ["server/readings/", "every reading's computation, one type of release, release exports"],
+      ["server/comparisons/", "two releases of a market compared: what changed, summed up and said"],
       ["server/notifications/", "what a notification, a weekly summary and a webhook event say"],
       ["server/formats/", "CSV, JSON tables, ZIP, citations, counts and money in words"],
       ["server/http/", "origin, problem+json, security headers, same-origin, HTML escaping, paths"],
@@ -40,11 +41,20 @@ const LAYERS = [
       ["server/workers/", "the worker pool: PNG rendering, export builds, readings of large markets"],
     ],
   },
-  // Billing (credit packs bought through Stripe) is its own room beside accounts: it writes the ledger too.
+  // What a person and an organization have, one room per concern; billing (credit packs bought
+  // through Stripe) beside them, writing the ledger through server/credits.
   {
     name: "accounts",
     rooms: [
-      ["server/accounts/", "organizations, members, tokens, credits, usage, webhooks, SSO, notifications"],
+      [
+        "server/organizations/",
+        "organizations, members, invitations, settings, the audit trail, members' MCP connections",
+      ],
+      ["server/identity/", "single sign-on: identity providers, their links to people, rechecks"],
+      ["server/api-access/", "API tokens, OAuth grants' records (oidc-provider's storage), embeds"],
+      ["server/credits/", "the balance and its ledger, changed together; usage read from the ledger"],
+      ["server/webhooks/", "an organization's webhook endpoints and their deliveries"],
+      ["server/following/", "who follows which market, notifications, the inbox, the weekly summary, e-mails owed"],
       ["server/billing/", "credit packs bought through Stripe, disputes, automatic top-up"],
     ],
   },
@@ -66,7 +76,13 @@ const LAYERS = [
   },
   {
     name: "procedures",
-    rooms: [["server/procedures/", "tRPC: each operation declared once; auth, scopes, limits, credits"]],
+    rooms: [
+      ["server/procedures/", "tRPC: each operation declared once (operations/); auth, scopes, limits, credits"],
+      [
+        "server/routers/",
+        "the routers of the API and the dashboard, by area, joined in root.ts; a procedure invoked by path",
+      ],
+    ],
   },
   {
     name: "surfaces",
@@ -153,6 +169,7 @@ module.exports = {
           "^server/errors/",
           "^server/scoring/",
           "^server/readings/",
+          "^server/comparisons/",
           "^server/notifications/",
           "^server/formats/",
           "^server/http/",

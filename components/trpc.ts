@@ -1,7 +1,7 @@
 "use client";
 /** The dashboard's typed tRPC hooks (TanStack Query); the provider lives in trpc-provider.tsx. */
 import { createTRPCContext } from "@trpc/tanstack-react-query";
-import type { AppRouter } from "@/server/procedures/root";
+import type { AppRouter } from "@/server/routers/root";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 

@@ -957,7 +957,7 @@ export const identityLinks = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.subject] }),
     unique("identity_links_organization_user").on(t.organizationId, t.userId),
-    // Each dashboard request asks for the person's links due a recheck (server/accounts/sso.ts).
+    // Each dashboard request asks for the person's links due a recheck (server/identity/sso.ts).
     index("identity_links_user_checked").on(t.userId, t.checkedAt),
   ],
 );

@@ -27,7 +27,7 @@ interface Filters {
 }
 
 const PAGE = 50;
-/** A day as the server takes it (server/procedures/routers/audit.ts): YYYY-MM-DD, from 1970. */
+/** A day as the server takes it (server/routers/audit.ts): YYYY-MM-DD, from 1970. */
 const DAY = /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}$/;
 
 /**

@@ -18,7 +18,7 @@ import { useReadingHref } from "@/components/reading-link";
 import { usePaged } from "@/components/ui/pager";
 import { inkOn, retainedColour } from "@/server/charts/heat-scale";
 import { type Column, csvFileName } from "@/server/formats/csv";
-import type { AppRouter } from "@/server/procedures/root";
+import type { AppRouter } from "@/server/routers/root";
 
 export type AvailabilityReading = inferRouterOutputs<AppRouter>["readings"]["availability"];
 type Product = AvailabilityReading["products"][number];

@@ -1,6 +1,6 @@
 /** Reading payloads as the dashboard receives them: the API's own output types. */
 import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@/server/procedures/root";
+import type { AppRouter } from "@/server/routers/root";
 
 type Readings = inferRouterOutputs<AppRouter>["readings"];
 export type CapaindexReading = Readings["capaindex"];

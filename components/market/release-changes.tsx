@@ -11,8 +11,6 @@ import { score } from "@/components/format";
 import { ProductLink } from "@/components/product/product-link";
 import { usePaged } from "@/components/ui/pager";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { AXES } from "@/server/domain/market-definition";
-import type { AppRouter } from "@/server/procedures/root";
 import {
   AXIS_LABELS,
   attributionText,
@@ -22,7 +20,9 @@ import {
   maxRankText,
   rankText,
   scoreChangeText,
-} from "@/server/readings/comparison-phrases";
+} from "@/server/comparisons/comparison-phrases";
+import { AXES } from "@/server/domain/market-definition";
+import type { AppRouter } from "@/server/routers/root";
 import { bandSlug } from "./band";
 
 export type Comparison = inferRouterOutputs<AppRouter>["readings"]["changes"];

@@ -1,6 +1,6 @@
 /** The product breakdown as the dashboard receives it: the API's own output type. */
 import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@/server/procedures/root";
+import type { AppRouter } from "@/server/routers/root";
 
 export type ProductBreakdown = inferRouterOutputs<AppRouter>["readings"]["product"];
 export type Axis = keyof ProductBreakdown["axes"];

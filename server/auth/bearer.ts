@@ -4,7 +4,7 @@
  * A refusal is an ApiError `unauthorized` whose detail says why; a database fault propagates.
  */
 import type { Database } from "../../db/client";
-import { authenticateSecret, type TokenHolder } from "../accounts/tokens";
+import { authenticateSecret, type TokenHolder } from "../api-access/tokens";
 import { unauthorized } from "../errors/api-error";
 import { authenticateAccessToken, looksLikeJwt } from "./access-token";
 import { type Authenticate, bearerToken, type Caller, type HeaderReader } from "./caller";

@@ -8,8 +8,8 @@ import type { Provider } from "next-auth/providers";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { authAccounts, authSessions, authVerificationTokens, users } from "../../db/schema";
-import { ssoRequiredFor } from "../accounts/sso";
 import { getDatabase } from "../database/app-database";
+import { ssoRequiredFor } from "../identity/sso";
 import { appSecret } from "../keys/app-secret";
 import { deliverMail } from "../mail/mail";
 

@@ -1,7 +1,7 @@
 /** The caller a signed-in person is in the dashboard (kept apart from next-auth, for tests and MCP). */
 import type { Database } from "../../db/client";
-import { activeOrganizationOf, type Membership } from "../accounts/organizations";
 import { MARKET_READ_SCOPE } from "../domain/operations";
+import { activeOrganizationOf, type Membership } from "../organizations/organizations";
 import type { Caller, CallerOrganization } from "./caller";
 
 /** What a caller carries of the organization it acts in. */

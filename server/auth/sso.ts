@@ -7,6 +7,10 @@
  * public origin (server/http/origin.ts), never on a Host a client sent.
  */
 import type { Database } from "../../db/client";
+import { getDatabase } from "../database/app-database";
+import { publicOrigin } from "../http/origin";
+import { SIGN_IN_PATH } from "../http/paths";
+import { isSameOriginRequest } from "../http/same-origin";
 import {
   beginSsoSignIn,
   completeSsoSignIn,
@@ -15,11 +19,7 @@ import {
   SSO_TRANSACTION_SECONDS,
   SsoRefusal,
   type SsoTransaction,
-} from "../accounts/sso";
-import { getDatabase } from "../database/app-database";
-import { publicOrigin } from "../http/origin";
-import { SIGN_IN_PATH } from "../http/paths";
-import { isSameOriginRequest } from "../http/same-origin";
+} from "../identity/sso";
 import { SealBrokenError, seal, unseal } from "../keys/sealed";
 import { errorMessage, log } from "../observability/logger";
 import { sessionMaxAge } from "./session-age";
@@ -138,7 +138,7 @@ export async function ssoCallback(request: Request, database?: Database): Promis
 /**
  * For every dashboard request of a signed-in person: a session made outside an IdP their address
  * must now use ends, and their identity links that are due are rechecked at the IdP
- * (server/accounts/sso.ts); false when their session has ended. A fault here never signs anyone out.
+ * (server/identity/sso.ts); false when their session has ended. A fault here never signs anyone out.
  */
 export async function stillSignedIn(userId: string, database?: Database): Promise<boolean> {
   try {

@@ -8,7 +8,7 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/client";
 import { billingCustomers, organizations, topUpAttempts, topUpSettings } from "../../db/schema";
-import { recordAuditEvent } from "../accounts/audit";
+import { recordAuditEvent } from "../organizations/audit";
 import { STRIPE_ACTOR } from "./metadata";
 import { lockOrganization } from "./organization-lock";
 

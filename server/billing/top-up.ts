@@ -11,12 +11,12 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/client";
 import { billingCustomers, creditPurchases, topUpAttempts, topUpSettings } from "../../db/schema";
-import { recordAuditEvent } from "../accounts/audit";
-import { announceMailsOwed } from "../accounts/credits";
+import { announceMailsOwed } from "../credits/credits";
 import type { TopUpFailedContent } from "../domain/notification-content";
 import { ApiError } from "../errors/api-error";
 import { CREDITS_PATH } from "../http/paths";
 import { errorMessage, log } from "../observability/logger";
+import { recordAuditEvent } from "../organizations/audit";
 import { reservePurchase } from "./cap";
 import { ensureCustomer, stripeSettingsOf } from "./checkout";
 import type { BillingConfig, CreditPack } from "./config";

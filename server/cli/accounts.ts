@@ -1,8 +1,8 @@
-import { auditCsv, auditPage } from "../accounts/audit";
-import { CreditsError, changeCredits, creditBalance } from "../accounts/credits";
-import { createOrganization, OrganizationError, requireOrganization } from "../accounts/organizations";
-import { createApiToken, TOKEN_SCOPES, type TokenScope } from "../accounts/tokens";
+import { createApiToken, TOKEN_SCOPES, type TokenScope } from "../api-access/tokens";
+import { CreditsError, changeCredits, creditBalance } from "../credits/credits";
 import { oneLine } from "../domain/audit";
+import { auditCsv, auditPage } from "../organizations/audit";
+import { createOrganization, OrganizationError, requireOrganization } from "../organizations/organizations";
 import { IDP_USAGE, idpCommand } from "./identity-providers";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 import { isMemberRefusal, MEMBER_USAGE, memberCommand } from "./members";

@@ -12,6 +12,7 @@ import {
   readGeographies,
   restoreMarket,
 } from "../catalog/store";
+import { changes } from "../comparisons/release-comparison";
 import {
   CatalogFileError,
   checkGeographies,
@@ -20,7 +21,6 @@ import {
   marketIssues,
   missingEvidenceIssues,
 } from "../domain/definition-checks";
-import { changes } from "../readings/release-comparison";
 import { scoreMarket } from "../scoring/engine";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 import { previewCountry, previewLines } from "./preview";

@@ -3,11 +3,11 @@
  * `create` pays for the release the embed shows at once, as the dashboard does, and prints the
  * embed's URL last (APP_URL's origin, else this machine's server on PORT).
  */
-import { findEmbed, listEmbeds, revokeEmbed } from "../accounts/embeds";
-import { requireOrganization } from "../accounts/organizations";
+import { findEmbed, listEmbeds, revokeEmbed } from "../api-access/embeds";
 import { EMBED_READINGS, EMBED_THEMES, type EmbedReading, type EmbedTheme, viewFor } from "../domain/embeds";
 import { ApiError } from "../errors/api-error";
 import { mailLinkOrigin } from "../http/origin";
+import { requireOrganization } from "../organizations/organizations";
 import { createEmbed, embedPrice } from "../procedures/embeds";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";
 

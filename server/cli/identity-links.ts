@@ -4,9 +4,9 @@
  * dashboard through the IdP (single sign-on makes the same link by itself). Only a member may be
  * linked; a link counts only while they stay one. Audited as the operator.
  */
-import { identityProviderOf, linkIdentity, unlinkIdentity } from "../accounts/identity-providers";
-import { MemberError, personByEmail, roleOf } from "../accounts/members";
-import { requireOrganization } from "../accounts/organizations";
+import { identityProviderOf, linkIdentity, unlinkIdentity } from "../identity/identity-providers";
+import { MemberError, personByEmail, roleOf } from "../organizations/members";
+import { requireOrganization } from "../organizations/organizations";
 import { type CliContext, parse, requiredOption, UsageError, withDatabase } from "./io";
 import { audited } from "./operator-audit";
 

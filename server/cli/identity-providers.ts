@@ -4,6 +4,8 @@
  * `verify` looks the record up through the service's resolver. Each change is audited as the operator.
  */
 import { readFile } from "node:fs/promises";
+import { normaliseDomain, publicKeySet } from "../domain/identity-providers";
+import { isRole, type Role } from "../domain/roles";
 import {
   claimDomain,
   IdentityProviderError,
@@ -14,10 +16,8 @@ import {
   proveDomain,
   removeIdentityProvider,
   setIdentityProvider,
-} from "../accounts/identity-providers";
-import { requireOrganization } from "../accounts/organizations";
-import { normaliseDomain, publicKeySet } from "../domain/identity-providers";
-import { isRole, type Role } from "../domain/roles";
+} from "../identity/identity-providers";
+import { requireOrganization } from "../organizations/organizations";
 import { LINK_USAGE, linkCommand } from "./identity-links";
 import { type CliContext, parse, requiredOption, UsageError, withDatabase } from "./io";
 import { audited } from "./operator-audit";

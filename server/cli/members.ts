@@ -1,12 +1,13 @@
 /**
  * `ops org member add|role|remove`: the operator's hand on who belongs to an organization. The
- * same rules as the dashboard's (server/accounts/members.ts): an organization keeps its last
+ * same rules as the dashboard's (server/organizations/members.ts): an organization keeps its last
  * owner, and removing someone revokes their tokens and MCP connections with it. Each change is
  * recorded in the audit trail as the operator, in its own transaction.
  */
-import { addMember, changeRole, MemberError, personByEmail, removeMember } from "../accounts/members";
-import { OrganizationError, requireOrganization } from "../accounts/organizations";
+
 import { isRole, ROLES, type Role } from "../domain/roles";
+import { addMember, changeRole, MemberError, personByEmail, removeMember } from "../organizations/members";
+import { OrganizationError, requireOrganization } from "../organizations/organizations";
 import { type CliContext, parse, requiredOption, UsageError, withDatabase } from "./io";
 import { audited } from "./operator-audit";
 

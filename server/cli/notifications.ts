@@ -1,5 +1,5 @@
 /** `ops notifications …`: what the weekly summary would send, without sending it. */
-import { summariesToSend, weeklySummaries } from "../accounts/weekly";
+import { summariesToSend, weeklySummaries } from "../following/weekly";
 import { composeMail } from "../mail/notification-mail";
 import { latestSlot, slotOfWeek, weeklyScheduleFromEnv } from "../notifications/week";
 import { type CliContext, parse, UsageError, withDatabase } from "./io";

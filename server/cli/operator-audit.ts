@@ -3,8 +3,8 @@
  * recorded as the operator, in the change's own transaction.
  */
 import type { Database } from "../../db/client";
-import { recordAuditEvent } from "../accounts/audit";
 import type { AuditActor, AuditChange } from "../domain/audit";
+import { recordAuditEvent } from "../organizations/audit";
 
 /**
  * Who the CLI's changes are recorded as in the audit trail: the operator, named by the account

@@ -1,9 +1,8 @@
 /**
  * `ops catalog preview` in words: which country the comparison engages, and the comparison as
- * lines of text (the phrases of server/readings/comparison-phrases.ts, as on the dashboard).
+ * lines of text (the phrases of server/comparisons/comparison-phrases.ts, as on the dashboard).
  */
 import { CatalogStateError } from "../catalog/store";
-import { AXES } from "../domain/market-definition";
 import {
   AXIS_LABELS,
   attributionText,
@@ -12,8 +11,9 @@ import {
   marketChangeLines,
   rankText,
   scoreChangeText,
-} from "../readings/comparison-phrases";
-import type { ProductChange, ReleaseComparison } from "../readings/release-comparison";
+} from "../comparisons/comparison-phrases";
+import type { ProductChange, ReleaseComparison } from "../comparisons/release-comparison";
+import { AXES } from "../domain/market-definition";
 
 /** The country a preview engages when none is asked for: US where both releases have it. */
 export const PREVIEW_COUNTRY = "US";

@@ -6,13 +6,13 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { auditCsv, auditEventsForExport, dayBound, mayReadAudit } from "../accounts/audit";
-import { activeOrganizationOf } from "../accounts/organizations";
 import { getDatabase } from "../database/app-database";
 import { publicOrigin } from "../http/origin";
 import { AUDIT_PATH, SIGN_IN_PATH } from "../http/paths";
 import { problemOf, problemResponse } from "../http/problem";
-import { auditFilterInput } from "../procedures/routers/audit";
+import { auditCsv, auditEventsForExport, dayBound, mayReadAudit } from "../organizations/audit";
+import { activeOrganizationOf } from "../organizations/organizations";
+import { auditFilterInput } from "../routers/audit";
 import { currentUser } from "./guards";
 
 export async function auditExportResponse(request: Request): Promise<Response> {

@@ -9,7 +9,7 @@ import { sessionAuthenticator } from "../auth/session";
 import { getDatabase } from "../database/app-database";
 import { publicOriginOf } from "../http/origin";
 import { createApiContext } from "../procedures/context";
-import { createCaller } from "../procedures/root";
+import { createCaller } from "../routers/root";
 
 export async function dashboardCaller() {
   const { db } = await getDatabase();

@@ -5,11 +5,11 @@
 import "server-only";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { unreadCount } from "../accounts/inbox";
-import { activeOrganizationOf, type Membership, organizationsOf } from "../accounts/organizations";
 import { type SignedIn, signedInPerson } from "../auth/session";
 import { getDatabase } from "../database/app-database";
+import { unreadCount } from "../following/inbox";
 import { ONBOARDING_PATH, SIGN_IN_PATH } from "../http/paths";
+import { activeOrganizationOf, type Membership, organizationsOf } from "../organizations/organizations";
 
 export type { SignedIn };
 

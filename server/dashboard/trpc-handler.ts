@@ -13,8 +13,8 @@ import { problemOf, problemResponse } from "../http/problem";
 import { isSameOriginRequest } from "../http/same-origin";
 import { log } from "../observability/logger";
 import { createApiContext, reachDatabase } from "../procedures/context";
-import { appRouter } from "../procedures/root";
 import { jobSender } from "../queue/queue";
+import { appRouter } from "../routers/root";
 
 export const DASHBOARD_TRPC_ENDPOINT = "/api/trpc";
 

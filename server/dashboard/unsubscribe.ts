@@ -4,8 +4,9 @@
  * button (a link scanner's GET must not unsubscribe anyone); POST — that button, or a mail
  * client's `List-Unsubscribe=One-Click` — turns the list off. Nothing a user named is shown.
  */
-import { updatePreferences } from "../accounts/following";
+
 import { getDatabase } from "../database/app-database";
+import { updatePreferences } from "../following/following";
 import { escapeHtml } from "../http/html";
 import { NOTIFICATION_SETTINGS_PATH } from "../http/paths";
 import { type MailList, readUnsubscribeToken } from "../mail/unsubscribe";

@@ -1,7 +1,7 @@
 /**
  * The rules of an organization's identity provider (docs/enterprise.md), pure: what an issuer and
  * an e-mail domain may be, the DNS TXT record that proves a domain, and which domain an address
- * belongs to. Storage is server/accounts/identity-providers.ts; sign-in and the ID-JAG grant use both.
+ * belongs to. Storage is server/identity/identity-providers.ts; sign-in and the ID-JAG grant use both.
  */
 /** Where the proof of a domain is published: a TXT record on this label under the domain. */
 export const DOMAIN_VERIFICATION_LABEL = "_market-positioning";

@@ -110,7 +110,7 @@ export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
 
 /**
  * The stable action names of the team's dashboard changes, for the audit trail to record
- * (each mutation in server/procedures/routers/members.ts names its own).
+ * (each mutation in server/routers/members.ts names its own).
  */
 export const TEAM_AUDIT_ACTIONS = [
   "member.invite",

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../../db/client";
-import { countEmbedViews, type EmbedRow, findEmbed } from "../accounts/embeds";
+import { countEmbedViews, type EmbedRow, findEmbed } from "../api-access/embeds";
 import { loadRelease } from "../catalog/releases";
 import { type EmbedReading, type EmbedTheme, type EmbedView, frameableOrigin, viewFor } from "../domain/embeds";
 import { ApiError, notFound, workersBusy } from "../errors/api-error";

@@ -4,14 +4,14 @@
  * notifications and e-mails owed and queues one mail job per e-mail; a mail job sends it through
  * SMTP or the dev outbox, retried with exponential backoff while SMTP fails. The weekly summary
  * runs on the operator's schedule. pg-boss's `short` policy keeps at most one queued job per key,
- * and the delivery's lease (server/accounts/deliveries.ts) keeps any two attempts apart.
+ * and the delivery's lease (server/following/deliveries.ts) keeps any two attempts apart.
  */
 import { onChange } from "../../db/change-feed";
 import type { Database } from "../../db/client";
-import { onMailsOwed } from "../accounts/credits";
-import { claimDelivery, markDelivered, noteDeliveryFailure, unsentDeliveries } from "../accounts/deliveries";
-import { fanOutPendingEvents } from "../accounts/notify";
-import { queueWeeklySummaries } from "../accounts/weekly";
+import { onMailsOwed } from "../credits/credits";
+import { claimDelivery, markDelivered, noteDeliveryFailure, unsentDeliveries } from "../following/deliveries";
+import { fanOutPendingEvents } from "../following/notify";
+import { queueWeeklySummaries } from "../following/weekly";
 import { deliverMail } from "../mail/mail";
 import { composeMail } from "../mail/notification-mail";
 import { latestSlot, slotOfWeek, weeklyCron, weeklyScheduleFromEnv } from "../notifications/week";

@@ -4,7 +4,7 @@
  * instances, and one worker runs it; a job must be safe to run again (a worker that dies mid-job
  * leaves it to be retried), which each of these is: they only delete what is due.
  */
-import { expireUnusedRegistrations, purgeExpiredOAuthRecords } from "../accounts/oauth-records";
+import { expireUnusedRegistrations, purgeExpiredOAuthRecords } from "../api-access/oauth-records";
 import { sweepThrottleCounters } from "../limits/throttles";
 import { notificationJobs } from "./fan-out";
 import type { JobDefinition } from "./job";

@@ -5,9 +5,9 @@
  * debit's commit and the send). The job's id is the attempt's, so a second send is a no-op.
  */
 import type { Database } from "../../db/client";
-import { onTopUpsScheduled } from "../accounts/credits";
 import { type BillingConfig, processBillingConfig } from "../billing/config";
 import { chargeTopUp, LOST_TOP_UP_SECONDS, lostTopUps } from "../billing/top-up";
+import { onTopUpsScheduled } from "../credits/credits";
 import { errorMessage, log } from "../observability/logger";
 import type { JobContext, JobDefinition } from "./job";
 

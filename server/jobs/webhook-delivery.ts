@@ -9,18 +9,18 @@
  * e-mailed.
  */
 import type { Database } from "../../db/client";
+import { WEBHOOK_JOB } from "../domain/webhook-events";
+import { signedHeaders } from "../http/standard-webhooks";
+import { unseal } from "../keys/sealed";
+import { errorMessage, log } from "../observability/logger";
+import { OutboundRefused, postOutbound } from "../outbound/guard";
 import {
   claimMessage,
   disableFailingEndpoint,
   giveUpMessage,
   recordAttempt,
   unsentMessages,
-} from "../accounts/webhook-endpoints";
-import { WEBHOOK_JOB } from "../domain/webhook-events";
-import { signedHeaders } from "../http/standard-webhooks";
-import { unseal } from "../keys/sealed";
-import { errorMessage, log } from "../observability/logger";
-import { OutboundRefused, postOutbound } from "../outbound/guard";
+} from "../webhooks/webhook-endpoints";
 import type { JobContext, JobDefinition } from "./job";
 import { queueMails } from "./mail-queue";
 

@@ -8,9 +8,9 @@ import { z } from "zod";
 import { describeOperation, type Operation } from "../domain/operations";
 import type { ApiContext } from "../procedures/context";
 import { type AnyDeclaration, type EmbeddedResource, operationOf, toolOutputSchema } from "../procedures/declaration";
-import { procedureAt } from "../procedures/invoke";
 import { DECLARATIONS } from "../procedures/operations";
 import type { NarrowingSpec } from "../readings/narrowing";
+import { procedureAt } from "../routers/invoke";
 
 export type { EmbeddedResource };
 

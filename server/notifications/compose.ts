@@ -3,9 +3,9 @@
  * release facts in, the content stored with a notification or an e-mail out.
  */
 
+import { bandMoves, moversPerAxis, scoreMoves } from "../comparisons/comparison-summary";
+import type { ReleaseComparison } from "../comparisons/release-comparison";
 import type { NotificationContent, WeeklyMarket } from "../domain/notification-content";
-import { bandMoves, moversPerAxis, scoreMoves } from "../readings/comparison-summary";
-import type { ReleaseComparison } from "../readings/release-comparison";
 
 /** How many score moves a release notification names. */
 export const TOP_MOVES = 5;

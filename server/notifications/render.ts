@@ -4,6 +4,8 @@
  * line without control characters. Pure: the links come in as arguments.
  */
 
+import { AXIS_LABELS } from "../comparisons/comparison-phrases";
+import { bandSentence, moveSentence } from "../comparisons/comparison-summary";
 import type {
   AvailabilityMove,
   CreditsPurchasedContent,
@@ -19,8 +21,6 @@ import { nameList } from "../formats/name-list";
 import { escapeHtml } from "../http/html";
 import { CREDITS_PATH, NOTIFICATION_SETTINGS_PATH, WEBHOOKS_PATH } from "../http/paths";
 import { type ReadingContext, readingHref } from "../http/reading-context";
-import { AXIS_LABELS } from "../readings/comparison-phrases";
-import { bandSentence, moveSentence } from "../readings/comparison-summary";
 
 export interface RenderedMail {
   subject: string;

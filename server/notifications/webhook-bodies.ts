@@ -4,10 +4,11 @@
  * person reads. Pure: comparisons and release facts in, envelopes out; the body is serialised
  * once, when the message is written, and every attempt sends those bytes.
  */
+
+import { scoreMoves } from "../comparisons/comparison-summary";
+import type { Availability, ReleaseComparison } from "../comparisons/release-comparison";
 import { AXES, type Axis } from "../domain/market-definition";
 import type { WebhookEnvelope } from "../domain/webhook-events";
-import { scoreMoves } from "../readings/comparison-summary";
-import type { Availability, ReleaseComparison } from "../readings/release-comparison";
 
 /** How many score moves a release event names, biggest first (the comparison has them all). */
 export const WEBHOOK_TOP_MOVES = 10;

@@ -7,15 +7,15 @@
  */
 import type Provider from "oidc-provider";
 import type { Database } from "../../db/client";
+import { DatabaseAdapter } from "../api-access/oauth-records";
+import type { AuditActor } from "../domain/audit";
+import { errorMessage, log } from "../observability/logger";
 import {
   bindConnection,
   type ConnectionVia,
   deleteGrants,
   METADATA_DOCUMENT_CLIENT_MODEL,
-} from "../accounts/connections";
-import { DatabaseAdapter } from "../accounts/oauth-records";
-import type { AuditActor } from "../domain/audit";
-import { errorMessage, log } from "../observability/logger";
+} from "../organizations/connections";
 
 /**
  * A client known by its metadata document is stored nowhere by the provider (it fetches the

@@ -1,7 +1,7 @@
 /** What the consent page shows about one pending authorization. */
 import type { Database } from "../../db/client";
-import { metadataDocumentHost } from "../accounts/connections";
 import { MARKET_READ_SCOPE } from "../domain/operations";
+import { metadataDocumentHost } from "../organizations/connections";
 import { providerFor } from "./host";
 
 export interface ConsentRequest {

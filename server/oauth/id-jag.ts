@@ -20,7 +20,10 @@ import {
 import type Provider from "oidc-provider";
 import { errors, type ResourceServer, type TokenEndpointGrantContext } from "oidc-provider";
 import type { Database } from "../../db/client";
-import { releaseLapsedBinding } from "../accounts/connections";
+import { JWT_BEARER_GRANT } from "../domain/identity-providers";
+import { connectionRefusal } from "../domain/roles";
+import { clientAddress } from "../http/client-address";
+import { RESOURCE_SCOPES } from "../http/protected-resource";
 import {
   type IdentityProvider,
   identityProviderByIssuer,
@@ -28,11 +31,8 @@ import {
   memberBySubject,
   spendAssertion,
   subjectLinked,
-} from "../accounts/identity-providers";
-import { JWT_BEARER_GRANT } from "../domain/identity-providers";
-import { connectionRefusal } from "../domain/roles";
-import { clientAddress } from "../http/client-address";
-import { RESOURCE_SCOPES } from "../http/protected-resource";
+} from "../identity/identity-providers";
+import { releaseLapsedBinding } from "../organizations/connections";
 import { createConnection } from "./connection";
 import { IdpKeysUnavailable, idpKeys } from "./idp-keys";
 
@@ -191,7 +191,7 @@ const LAPSED_RETRIES = 2;
 /**
  * The connection the token belongs to: the one this client has as this person for the IdP's
  * organization, made now by the first of the exchanges that arrive (the database's unique index
- * decides, server/accounts/connections.ts), and recorded in its audit trail once. A grant is saved
+ * decides, server/organizations/connections.ts), and recorded in its audit trail once. A grant is saved
  * before each race, so the binding that wins names one that exists; a losing exchange's is withdrawn.
  */
 async function connectionFor(

@@ -18,7 +18,7 @@ import Provider, {
 } from "oidc-provider";
 import type { Database } from "../../db/client";
 import { users } from "../../db/schema";
-import { DatabaseAdapter } from "../accounts/oauth-records";
+import { DatabaseAdapter } from "../api-access/oauth-records";
 import { signingKeys } from "../auth/signing-keys";
 import { JWT_BEARER_GRANT } from "../domain/identity-providers";
 import { MARKET_READ_SCOPE } from "../domain/operations";

@@ -6,7 +6,6 @@
  */
 
 import type { Database } from "../../db/client";
-import { activeOrganizationOf } from "../accounts/organizations";
 import { signedInPerson } from "../auth/session";
 import { JWT_BEARER_GRANT } from "../domain/identity-providers";
 import { connectionRefusal } from "../domain/roles";
@@ -16,6 +15,7 @@ import { SIGN_IN_PATH } from "../http/paths";
 import { protectedResourceMetadata, RESOURCE_SCOPES } from "../http/protected-resource";
 import { isSameOriginRequest } from "../http/same-origin";
 import { THROTTLES, throttle } from "../limits/throttles";
+import { activeOrganizationOf } from "../organizations/organizations";
 import type { Decision } from "./decision";
 import { inOAuthFormat, oauthError } from "./failure";
 import { forwardToProvider } from "./host";

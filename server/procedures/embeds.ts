@@ -8,7 +8,7 @@
 
 import { onChange } from "../../db/change-feed";
 import type { Database } from "../../db/client";
-import { chargedReleases, chargeRelease, deleteUnpaidEmbed, type EmbedRow, insertEmbed } from "../accounts/embeds";
+import { chargedReleases, chargeRelease, deleteUnpaidEmbed, type EmbedRow, insertEmbed } from "../api-access/embeds";
 import { creditsPageUrl, howToGetCredits, processBillingConfig } from "../billing/config";
 import { loadRelease } from "../catalog/releases";
 import {

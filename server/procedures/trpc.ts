@@ -7,10 +7,9 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Database } from "../../db/client";
 import { noteDatabaseFault } from "../../db/faults";
-import { recordAuditEvent } from "../accounts/audit";
-import { creditBalance, debitCredits, readBalance } from "../accounts/credits";
 import type { Caller, CallerOrganization } from "../auth/caller";
 import { creditsPageUrl, howToGetCredits, processBillingConfig } from "../billing/config";
+import { creditBalance, debitCredits, readBalance } from "../credits/credits";
 import type { AuditAction, AuditActor } from "../domain/audit";
 import { describeOperation, type Operation } from "../domain/operations";
 import { can, type Permission } from "../domain/roles";
@@ -33,6 +32,7 @@ import { requestLimits } from "../limits/request-limits";
 import { defaultRateLimit, sharedRateLimiter } from "../limits/shared-rate-limit";
 import { serviceMetrics } from "../observability/metrics";
 import { addStage, type Stage, timingStages } from "../observability/stages";
+import { recordAuditEvent } from "../organizations/audit";
 import type { ApiContext } from "./context";
 
 /**

@@ -18,9 +18,9 @@
 import { type AnyTRPCProcedure, getTRPCErrorFromUnknown, type TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import type { ApiContext } from "../procedures/context";
-import { invokeProcedure } from "../procedures/invoke";
-import { appRouter } from "../procedures/root";
 import type { ApiMeta } from "../procedures/trpc";
+import { invokeProcedure } from "../routers/invoke";
+import { appRouter } from "../routers/root";
 
 /** One GET route: its pattern and what its procedure needs. */
 interface Route {

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Database } from "../../db/client";
-import { knownHolder } from "../accounts/tokens";
+import { knownHolder } from "../api-access/tokens";
 import { bearerTokenOf } from "../auth/caller";
 import { describeError } from "../errors/describe";
 import { publicOriginFrom } from "../http/origin";

@@ -13,7 +13,7 @@ import { PROBLEM_CONTENT_TYPE } from "../http/problem";
 import { type AnyDeclaration, hasEtag, operationOf } from "../procedures/declaration";
 import { DECLARATIONS } from "../procedures/operations";
 import { GROUP_TAGS } from "../procedures/procedure";
-import { appRouter } from "../procedures/root";
+import { appRouter } from "../routers/root";
 
 type Json = Record<string, unknown>;
 

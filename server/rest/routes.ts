@@ -1,6 +1,6 @@
 /** The /v1 paths the API serves, from the procedures' OpenAPI metadata (for 405 vs 404). */
 import type { Operation } from "../domain/operations";
-import { procedureMetas } from "../procedures/root";
+import { procedureMetas } from "../routers/root";
 
 export const API_PREFIX = "/v1";
 export const ALLOWED_METHODS = "GET, HEAD";

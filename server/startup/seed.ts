@@ -9,9 +9,9 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { Database } from "../../db/client";
 import { users } from "../../db/schema";
-import { createOrganization } from "../accounts/organizations";
 import { loadDefinitionFile } from "../catalog/load";
 import { archiveMarket, catalogueIsEmpty, publishGeographies, publishMarket } from "../catalog/store";
+import { createOrganization } from "../organizations/organizations";
 
 export const DEMO_FOLDER = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "db/demo");
 

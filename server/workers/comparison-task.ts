@@ -3,7 +3,7 @@
  * the notifications and webhooks of a new release are written from, as JSON text (a string crosses
  * to the event loop as one copy of its bytes).
  */
-import { changes } from "../readings/release-comparison";
+import { changes } from "../comparisons/release-comparison";
 import { openRelease } from "./shared-release";
 import type { ComparisonTask } from "./tasks";
 

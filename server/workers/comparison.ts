@@ -7,9 +7,9 @@
  * full pool is waited for, never refused.
  */
 
+import type { ReleaseComparison } from "../comparisons/release-comparison";
+import { changes } from "../comparisons/release-comparison";
 import type { ReleaseData } from "../readings/release";
-import type { ReleaseComparison } from "../readings/release-comparison";
-import { changes } from "../readings/release-comparison";
 import { runTask, WorkersBusy, workerMinProducts } from "./pool";
 import { shareRelease } from "./shared-release";
 

@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { DOMParser } from "@xmldom/xmldom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
-import { revokeEmbed } from "@/server/accounts/embeds";
+import { revokeEmbed } from "@/server/api-access/embeds";
 import { loadRelease } from "@/server/catalog/releases";
 import { publishMarket } from "@/server/catalog/store";
 import { EMBED_DRAWN_PRODUCTS } from "@/server/domain/embeds";

@@ -8,11 +8,11 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { createOrganization } from "@/server/accounts/organizations";
 import type { Caller } from "@/server/auth/caller";
 import { describeError } from "@/server/errors/describe";
+import { createOrganization } from "@/server/organizations/organizations";
 import { createApiContext } from "@/server/procedures/context";
-import { createCaller } from "@/server/procedures/root";
+import { createCaller } from "@/server/routers/root";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
 import { type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in";

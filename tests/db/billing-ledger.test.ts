@@ -7,8 +7,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { changeCredits, creditBalance, debitCredits } from "@/server/accounts/credits";
-import { createOrganization } from "@/server/accounts/organizations";
+import { changeCredits, creditBalance, debitCredits } from "@/server/credits/credits";
+import { createOrganization } from "@/server/organizations/organizations";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 

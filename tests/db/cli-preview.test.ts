@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRelease } from "@/server/catalog/releases";
-import { changes } from "@/server/readings/release-comparison";
+import { changes } from "@/server/comparisons/release-comparison";
 import { marketVariant, runOps, type Yaml } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { FIXTURES } from "../helpers/fixtures";

@@ -11,7 +11,6 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { identityLinks, identityProviders, memberships, users } from "@/db/schema";
-import { auditPage } from "@/server/accounts/audit";
 import {
   claimDomain,
   identityProviderByIssuer,
@@ -23,7 +22,8 @@ import {
   memberBySubject,
   proveDomain,
   spendAssertion,
-} from "@/server/accounts/identity-providers";
+} from "@/server/identity/identity-providers";
+import { auditPage } from "@/server/organizations/audit";
 import { organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
 import { createTestDatabase, dashboardCallerAs, type TestDatabase, testDatabaseKind } from "../helpers/database";

@@ -8,11 +8,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
-import { changeCredits, creditBalance, debitCredits, onMailsOwed } from "@/server/accounts/credits";
-import { createOrganization } from "@/server/accounts/organizations";
+import { changeCredits, creditBalance, debitCredits, onMailsOwed } from "@/server/credits/credits";
 import { LOW_BALANCE_THRESHOLD_DEFAULT } from "@/server/domain/low-balance";
 import { describeError } from "@/server/errors/describe";
 import { sendDelivery } from "@/server/jobs/fan-out";
+import { createOrganization } from "@/server/organizations/organizations";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, dashboardCallerAs, type TestDatabase, testDatabaseKind } from "../helpers/database";
 

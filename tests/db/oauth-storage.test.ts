@@ -5,7 +5,7 @@
 
 import { CompactSign, compactVerify, importJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DatabaseAdapter, purgeExpiredOAuthRecords } from "@/server/accounts/oauth-records";
+import { DatabaseAdapter, purgeExpiredOAuthRecords } from "@/server/api-access/oauth-records";
 import { publicJwk, signingKeys } from "@/server/auth/signing-keys";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 

@@ -6,14 +6,14 @@ import { TRPCError } from "@trpc/server";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { creditBalance } from "@/server/accounts/credits";
-import { createOrganization } from "@/server/accounts/organizations";
 import type { Caller } from "@/server/auth/caller";
+import { creditBalance } from "@/server/credits/credits";
 import { unauthorized } from "@/server/errors/api-error";
 import { describeError } from "@/server/errors/describe";
+import { createOrganization } from "@/server/organizations/organizations";
 import { type ApiContext, createApiContext } from "@/server/procedures/context";
 import { OPERATIONS } from "@/server/procedures/operations";
-import { createCaller } from "@/server/procedures/root";
+import { createCaller } from "@/server/routers/root";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 

@@ -9,7 +9,7 @@ import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import { oauthRecords } from "@/db/schema";
-import { expireUnusedRegistrations } from "@/server/accounts/oauth-records";
+import { expireUnusedRegistrations } from "@/server/api-access/oauth-records";
 import { sqlExecutor, startQueue } from "@/server/queue/queue";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 

@@ -8,10 +8,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedRead } from "@/db/shared-read";
-import { debitCredits, ledgerPage } from "@/server/accounts/credits";
-import { listMembers } from "@/server/accounts/members";
-import { organizationAccount } from "@/server/accounts/organization-account";
-import { createOrganization } from "@/server/accounts/organizations";
+import { debitCredits, ledgerPage } from "@/server/credits/credits";
+import { listMembers } from "@/server/organizations/members";
+import { organizationAccount } from "@/server/organizations/organization-account";
+import { createOrganization } from "@/server/organizations/organizations";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 

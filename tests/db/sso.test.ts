@@ -10,17 +10,17 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiTokens, auditEvents, authSessions, identityLinks, memberships, users } from "@/db/schema";
+import { createApiToken, TOKEN_SCOPES } from "@/server/api-access/tokens";
+import { ssoCallback, ssoStart, stillSignedIn } from "@/server/auth/sso";
 import {
   claimDomain,
   identityProviderClientSecret,
   linkIdentity,
   setIdentityProvider,
   verifyDomain,
-} from "@/server/accounts/identity-providers";
-import { createInvitation, invitationByToken } from "@/server/accounts/invitations";
-import { recheckIdentityLinks, ssoRequiredFor } from "@/server/accounts/sso";
-import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
-import { ssoCallback, ssoStart, stillSignedIn } from "@/server/auth/sso";
+} from "@/server/identity/identity-providers";
+import { recheckIdentityLinks, ssoRequiredFor } from "@/server/identity/sso";
+import { createInvitation, invitationByToken } from "@/server/organizations/invitations";
 import { organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
 import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";

@@ -9,9 +9,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { debitCredits } from "@/server/accounts/credits";
-import { createOrganization } from "@/server/accounts/organizations";
-import { BUCKET_MS, bucketStart, type UsageBucket, type UsageGrouping, usageRows } from "@/server/accounts/usage";
+import { debitCredits } from "@/server/credits/credits";
+import { BUCKET_MS, bucketStart, type UsageBucket, type UsageGrouping, usageRows } from "@/server/credits/usage";
+import { createOrganization } from "@/server/organizations/organizations";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 

@@ -9,9 +9,9 @@ import type { Database, DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { queryRows } from "@/db/rows";
 import { authSessions, memberships, users } from "@/db/schema";
-import { createOrganization } from "@/server/accounts/organizations";
-import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
+import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/api-access/tokens";
 import { signingKeys } from "@/server/auth/signing-keys";
+import { createOrganization } from "@/server/organizations/organizations";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 
 export interface FixtureOrganization {

@@ -8,7 +8,7 @@ import { type Database, type DatabaseHandle, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { sessionCaller } from "@/server/auth/session-caller";
 import { createApiContext } from "@/server/procedures/context";
-import { createCaller } from "@/server/procedures/root";
+import { createCaller } from "@/server/routers/root";
 
 export const testServerUrl = process.env.TEST_DATABASE_URL;
 export const testDatabaseKind = testServerUrl ? "postgres" : "pglite";

@@ -8,8 +8,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import type { Database } from "@/db/client";
 import { authSessions, memberships, users } from "@/db/schema";
-import { linkIdentity, setIdentityProvider } from "@/server/accounts/identity-providers";
 import type { Role } from "@/server/domain/roles";
+import { linkIdentity, setIdentityProvider } from "@/server/identity/identity-providers";
 import { register } from "./oauth";
 
 export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";

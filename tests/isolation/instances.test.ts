@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { memberships, users } from "@/db/schema";
-import { createApiToken, TOKEN_SCOPES } from "@/server/accounts/tokens";
+import { createApiToken, TOKEN_SCOPES } from "@/server/api-access/tokens";
 import { OPERATIONS } from "@/server/procedures/operations";
 import {
   creditBooks,

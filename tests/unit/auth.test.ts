@@ -1,6 +1,6 @@
 /** The pure parts of authentication: reading the bearer token and the challenges we answer with. */
 import { describe, expect, it } from "vitest";
-import { generateSecret, hashSecret, looksLikeSecret } from "@/server/accounts/tokens";
+import { generateSecret, hashSecret, looksLikeSecret } from "@/server/api-access/tokens";
 import { bearerToken } from "@/server/auth/caller";
 import { insufficientScope, unauthorized } from "@/server/errors/api-error";
 

@@ -12,8 +12,8 @@ import { TOOLS } from "@/server/mcp/tools";
 import { hasEtag, isDownload, operationOf } from "@/server/procedures/declaration";
 import { operationTables, tableBlocksIn, withCurrentTables } from "@/server/procedures/operation-tables";
 import { DECLARATIONS, DECLARED } from "@/server/procedures/operations";
-import { procedureMetas } from "@/server/procedures/root";
 import { buildOpenApiDocument } from "@/server/rest/openapi";
+import { procedureMetas } from "@/server/routers/root";
 import { FIXED_NAMES } from "../helpers/spec";
 
 const root = path.resolve(import.meta.dirname, "../..");

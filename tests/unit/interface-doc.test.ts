@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TOOLS } from "@/server/mcp/tools";
-import { procedureMetas } from "@/server/procedures/root";
 import { API_PREFIX } from "@/server/rest/routes";
+import { procedureMetas } from "@/server/routers/root";
 import { FIXED_NAMES, SPEC_TOOL_NAMES } from "../helpers/spec";
 
 const interfaceDoc = readFileSync(path.resolve(import.meta.dirname, "../../docs/interface.md"), "utf8");

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { layerMap, roomsOfNoLayer } from "../../scripts/docs-layers";
+import { layerMap, roomsOfNoLayer, shortLayerMap } from "../../scripts/docs-layers";
 
 describe("the layer map (npm run docs:layers)", () => {
   it("draws the floors top first, each room with what it holds", () => {
@@ -26,8 +26,22 @@ describe("the layer map (npm run docs:layers)", () => {
     ]);
   });
 
-  it("is the map docs/development.md shows", () => {
+  it("draws the README's short map one line per floor, wrapped under the rooms", () => {
+    const rooms = Array.from({ length: 9 }, (_, i): [string, string] => [`server/room-number-${i}/`, ""]);
+    const lines = shortLayerMap([
+      { name: "top", rooms: [["app/", ""]] },
+      { name: "wide floor", rooms },
+    ]).split("\n");
+    expect(lines[1]).toBe("top         app/");
+    expect(lines[2]?.startsWith("wide floor  server/room-number-0/ server/room-number-1/")).toBe(true);
+    expect(lines.slice(1, -1).every((line) => line.length <= 100)).toBe(true);
+    expect(lines.at(-2)?.startsWith(`${" ".repeat(12)}server/room-number-`)).toBe(true);
+    expect(lines.join(" ").match(/room-number-\d/g)).toHaveLength(9);
+  });
+
+  it("is the map docs/development.md and README.md show", () => {
     expect(readFileSync("docs/development.md", "utf8")).toContain(`\n${layerMap()}\n`);
+    expect(readFileSync("README.md", "utf8")).toContain(`\n${shortLayerMap()}\n`);
   });
 
   it("places every folder of server/ on a floor, and names one left out", () => {

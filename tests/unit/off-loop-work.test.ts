@@ -4,10 +4,10 @@
  * drawn there (its SVG, page, CSV and ETags), through the real pool and its threads.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { changes } from "@/server/comparisons/release-comparison";
 import { embedAnswers } from "@/server/embeds/answers";
 import { embedChart } from "@/server/embeds/chart";
 import { delta } from "@/server/procedures/operations/delta";
-import { changes } from "@/server/readings/release-comparison";
 import { compareReleases } from "@/server/workers/comparison";
 import { closePool, runTask } from "@/server/workers/pool";
 import { generatedEmbedFacts, generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";

@@ -4,10 +4,10 @@
  * rounding of the parts so they add up to the published change.
  */
 import { describe, expect, it } from "vitest";
+import { changes, roundedParts } from "@/server/comparisons/release-comparison";
 import type { Geography, MarketFile } from "@/server/domain/market-definition";
 import type { ReleaseData } from "@/server/readings/release";
 import { UnknownCountryError } from "@/server/readings/release";
-import { changes, roundedParts } from "@/server/readings/release-comparison";
 import { scoreMarket } from "@/server/scoring/engine";
 import { analyseSensitivity } from "@/server/scoring/sensitivity";
 

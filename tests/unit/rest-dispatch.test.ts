@@ -10,8 +10,8 @@ import { createOpenApiNodeHttpHandler, type OpenApiMeta } from "trpc-to-openapi"
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ApiContext } from "@/server/procedures/context";
-import { appRouter } from "@/server/procedures/root";
 import { dispatchRest, restRoutesOf } from "@/server/rest/dispatch";
+import { appRouter } from "@/server/routers/root";
 
 type AnyProcedure = { _def: { meta?: OpenApiMeta; inputs: z.ZodType[]; type: string } };
 

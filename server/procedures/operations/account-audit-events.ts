@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { auditPage } from "../../accounts/audit";
 import { AUDIT_ACTIONS, AUDIT_ACTOR_ID, AUDIT_ACTOR_KINDS } from "../../domain/audit";
+import { auditPage } from "../../organizations/audit";
 import { cursorInput, decodeCursor, encodeCursor } from "../cursor";
 import { declareLive } from "../declaration";
 import { timestamp, wholeNumber } from "../schemas";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ledgerPage } from "../../accounts/credits";
+import { ledgerPage } from "../../credits/credits";
 import { cursorInput, decodeCursor, encodeCursor } from "../cursor";
 import { declareLive } from "../declaration";
 import { credits, timestamp, wholeNumber } from "../schemas";

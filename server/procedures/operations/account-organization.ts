@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { organizationAccount } from "../../accounts/organization-account";
 import { ROLES } from "../../domain/roles";
 import { notFound } from "../../errors/api-error";
 import { countedNames } from "../../formats/name-list";
 import { rateLimiterConfigFromEnv } from "../../limits/rate-limiter";
 import { requestLimits } from "../../limits/request-limits";
 import { defaultRateLimit } from "../../limits/shared-rate-limit";
+import { organizationAccount } from "../../organizations/organization-account";
 import { declareLive } from "../declaration";
 import { credits, timestamp } from "../schemas";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { creditBalance } from "../../accounts/credits";
+import { creditBalance } from "../../credits/credits";
 import {
   BUCKET_MS,
   bucketStart,
@@ -9,7 +9,7 @@ import {
   type UsageGrouping,
   type UsageRow,
   usageRows,
-} from "../../accounts/usage";
+} from "../../credits/usage";
 import { invalidRequest } from "../../errors/api-error";
 import { declareLive } from "../declaration";
 import { credits, timestamp } from "../schemas";

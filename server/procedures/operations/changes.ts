@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { comparisonText } from "../../readings/comparison-summary";
-import { changes as changesOf } from "../../readings/release-comparison";
+import { comparisonText } from "../../comparisons/comparison-summary";
+import { changes as changesOf } from "../../comparisons/release-comparison";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import {
   bandSchema,

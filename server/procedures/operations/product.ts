@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { signed } from "../../comparisons/comparison-summary";
 import { AXES, AXIS_LABELS, SLUG_PATTERN } from "../../domain/market-definition";
 import { notFound } from "../../errors/api-error";
-import { signed } from "../../readings/comparison-summary";
 import { product as productOf, scoringFrame, UnknownProductError } from "../../readings/product";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { LISTS_PRODUCTS } from "../pointers";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { signed } from "../../readings/comparison-summary";
+import { signed } from "../../comparisons/comparison-summary";
 import { servicemax as servicemaxOf } from "../../readings/servicemax";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";
 import { gatesOf } from "../gates-input";

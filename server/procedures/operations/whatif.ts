@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { signed } from "../../comparisons/comparison-summary";
 import { AXIS_LABELS } from "../../domain/market-definition";
 import type { Scores } from "../../domain/scores";
 import { invalidRequest } from "../../errors/api-error";
 import { nameList } from "../../formats/name-list";
-import { signed } from "../../readings/comparison-summary";
 import { whatif as whatifOf } from "../../readings/whatif";
 import { checkWhatIfWeights, parseWeightsParam } from "../../scoring/whatif";
 import { declareReading, MARKET_READ_SCOPE } from "../declaration";

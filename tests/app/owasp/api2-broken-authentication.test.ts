@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Database } from "@/db/client";
 import { authSessions, memberships, users } from "@/db/schema";
-import { claimDomain, setIdentityProvider, verifyDomain } from "@/server/accounts/identity-providers";
+import { claimDomain, setIdentityProvider, verifyDomain } from "@/server/identity/identity-providers";
 import { appSecret } from "@/server/keys/app-secret";
 import { organization } from "../../helpers/accounts";
 import { dashboardCall } from "../../helpers/dashboard";

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
-import { activeOrganizationOf } from "@/server/accounts/organizations";
 import { requireUser } from "@/server/dashboard/guards";
 import { getDatabase } from "@/server/database/app-database";
 import { connectionRefusal } from "@/server/domain/roles";
@@ -9,6 +8,7 @@ import { publicOriginOf } from "@/server/http/origin";
 import { ONBOARDING_PATH } from "@/server/http/paths";
 import { consentRequest } from "@/server/oauth/consent";
 import { interactionPath } from "@/server/oauth/provider";
+import { activeOrganizationOf } from "@/server/organizations/organizations";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
 export const dynamic = "force-dynamic";

@@ -16,8 +16,16 @@ import { authSessions, identityLinks, users } from "../../db/schema";
 import { emailDomain } from "../domain/identity-providers";
 import { seal, unseal } from "../keys/sealed";
 import { errorMessage, log } from "../observability/logger";
+import { recordAuditEvent } from "../organizations/audit";
+import {
+  addMember,
+  LastOwnerError,
+  NotAMemberError,
+  personByEmail,
+  removeMember,
+  roleOf,
+} from "../organizations/members";
 import { guardedFetch } from "../outbound/fetch";
-import { recordAuditEvent } from "./audit";
 import {
   type IdentityProvider,
   identityProviderClientSecret,
@@ -26,7 +34,6 @@ import {
   idpPrivateHostsAllowed,
   linkIdentity,
 } from "./identity-providers";
-import { addMember, LastOwnerError, NotAMemberError, personByEmail, removeMember, roleOf } from "./members";
 
 /** How often (seconds) a signed-in SSO member is checked again at the IdP: SSO_RECHECK_SECONDS, default 900. */
 export function ssoRecheckSeconds(env: NodeJS.ProcessEnv = process.env): number {

@@ -2,10 +2,14 @@
  * The active organization's identity provider, for its owners (docs/enterprise.md, `sso.manage`):
  * the issuer and the dashboard's client at it, the e-mail domains it speaks for (each proved by a
  * DNS TXT record), the role people join with and whether they must sign in through it. The same
- * storage as `ops org idp` (server/accounts/identity-providers.ts); the client secret goes in,
+ * storage as `ops org idp` (server/identity/identity-providers.ts); the client secret goes in,
  * sealed, and never comes out. Each change is audited.
  */
 import { z } from "zod";
+import { ssoRedirectUri } from "../auth/sso";
+import { JWT_BEARER_GRANT, normaliseDomain, publicKeySet } from "../domain/identity-providers";
+import { conflict, invalidRequest, notFound } from "../errors/api-error";
+import { mcpResource, OAUTH_PREFIX } from "../http/protected-resource";
 import {
   claimDomain,
   type DomainProof,
@@ -20,13 +24,9 @@ import {
   releaseDomain,
   removeIdentityProvider,
   setIdentityProvider,
-} from "../../accounts/identity-providers";
-import { unlinkedUnderRequiredSso } from "../../accounts/sso";
-import { ssoRedirectUri } from "../../auth/sso";
-import { JWT_BEARER_GRANT, normaliseDomain, publicKeySet } from "../../domain/identity-providers";
-import { conflict, invalidRequest, notFound } from "../../errors/api-error";
-import { mcpResource, OAUTH_PREFIX } from "../../http/protected-resource";
-import { createRouter, permittedProcedure } from "../trpc";
+} from "../identity/identity-providers";
+import { unlinkedUnderRequiredSso } from "../identity/sso";
+import { createRouter, permittedProcedure } from "../procedures/trpc";
 
 const ssoProcedure = permittedProcedure("sso.manage");
 

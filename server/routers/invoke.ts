@@ -5,7 +5,7 @@
  * typed caller (server/dashboard/caller.ts).
  */
 import type { AnyTRPCProcedure } from "@trpc/server";
-import type { ApiContext } from "./context";
+import type { ApiContext } from "../procedures/context";
 import { appRouter } from "./root";
 
 type Invocable = (options: object) => Promise<unknown>;

@@ -1,6 +1,6 @@
 /** Geographies: every country with the sovereign controls it engages (../operations/geographies-list.ts). */
-import { DECLARATIONS } from "../operations";
-import { proceduresOf } from "../procedure";
-import { createRouter } from "../trpc";
+import { DECLARATIONS } from "../procedures/operations";
+import { proceduresOf } from "../procedures/procedure";
+import { createRouter } from "../procedures/trpc";
 
 export const geographiesRouter = createRouter(proceduresOf(DECLARATIONS, "geographies"));

@@ -15,12 +15,12 @@
  */
 import { AXES, type Axis, type Indicator, type Offering } from "../domain/market-definition";
 import type { Band, Scores } from "../domain/scores";
+import { capaindex } from "../readings/capaindex";
+import type { ReleaseData } from "../readings/release";
+import { servicemax } from "../readings/servicemax";
 import { defaultOffering, exactAxisScores, fieldOf } from "../scoring/engine";
 import { normalize } from "../scoring/normalize";
 import { partsAddingUp, round1 } from "../scoring/round";
-import { capaindex } from "./capaindex";
-import type { ReleaseData } from "./release";
-import { servicemax } from "./servicemax";
 
 export interface Attribution {
   /** The product's own values changed. */

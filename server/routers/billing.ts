@@ -5,22 +5,17 @@
  * (GET /v1/purchases is its own declaration).
  */
 import { z } from "zod";
-import { purchaseCap, setPurchaseCap } from "../../billing/cap";
-import { type PreparedCheckout, prepareCheckout, recordCheckout, stripeSettingsOf } from "../../billing/checkout";
-import { howToGetCredits, pricePerThousand, processBillingConfig } from "../../billing/config";
-import { customerPortalUrl } from "../../billing/portal";
-import { purchaseBySession, purchasesPage } from "../../billing/purchases";
-import { prepareCardSetup } from "../../billing/top-up";
-import {
-  saveTopUpSettings,
-  TOP_UP_MAX_PER_MONTH,
-  TOP_UP_THRESHOLD_MAX,
-  topUpView,
-} from "../../billing/top-up-settings";
-import { can, rolesThatMay } from "../../domain/roles";
-import { invalidRequest } from "../../errors/api-error";
-import { mailLinkOrigin } from "../../http/origin";
-import { createRouter, permittedProcedure } from "../trpc";
+import { purchaseCap, setPurchaseCap } from "../billing/cap";
+import { type PreparedCheckout, prepareCheckout, recordCheckout, stripeSettingsOf } from "../billing/checkout";
+import { howToGetCredits, pricePerThousand, processBillingConfig } from "../billing/config";
+import { customerPortalUrl } from "../billing/portal";
+import { purchaseBySession, purchasesPage } from "../billing/purchases";
+import { prepareCardSetup } from "../billing/top-up";
+import { saveTopUpSettings, TOP_UP_MAX_PER_MONTH, TOP_UP_THRESHOLD_MAX, topUpView } from "../billing/top-up-settings";
+import { can, rolesThatMay } from "../domain/roles";
+import { invalidRequest } from "../errors/api-error";
+import { mailLinkOrigin } from "../http/origin";
+import { createRouter, permittedProcedure } from "../procedures/trpc";
 
 const CHECKOUT_INPUT = z.object({ pack: z.string().min(1).max(64) }).strict();
 

@@ -4,10 +4,10 @@
  * else gets `404 not_found`. Over the API it is `GET /v1/audit-events` (operations/).
  */
 import { z } from "zod";
-import { auditPage, dayBound, mayReadAudit } from "../../accounts/audit";
-import { AUDIT_ACTIONS, AUDIT_ACTOR_ID } from "../../domain/audit";
-import { notFound } from "../../errors/api-error";
-import { createRouter, organizationProcedure } from "../trpc";
+import { AUDIT_ACTIONS, AUDIT_ACTOR_ID } from "../domain/audit";
+import { notFound } from "../errors/api-error";
+import { auditPage, dayBound, mayReadAudit } from "../organizations/audit";
+import { createRouter, organizationProcedure } from "../procedures/trpc";
 
 const day = z
   .string()

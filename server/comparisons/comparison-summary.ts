@@ -7,8 +7,8 @@
 import { AXES, type Axis } from "../domain/market-definition";
 import type { BandMove, ScoreMove } from "../domain/notification-content";
 import { nameList } from "../formats/name-list";
+import type { Page } from "../readings/narrowing";
 import { AXIS_LABELS, availabilityText, marketChangeLines, rankText } from "./comparison-phrases";
-import type { Page } from "./narrowing";
 import type { AxisChange, FirstPlace, NamedProduct, ReleaseComparison } from "./release-comparison";
 
 /** Every non-zero score move of the comparison, biggest first (ties by product name, then axis). */

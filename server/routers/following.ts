@@ -7,9 +7,9 @@ import {
   preferencesOf,
   unfollowMarket,
   updatePreferences,
-} from "../../accounts/following";
-import { marketIdParam } from "../schemas";
-import { createRouter, userProcedure } from "../trpc";
+} from "../following/following";
+import { marketIdParam } from "../procedures/schemas";
+import { createRouter, userProcedure } from "../procedures/trpc";
 
 const market = z.object({ marketId: marketIdParam });
 

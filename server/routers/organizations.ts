@@ -3,7 +3,9 @@
  * active organization's settings and deletion, for the roles the roles table lets.
  */
 import { z } from "zod";
-import { changeOrganizationSettings, deleteOrganization } from "../../accounts/organization-settings";
+import { readGeographies } from "../catalog/store";
+import { invalidRequest, notFound, quotaExceeded } from "../errors/api-error";
+import { changeOrganizationSettings, deleteOrganization } from "../organizations/organization-settings";
 import {
   createOrganization,
   newOrganizationTerms,
@@ -11,11 +13,9 @@ import {
   OrganizationLimitError,
   organizationsOf,
   switchOrganization,
-} from "../../accounts/organizations";
-import { readGeographies } from "../../catalog/store";
-import { invalidRequest, notFound, quotaExceeded } from "../../errors/api-error";
-import { countryCode } from "../schemas";
-import { createRouter, permittedProcedure, userProcedure } from "../trpc";
+} from "../organizations/organizations";
+import { countryCode } from "../procedures/schemas";
+import { createRouter, permittedProcedure, userProcedure } from "../procedures/trpc";
 
 export const organizationsRouter = createRouter({
   list: userProcedure.query(async ({ ctx }) => ({

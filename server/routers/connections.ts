@@ -4,14 +4,14 @@
  * organization for those who manage them all (roles.ts: connections.manage_all).
  */
 import { z } from "zod";
+import { notFound } from "../errors/api-error";
 import {
   connectionsOf,
   organizationConnections,
   revokeConnection,
   revokeOrganizationConnection,
-} from "../../accounts/connections";
-import { notFound } from "../../errors/api-error";
-import { createRouter, permittedProcedure, userProcedure } from "../trpc";
+} from "../organizations/connections";
+import { createRouter, permittedProcedure, userProcedure } from "../procedures/trpc";
 
 const grantInput = z.object({ grantId: z.string().min(1).max(128) });
 const connectionTarget = (input: { grantId: string }) => ({ type: "connection", id: input.grantId });

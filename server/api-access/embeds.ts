@@ -2,12 +2,12 @@
  * Embeds as stored (docs/embeds.md): an organization's public charts of one reading, and each
  * release an embed has shown, paid for once. Which reading and what it costs are decided above
  * (server/procedures/embeds.ts); here: rows, and the charge of one release, debited through the
- * one debit path (server/accounts/credits.ts) so the ledger names `embeds.<reading>`.
+ * one debit path (server/credits/credits.ts) so the ledger names `embeds.<reading>`.
  */
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { embedCharges, embeds } from "../../db/schema";
-import { debitCredits } from "./credits";
+import { debitCredits } from "../credits/credits";
 
 export type EmbedRow = typeof embeds.$inferSelect;
 

@@ -1,21 +1,21 @@
-import { accountRouter } from "./routers/account";
-import { auditRouter } from "./routers/audit";
-import { billingRouter } from "./routers/billing";
-import { connectionsRouter } from "./routers/connections";
-import { creditsRouter } from "./routers/credits";
-import { embedsRouter } from "./routers/embeds";
-import { exportsRouter } from "./routers/exports";
-import { followingRouter } from "./routers/following";
-import { geographiesRouter } from "./routers/geographies";
-import { identityProviderRouter } from "./routers/identity-provider";
-import { marketsRouter } from "./routers/markets";
-import { membersRouter } from "./routers/members";
-import { notificationsRouter } from "./routers/notifications";
-import { organizationsRouter } from "./routers/organizations";
-import { readingsRouter } from "./routers/readings";
-import { tokensRouter } from "./routers/tokens";
-import { webhooksRouter } from "./routers/webhooks";
-import { type ApiMeta, createCallerFactory, createRouter } from "./trpc";
+import { type ApiMeta, createCallerFactory, createRouter } from "../procedures/trpc";
+import { accountRouter } from "./account";
+import { auditRouter } from "./audit";
+import { billingRouter } from "./billing";
+import { connectionsRouter } from "./connections";
+import { creditsRouter } from "./credits";
+import { embedsRouter } from "./embeds";
+import { exportsRouter } from "./exports";
+import { followingRouter } from "./following";
+import { geographiesRouter } from "./geographies";
+import { identityProviderRouter } from "./identity-provider";
+import { marketsRouter } from "./markets";
+import { membersRouter } from "./members";
+import { notificationsRouter } from "./notifications";
+import { organizationsRouter } from "./organizations";
+import { readingsRouter } from "./readings";
+import { tokensRouter } from "./tokens";
+import { webhooksRouter } from "./webhooks";
 
 /** The one API: REST, MCP and the dashboard all call these procedures. */
 export const appRouter = createRouter({

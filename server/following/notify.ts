@@ -11,6 +11,7 @@ import type { Database } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { catalogueEvents, markets, releases } from "../../db/schema";
 import { loadRelease } from "../catalog/releases";
+import type { ReleaseComparison } from "../comparisons/release-comparison";
 import type { NotificationContent } from "../domain/notification-content";
 import { mailLinkOrigin } from "../http/origin";
 import { archiveNotification, releaseNotification } from "../notifications/compose";
@@ -20,9 +21,8 @@ import {
   type ReleaseFacts,
   releasePublishedEvent,
 } from "../notifications/webhook-bodies";
-import type { ReleaseComparison } from "../readings/release-comparison";
+import { insertMessages, type OwedMessage, subscribedEndpoints } from "../webhooks/webhook-endpoints";
 import { compareReleases } from "../workers/comparison";
-import { insertMessages, type OwedMessage, subscribedEndpoints } from "./webhook-endpoints";
 
 /**
  * Release `from` against `to` of a listed market, under `country` when both releases were scored

@@ -1,9 +1,9 @@
 /** The signed-in person's in-app notifications (dashboard only; not on REST or MCP). */
 import { z } from "zod";
-import { markAllRead, markRead, notificationsOf, unreadCount } from "../../accounts/inbox";
-import { notificationLines } from "../../notifications/render";
-import { MAX_INTEGER } from "../schemas";
-import { createRouter, userProcedure } from "../trpc";
+import { markAllRead, markRead, notificationsOf, unreadCount } from "../following/inbox";
+import { notificationLines } from "../notifications/render";
+import { MAX_INTEGER } from "../procedures/schemas";
+import { createRouter, userProcedure } from "../procedures/trpc";
 
 /** A notification's id (a PostgreSQL serial). */
 const notificationId = z.number().int().positive().max(MAX_INTEGER);

@@ -5,6 +5,11 @@
  * permittedProcedure; which roles one may hand out, from mayAssign.
  */
 import { z } from "zod";
+import { can, mayAssign, permissionsOf, ROLES, type Role, type TeamAuditAction } from "../domain/roles";
+import { ApiError, conflict, forbidden, invalidRequest, notFound } from "../errors/api-error";
+import { THROTTLES, throttle } from "../limits/throttles";
+import { invitationMail } from "../mail/invitation-mail";
+import { deliverMail } from "../mail/mail";
 import {
   acceptInvitation,
   createInvitation,
@@ -15,7 +20,7 @@ import {
   pendingInvitations,
   resendInvitation,
   revokeInvitation,
-} from "../../accounts/invitations";
+} from "../organizations/invitations";
 import {
   AlreadyMemberError,
   changeRole,
@@ -26,15 +31,16 @@ import {
   removeMember,
   roleOf,
   transferOwnership,
-} from "../../accounts/members";
-import { organizationsOf } from "../../accounts/organizations";
-import { can, mayAssign, permissionsOf, ROLES, type Role, type TeamAuditAction } from "../../domain/roles";
-import { ApiError, conflict, forbidden, invalidRequest, notFound } from "../../errors/api-error";
-import { THROTTLES, throttle } from "../../limits/throttles";
-import { invitationMail } from "../../mail/invitation-mail";
-import { deliverMail } from "../../mail/mail";
-import type { ApiContext } from "../context";
-import { createRouter, organizationProcedure, permittedProcedure, publicProcedure, userProcedure } from "../trpc";
+} from "../organizations/members";
+import { organizationsOf } from "../organizations/organizations";
+import type { ApiContext } from "../procedures/context";
+import {
+  createRouter,
+  organizationProcedure,
+  permittedProcedure,
+  publicProcedure,
+  userProcedure,
+} from "../procedures/trpc";
 
 const userIdInput = z.string().min(1).max(64);
 const invitationIdInput = z.object({ invitationId: z.string().min(1).max(64) });

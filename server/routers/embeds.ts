@@ -4,8 +4,8 @@
  * found". Owners, admins and members may (roles.ts: embeds.manage); each change is audited.
  */
 import { z } from "zod";
-import { listEmbeds, revokeEmbed } from "../../accounts/embeds";
-import { listMarkets, readGeographies } from "../../catalog/store";
+import { listEmbeds, revokeEmbed } from "../api-access/embeds";
+import { listMarkets, readGeographies } from "../catalog/store";
 import {
   EMBED_READINGS,
   EMBED_THEMES,
@@ -14,11 +14,11 @@ import {
   embedSummary,
   READING_TITLES,
   viewFor,
-} from "../../domain/embeds";
-import { notFound } from "../../errors/api-error";
-import { createEmbed, EMBED_ACTIONS, embedPrice } from "../embeds";
-import { releaseNumber } from "../schemas";
-import { createRouter, permittedProcedure } from "../trpc";
+} from "../domain/embeds";
+import { notFound } from "../errors/api-error";
+import { createEmbed, EMBED_ACTIONS, embedPrice } from "../procedures/embeds";
+import { releaseNumber } from "../procedures/schemas";
+import { createRouter, permittedProcedure } from "../procedures/trpc";
 
 const embedProcedure = permittedProcedure("embeds.manage");
 

@@ -9,8 +9,8 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { geographies, memberships, organizations, users } from "../../db/schema";
+import { changeCredits } from "../credits/credits";
 import type { Role } from "../domain/roles";
-import { changeCredits } from "./credits";
 
 export class OrganizationError extends Error {}
 

@@ -4,10 +4,10 @@
  * the person created.
  */
 import { z } from "zod";
-import { createApiToken, listApiTokens, revokeApiToken, TOKEN_SCOPES } from "../../accounts/tokens";
-import { can } from "../../domain/roles";
-import { notFound } from "../../errors/api-error";
-import { createRouter, permittedProcedure } from "../trpc";
+import { createApiToken, listApiTokens, revokeApiToken, TOKEN_SCOPES } from "../api-access/tokens";
+import { can } from "../domain/roles";
+import { notFound } from "../errors/api-error";
+import { createRouter, permittedProcedure } from "../procedures/trpc";
 
 const DAY_MS = 86_400_000;
 

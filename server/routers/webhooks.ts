@@ -5,6 +5,16 @@
  * test. Not on REST or MCP: the API is read-only.
  */
 import { z } from "zod";
+import { listMarkets, readGeographies } from "../catalog/store";
+import { ROTATION_OVERLAP_HOURS, SUBSCRIBABLE_EVENTS, WEBHOOK_EVENTS, WEBHOOK_JOB } from "../domain/webhook-events";
+import { ApiError, invalidRequest, notFound } from "../errors/api-error";
+import { newWebhookSecret } from "../http/standard-webhooks";
+import { seal } from "../keys/sealed";
+import { testEvent } from "../notifications/webhook-bodies";
+import { outboundUrlProblem } from "../outbound/guard";
+import type { ApiContext } from "../procedures/context";
+import { countryCode, marketIdParam } from "../procedures/schemas";
+import { createRouter, permittedProcedure } from "../procedures/trpc";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -20,17 +30,7 @@ import {
   rotateSecret,
   TooManyEndpointsError,
   updateEndpoint,
-} from "../../accounts/webhook-endpoints";
-import { listMarkets, readGeographies } from "../../catalog/store";
-import { ROTATION_OVERLAP_HOURS, SUBSCRIBABLE_EVENTS, WEBHOOK_EVENTS, WEBHOOK_JOB } from "../../domain/webhook-events";
-import { ApiError, invalidRequest, notFound } from "../../errors/api-error";
-import { newWebhookSecret } from "../../http/standard-webhooks";
-import { seal } from "../../keys/sealed";
-import { testEvent } from "../../notifications/webhook-bodies";
-import { outboundUrlProblem } from "../../outbound/guard";
-import type { ApiContext } from "../context";
-import { countryCode, marketIdParam } from "../schemas";
-import { createRouter, permittedProcedure } from "../trpc";
+} from "../webhooks/webhook-endpoints";
 
 /** Whether endpoints may be on this machine's network (tests only; refused in production at start). */
 const privateAllowed = () => process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS === "1";

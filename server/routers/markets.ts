@@ -1,8 +1,8 @@
 /** Markets: the list, one market, and its changelog (../operations/), and the dashboard's home list. */
-import { DECLARATIONS } from "../operations";
-import { listedMarkets, marketsSchema } from "../operations/markets-list";
-import { proceduresOf } from "../procedure";
-import { createRouter, publicProcedure } from "../trpc";
+import { DECLARATIONS } from "../procedures/operations";
+import { listedMarkets, marketsSchema } from "../procedures/operations/markets-list";
+import { proceduresOf } from "../procedures/procedure";
+import { createRouter, publicProcedure } from "../procedures/trpc";
 
 export const marketsRouter = createRouter({
   ...proceduresOf(DECLARATIONS, "markets"),

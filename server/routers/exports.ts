@@ -1,6 +1,6 @@
 /** Whole-release exports: the manifest, one table, the ZIP archive and the citation (../operations/export-*.ts, citation.ts). */
-import { DECLARATIONS } from "../operations";
-import { proceduresOf } from "../procedure";
-import { createRouter } from "../trpc";
+import { DECLARATIONS } from "../procedures/operations";
+import { proceduresOf } from "../procedures/procedure";
+import { createRouter } from "../procedures/trpc";
 
 export const exportsRouter = createRouter(proceduresOf(DECLARATIONS, "exports"));

@@ -5,16 +5,16 @@
  * no operation metadata, so never on REST or MCP.
  */
 import { z } from "zod";
-import { creditBalance, ledgerPage, lowBalanceThreshold, setLowBalanceThreshold } from "../../accounts/credits";
-import { usageByDay } from "../../accounts/usage";
-import { isLowBalance, LOW_BALANCE_THRESHOLD_MAX } from "../../domain/low-balance";
-import { can } from "../../domain/roles";
-import { notFound } from "../../errors/api-error";
-import { rateLimiterConfigFromEnv } from "../../limits/rate-limiter";
-import { defaultRateLimit } from "../../limits/shared-rate-limit";
-import { operationOf } from "../declaration";
-import { DECLARATIONS } from "../operations";
-import { createRouter, permittedProcedure } from "../trpc";
+import { creditBalance, ledgerPage, lowBalanceThreshold, setLowBalanceThreshold } from "../credits/credits";
+import { usageByDay } from "../credits/usage";
+import { isLowBalance, LOW_BALANCE_THRESHOLD_MAX } from "../domain/low-balance";
+import { can } from "../domain/roles";
+import { notFound } from "../errors/api-error";
+import { rateLimiterConfigFromEnv } from "../limits/rate-limiter";
+import { defaultRateLimit } from "../limits/shared-rate-limit";
+import { operationOf } from "../procedures/declaration";
+import { DECLARATIONS } from "../procedures/operations";
+import { createRouter, permittedProcedure } from "../procedures/trpc";
 
 /** Reading the balance, ledger and usage (owners, admins, billing). */
 const creditsProcedure = permittedProcedure("credits.read");

@@ -11,33 +11,24 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import { authenticateSecret, createApiToken, revokeApiToken } from "@/server/api-access/tokens";
 import { changeCredits, creditBalance, debitCredits, ledgerPage } from "@/server/credits/credits";
 import { usageByDay } from "@/server/credits/usage";
 import { createOrganization } from "@/server/organizations/organizations";
-import { seedDemoCatalogue } from "@/server/startup/seed";
+import { addPerson } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
+import { dashboardCallerAs, testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
-});
-afterAll(() => database.drop());
+const database = testDatabase({ seeded: true });
 
 const SCOPE = "Market.Read.All" as const;
 const org = (name: string, credits = 100, homeCountry = "DE") =>
   createOrganization(database.db, { name, homeCountry, credits });
 
 async function newUser(email: string): Promise<string> {
-  const [row] = await queryRows<{ id: string }>(
-    database.db,
-    sql`insert into users (id, email) values (${`usr_${email.split("@")[0]}`}, ${email}) returning id`,
-  );
-  return row?.id ?? "";
+  return (await addPerson(database.db, { email })).id;
 }
 
 const dashboardAs = (userId: string) => dashboardCallerAs(database.db, userId);

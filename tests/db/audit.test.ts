@@ -6,7 +6,7 @@
  * records nothing; the CLI records the operator; the table refuses UPDATE, DELETE and TRUNCATE.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import { createApiToken } from "@/server/api-access/tokens";
 import { sessionCaller } from "@/server/auth/session-caller";
@@ -17,9 +17,9 @@ import { createOrganization } from "@/server/organizations/organizations";
 import { createApiContext } from "@/server/procedures/context";
 import { type ApiMeta, createCallerFactory, createRouter, organizationProcedure } from "@/server/procedures/trpc";
 import { appRouter } from "@/server/routers/root";
-import { seedDemoCatalogue } from "@/server/startup/seed";
+import { addPerson } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
+import { dashboardCallerAs, testDatabase } from "../helpers/database";
 
 /**
  * Mutations that record nothing, each with why: they change nothing of an organization's
@@ -44,23 +44,16 @@ interface ProcedureDef {
   _def: { type: string; meta?: ApiMeta };
 }
 
-let database: TestDatabase;
+const database = testDatabase({ seeded: true });
 beforeAll(async () => {
   process.env.AUTH_SECRET ??= "audit-test-secret-audit-test-secret-0123";
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 let users = 0;
 /** A person owning a new organization. */
 async function owner(name = "Audit Co") {
   users += 1;
-  const id = `usr_audit${users}`;
-  const email = `audit${users}@example.com`;
-  await queryRows(database.db, sql`insert into users (id, email) values (${id}, ${email})`);
+  const { id, email } = await addPerson(database.db, { email: `audit${users}@example.com` });
   const org = await createOrganization(database.db, { name, homeCountry: "DE", credits: 100, ownerUserId: id });
   return { id, email, organizationId: org.id };
 }
@@ -162,15 +155,12 @@ describe("recorded once, with who, when, from where and what", () => {
     const caller = await dashboardCallerAs(database.db, person.id, HEADERS);
     await caller.credits.setLowBalanceThreshold({ threshold: 250 });
     users += 1;
-    const memberId = `usr_audit${users}`;
-    await queryRows(
-      database.db,
-      sql`insert into users (id, email, active_organization_id) values (${memberId}, ${`m${users}@example.com`}, ${person.organizationId})`,
-    );
-    await queryRows(
-      database.db,
-      sql`insert into memberships (organization_id, user_id, role) values (${person.organizationId}, ${memberId}, 'member')`,
-    );
+    const { id: memberId } = await addPerson(database.db, {
+      organizationId: person.organizationId,
+      role: "member",
+      active: true,
+      email: `m${users}@example.com`,
+    });
     const member = await dashboardCallerAs(database.db, memberId, HEADERS);
     await expect(member.credits.setLowBalanceThreshold({ threshold: 5 })).rejects.toThrow();
     const recorded = await events(person.organizationId);
@@ -409,15 +399,12 @@ describe("the dashboard's reading", () => {
     expect((await caller.audit.list({ to: "2000-01-01" })).events).toHaveLength(0);
 
     users += 1;
-    const memberId = `usr_audit${users}`;
-    await queryRows(
-      database.db,
-      sql`insert into users (id, email, active_organization_id) values (${memberId}, ${`r${users}@example.com`}, ${person.organizationId})`,
-    );
-    await queryRows(
-      database.db,
-      sql`insert into memberships (organization_id, user_id, role) values (${person.organizationId}, ${memberId}, 'member')`,
-    );
+    const { id: memberId } = await addPerson(database.db, {
+      organizationId: person.organizationId,
+      role: "member",
+      active: true,
+      email: `r${users}@example.com`,
+    });
     const member = await dashboardCallerAs(database.db, memberId, HEADERS);
     await expect(member.audit.list({})).rejects.toMatchObject({ code: "NOT_FOUND" });
   });

@@ -9,21 +9,20 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import type { Caller } from "@/server/auth/caller";
+import type { Role } from "@/server/domain/roles";
 import { describeError } from "@/server/errors/describe";
 import { createOrganization } from "@/server/organizations/organizations";
 import { createApiContext } from "@/server/procedures/context";
 import { createCaller } from "@/server/routers/root";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
+import { addPerson } from "../helpers/accounts";
+import { dashboardCallerAs, testDatabase } from "../helpers/database";
 import { type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in";
 
-let database: TestDatabase;
+const database = testDatabase({ seeded: true });
 let stripe: StripeStandIn;
 const CAP = 30000;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
   stripe = await startStripeStandIn();
   // Read once by the process's billing configuration: set before the first call.
   Object.assign(process.env, {
@@ -37,20 +36,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stripe?.close();
-  await database.drop();
 });
 
 let people = 0;
 async function person(organizationId: string | null, role: string) {
   people += 1;
-  const id = `usr_bc${people}`;
-  await queryRows(database.db, sql`insert into users (id, email) values (${id}, ${`${role}${people}@example.com`})`);
-  if (organizationId)
-    await queryRows(
-      database.db,
-      sql`insert into memberships (organization_id, user_id, role) values (${organizationId}, ${id}, ${role}::membership_role)`,
-    );
-  return id;
+  const email = `${role}${people}@example.com`;
+  return (await addPerson(database.db, { organizationId, role: role as Role, email })).id;
 }
 
 async function organization() {

@@ -21,24 +21,23 @@ import { stripeClient } from "@/server/billing/stripe";
 import { serveStripeWebhook, WEBHOOK_BODY_LIMIT } from "@/server/billing/webhook";
 import { creditBalance } from "@/server/credits/credits";
 import type { CreditsPurchasedContent } from "@/server/domain/notification-content";
+import type { Role } from "@/server/domain/roles";
 import { describeError } from "@/server/errors/describe";
 import { composeMail } from "@/server/mail/notification-mail";
 import { createOrganization } from "@/server/organizations/organizations";
 import { answerRestRequest } from "@/server/rest/handler";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
+import { addPerson } from "../helpers/accounts";
+import { dashboardCallerAs, testDatabase } from "../helpers/database";
 import { rawExchange } from "../helpers/raw-http";
 import { type StripeObject, type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in";
 
-let database: TestDatabase;
+const database = testDatabase({ seeded: true });
 let stripe: StripeStandIn;
 let config: BillingConfig;
 let server: Server;
 let webhook: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
   stripe = await startStripeStandIn();
   config = {
     packs: parseCreditPacks("10000:4900:eur,100000:39900:eur"),
@@ -67,21 +66,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   await stripe?.close();
-  await database?.drop();
 });
 
 let people = 0;
 async function person(organizationId: string | null, role: string) {
   people += 1;
-  const id = `usr_bh${people}`;
-  const email = `${role}${people}@example.com`;
-  await queryRows(database.db, sql`insert into users (id, email) values (${id}, ${email})`);
-  if (organizationId)
-    await queryRows(
-      database.db,
-      sql`insert into memberships (organization_id, user_id, role) values (${organizationId}, ${id}, ${role}::membership_role)`,
-    );
-  return { id, email };
+  return addPerson(database.db, { organizationId, role: role as Role, email: `${role}${people}@example.com` });
 }
 
 async function organization(name = "Hostile Co", credits = 0) {

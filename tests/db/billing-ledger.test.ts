@@ -5,34 +5,24 @@
  * while an operator's positive adjustment still lands.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import { changeCredits, creditBalance, debitCredits } from "@/server/credits/credits";
 import { createOrganization } from "@/server/organizations/organizations";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { addPerson } from "../helpers/accounts";
+import { testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db); // the home country's geography
-});
-afterAll(async () => {
-  await database.drop();
-});
+const database = testDatabase({ seeded: true });
 
 let count = 0;
 async function organization(credits: number) {
   count += 1;
-  await queryRows(
-    database.db,
-    sql`insert into users (id, email) values (${`usr_bl${count}`}, ${`bl${count}@example.com`})`,
-  );
+  const owner = await addPerson(database.db, { email: `bl${count}@example.com` });
   return createOrganization(database.db, {
     name: `Ledger ${count}`,
     homeCountry: "DE",
     credits,
-    ownerUserId: `usr_bl${count}`,
+    ownerUserId: owner.id,
   });
 }
 

@@ -18,16 +18,17 @@ import { chargeTopUp, type TopUpRun } from "@/server/billing/top-up";
 import { serveStripeWebhook } from "@/server/billing/webhook";
 import { changeCredits, creditBalance, debitCredits, onTopUpsScheduled } from "@/server/credits/credits";
 import type { TopUpFailedContent } from "@/server/domain/notification-content";
+import type { Role } from "@/server/domain/roles";
 import { describeError } from "@/server/errors/describe";
 import { TOP_UP_JOB, topUpJobs } from "@/server/jobs/top-up-jobs";
 import { composeMail } from "@/server/mail/notification-mail";
 import { createOrganization } from "@/server/organizations/organizations";
 import { startQueue } from "@/server/queue/queue";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase, testDatabaseKind } from "../helpers/database";
+import { addPerson } from "../helpers/accounts";
+import { dashboardCallerAs, testDatabase, testDatabaseKind } from "../helpers/database";
 import { type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in";
 
-let database: TestDatabase;
+const database = testDatabase({ seeded: true });
 let other: DatabaseHandle | null = null;
 let stripe: StripeStandIn;
 const servers: Server[] = [];
@@ -45,8 +46,6 @@ async function serveWebhook(db: Database): Promise<string> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
   stripe = await startStripeStandIn();
   // Read once by the process's billing configuration: set before the first call.
   Object.assign(process.env, {
@@ -68,7 +67,6 @@ afterAll(async () => {
   for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
   await stripe?.close();
   await other?.close();
-  await database.drop();
 });
 
 const rows = <Row = Record<string, unknown>>(query: ReturnType<typeof sql>) => queryRows<Row>(database.db, query);
@@ -76,13 +74,8 @@ const rows = <Row = Record<string, unknown>>(query: ReturnType<typeof sql>) => q
 let people = 0;
 async function person(organizationId: string | null, role: string) {
   people += 1;
-  const id = `usr_tu${people}`;
-  await rows(sql`insert into users (id, email) values (${id}, ${`${role}${people}@example.com`})`);
-  if (organizationId)
-    await rows(
-      sql`insert into memberships (organization_id, user_id, role) values (${organizationId}, ${id}, ${role}::membership_role)`,
-    );
-  return id;
+  const email = `${role}${people}@example.com`;
+  return (await addPerson(database.db, { organizationId, role: role as Role, email })).id;
 }
 
 const as = (userId: string) => dashboardCallerAs(database.db, userId, { origin: "http://dashboard.test" });

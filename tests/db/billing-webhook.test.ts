@@ -18,13 +18,14 @@ import { stripeClient } from "@/server/billing/stripe";
 import { serveStripeWebhook, WEBHOOK_BODY_LIMIT } from "@/server/billing/webhook";
 import { creditBalance } from "@/server/credits/credits";
 import type { CreditsPurchasedContent } from "@/server/domain/notification-content";
+import type { Role } from "@/server/domain/roles";
 import { composeMail } from "@/server/mail/notification-mail";
 import { createOrganization } from "@/server/organizations/organizations";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, type TestDatabase, testDatabaseKind } from "../helpers/database";
+import { addPerson } from "../helpers/accounts";
+import { testDatabase, testDatabaseKind } from "../helpers/database";
 import { type StripeObject, type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in";
 
-let database: TestDatabase;
+const database = testDatabase({ seeded: true });
 let other: DatabaseHandle | null = null;
 let stripe: StripeStandIn;
 let config: BillingConfig;
@@ -44,8 +45,6 @@ async function serveWebhook(db: Database): Promise<string> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
   stripe = await startStripeStandIn();
   config = {
     packs: parseCreditPacks("10000:4900:eur,100000:39900:eur"),
@@ -64,21 +63,12 @@ afterAll(async () => {
   for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
   await stripe?.close();
   await other?.close();
-  await database.drop();
 });
 
 let people = 0;
 async function person(organizationId: string | null, role: string) {
   people += 1;
-  const id = `usr_bw${people}`;
-  const email = `${role}${people}@example.com`;
-  await queryRows(database.db, sql`insert into users (id, email) values (${id}, ${email})`);
-  if (organizationId)
-    await queryRows(
-      database.db,
-      sql`insert into memberships (organization_id, user_id, role) values (${organizationId}, ${id}, ${role}::membership_role)`,
-    );
-  return { id, email };
+  return addPerson(database.db, { organizationId, role: role as Role, email: `${role}${people}@example.com` });
 }
 
 async function organization(name = "Buyer Co", credits = 0) {

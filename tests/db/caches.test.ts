@@ -5,11 +5,10 @@
  * nothing is cached.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { announceChange, ChangeAwareCache, cachesEnabled } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { noteDatabaseFault } from "@/db/faults";
-import { users } from "@/db/schema";
 import { authenticateSecret, createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/api-access/tokens";
 import { loadRelease } from "@/server/catalog/releases";
 import { archiveMarket, publishGeographies, publishMarket } from "@/server/catalog/store";
@@ -20,7 +19,8 @@ import { addMember, removeMember } from "@/server/organizations/members";
 import { createOrganization } from "@/server/organizations/organizations";
 import { createApiContext } from "@/server/procedures/context";
 import { createCaller } from "@/server/routers/root";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { addPerson } from "../helpers/accounts";
+import { createTestDatabase, type TestDatabase, testDatabase } from "../helpers/database";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
 import { parseExposition, sample } from "../helpers/metrics";
 
@@ -28,15 +28,13 @@ const publish = (database: TestDatabase, notes: string) =>
   publishMarket(database.db, "m.yaml", fixtureMarket(), { notes, material: false, publishedAt: new Date() });
 
 describe("caches behind the change feed", () => {
-  let database: TestDatabase;
+  const database = testDatabase();
   let marketId: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
     await publishGeographies(database.db, "geographies.yaml", fixtureGeographies());
     marketId = (await publish(database, "first")).marketId;
   });
-  afterAll(() => database.drop());
 
   it("caches nothing for a database whose feed does not listen", async () => {
     expect(cachesEnabled(database.db)).toBe(false);
@@ -65,11 +63,7 @@ describe("caches behind the change feed", () => {
 
   it("refuses at once the tokens of a person removed from the organization", async () => {
     const org = await createOrganization(database.db, { name: "Team cache", homeCountry: "XA", credits: 100 });
-    const [member] = await database.db
-      .insert(users)
-      .values({ email: "cached-member@example.com" })
-      .returning({ id: users.id });
-    if (!member) throw new Error("no user");
+    const member = await addPerson(database.db, { email: "cached-member@example.com", verified: false });
     await addMember(database.db, { organizationId: org.id, userId: member.id, role: "member" });
     const theirs = await createApiToken(database.db, {
       organizationId: org.id,
@@ -202,7 +196,6 @@ describe("ChangeAwareCache", () => {
       announceChange("catalogue");
       expect(cache.get(database.db, "k")).toBeUndefined();
     } finally {
-      await database.drop();
     }
   });
 
@@ -226,7 +219,6 @@ describe("ChangeAwareCache", () => {
       expect(cache.get(database.db, "k")).toBe("v");
       expect(await counts()).toEqual([2, 1]);
     } finally {
-      await database.drop();
     }
   });
 });

@@ -1,6 +1,6 @@
 /** The catalogue store against a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL). */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as t from "@/db/schema";
 import {
   archiveMarket,
@@ -13,7 +13,7 @@ import {
 } from "@/server/catalog/store";
 import { delta } from "@/server/readings/delta";
 import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
 import { readRelease } from "../helpers/releases";
 
@@ -21,12 +21,10 @@ const EU_27 = "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT
 const at = (iso: string) => new Date(iso);
 
 describe("catalogue store", () => {
-  let database: TestDatabase;
+  const database = testDatabase();
   beforeAll(async () => {
-    database = await createTestDatabase();
     await publishGeographies(database.db, "geographies.yaml", fixtureGeographies());
   });
-  afterAll(() => database.drop());
 
   it("stores the geographies with their controls", async () => {
     const geographies = await readGeographies(database.db);
@@ -125,11 +123,7 @@ describe("catalogue store", () => {
 });
 
 describe("demo catalogue seed", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database.drop());
+  const database = testDatabase();
 
   it("seeds an empty database once", async () => {
     expect(await seedDemoCatalogue(database.db)).toBe(true);

@@ -18,13 +18,13 @@ import { evidenceDateIssues, missingEvidence } from "@/server/domain/definition-
 import type { MarketFile } from "@/server/domain/market-definition";
 import { DEMO_FOLDER } from "@/server/startup/seed";
 import { marketVariant, runOps, type Yaml } from "../helpers/cli";
-import { createTestDatabase, dumpCatalogue, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, dumpCatalogue, type TestDatabase, testDatabase } from "../helpers/database";
 import { FIXTURES } from "../helpers/fixtures";
 
 const GEOGRAPHIES = path.join(FIXTURES, "geographies.yaml");
 const NOW = new Date("2026-06-01T12:00:00Z"); // runOps's default clock
 
-let database: TestDatabase;
+const database = testDatabase();
 let workDir: string;
 
 const ops = (...argv: string[]) => runOps(database, argv, NOW);
@@ -44,12 +44,10 @@ function withAllEvidence(market: Yaml, asOf = "2026-05-20") {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   workDir = mkdtempSync(path.join(tmpdir(), "mps-evidence-"));
   expect((await ops("catalog", "publish", GEOGRAPHIES)).code).toBe(0);
 });
 afterAll(async () => {
-  await database.drop();
   rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRelease } from "@/server/catalog/releases";
 import { changes } from "@/server/comparisons/release-comparison";
 import { marketVariant, runOps, type Yaml } from "../helpers/cli";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 import { FIXTURES } from "../helpers/fixtures";
 
 const GEOGRAPHIES = path.join(FIXTURES, "geographies.yaml");
 const MARKET = path.join(FIXTURES, "market.yaml");
 const M = "\u2212"; // the minus sign of a signed change
 
-let database: TestDatabase;
+const database = testDatabase();
 let workDir: string;
 
 const ops = (...argv: string[]) => runOps(database, argv);
@@ -57,12 +57,10 @@ async function preview(...argv: string[]) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   workDir = mkdtempSync(path.join(tmpdir(), "mps-preview-"));
   expect((await ops("catalog", "publish", GEOGRAPHIES)).code).toBe(0);
 });
 afterAll(async () => {
-  await database.drop();
   rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { openDatabase } from "@/db/client";
 import { marketVariant, runOps, type Yaml } from "../helpers/cli";
-import { createTestDatabase, dumpCatalogue, type TestDatabase } from "../helpers/database";
+import { dumpCatalogue, testDatabase } from "../helpers/database";
 import { FIXTURES } from "../helpers/fixtures";
 import { readRelease } from "../helpers/releases";
 
@@ -19,7 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const GEOGRAPHIES = path.join(FIXTURES, "geographies.yaml");
 const MARKET = path.join(FIXTURES, "market.yaml");
 
-let database: TestDatabase;
+const database = testDatabase();
 let workDir: string;
 
 const ops = (...argv: string[]) => runOps(database, argv);
@@ -28,12 +28,10 @@ const ops = (...argv: string[]) => runOps(database, argv);
 const marketWith = (name: string, change: (market: Yaml) => void) => marketVariant(workDir, name, change);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   workDir = mkdtempSync(path.join(tmpdir(), "mps-cli-"));
   expect((await ops("catalog", "publish", GEOGRAPHIES)).code).toBe(0);
 });
 afterAll(async () => {
-  await database.drop();
   rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -7,8 +7,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { creditLedger, embedCharges } from "@/db/schema";
 import { chargedReleases, findEmbed } from "@/server/api-access/embeds";
@@ -20,13 +20,13 @@ import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
 import { auditPage } from "@/server/organizations/audit";
 import { createEmbed, embedPrice, embedToShow } from "@/server/procedures/embeds";
 import { OPERATIONS } from "@/server/procedures/operations";
-import { organization } from "../helpers/accounts";
+import { addPerson, organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
+import { dashboardCallerAs, testDatabase } from "../helpers/database";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 const MARKET = "hand-computed";
-let database: TestDatabase;
+const database = testDatabase();
 let dir: string;
 
 async function publish(change?: (market: Record<string, unknown>) => void) {
@@ -46,12 +46,10 @@ const debitsOf = (organizationId: string) =>
     .orderBy(creditLedger.id);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   dir = mkdtempSync(path.join(tmpdir(), "mps-embeds-"));
   expect((await runOps(database, ["catalog", "publish", path.join(FIXTURES, "geographies.yaml")])).code).toBe(0);
   await publish();
 });
-afterAll(() => database.drop());
 
 const request = (organizationId: string, extra: Partial<Parameters<typeof createEmbed>[1]> = {}) => ({
   organizationId,
@@ -224,11 +222,7 @@ describe("embeds", () => {
 
   it("is made by owners, admins and members, never billing, and each change is in the audit trail", async () => {
     const org = await organization(database.db, "Audited embeds", { homeCountry: "XA", credits: 100 });
-    const billing = `usr_embed_billing_${Date.now()}`;
-    await database.db.execute(sql`insert into users (id, email) values (${billing}, ${`${billing}@example.com`})`);
-    await database.db.execute(
-      sql`insert into memberships (organization_id, user_id, role) values (${org.id}, ${billing}, 'billing')`,
-    );
+    const { id: billing } = await addPerson(database.db, { organizationId: org.id, role: "billing" });
     const asBilling = await dashboardCallerAs(database.db, billing);
     const refused = await asBilling.embeds
       .create({ marketId: MARKET, reading: "capaindex" })

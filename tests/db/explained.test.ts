@@ -4,7 +4,7 @@
  * every country, to the scores under controls), and every cell of the availability matrix is what
  * the Delta reading says for that country.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
 import { readReleaseById } from "@/server/catalog/store";
 import { AXES } from "@/server/domain/market-definition";
@@ -12,24 +12,19 @@ import { availability } from "@/server/readings/availability";
 import { delta } from "@/server/readings/delta";
 import { product as productBreakdown, scoringFrame } from "@/server/readings/product";
 import type { ReleaseData } from "@/server/readings/release";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
+const database = testDatabase({ seeded: true });
 const releases: ReleaseData[] = [];
 
 /** Sums in tenths, so float noise cannot hide or fake a mismatch. */
 const tenths = (values: number[]) => values.reduce((sum, value) => sum + Math.round(value * 10), 0);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
   // Archived markets included: their releases stay readable by number.
   const stored = await database.db.select({ id: schema.releases.id }).from(schema.releases);
   for (const { id } of stored) releases.push(await readReleaseById(database.db, id));
 }, 120_000);
-
-afterAll(() => database?.drop());
 
 describe("the product breakdown", () => {
   it("covers every demo market and release", () => {

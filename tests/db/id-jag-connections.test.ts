@@ -20,7 +20,7 @@ import { type Database, type DatabaseHandle, openDatabase } from "@/db/client";
 import { MIGRATIONS_FOLDER, migrateDatabase } from "@/db/migrate";
 import { queryRows } from "@/db/rows";
 import { bindConnection } from "@/server/organizations/connections";
-import { createTestDatabase, type TestDatabase, testServerUrl } from "../helpers/database";
+import { testDatabase, testServerUrl } from "../helpers/database";
 
 const WHERE = { clientAddress: "127.0.0.1", userAgent: "test" };
 
@@ -56,15 +56,13 @@ async function personIn(db: Database, name: string) {
 }
 
 describe("twenty identity-assertion connections at once", () => {
-  let database: TestDatabase;
+  const database = testDatabase();
   let other: DatabaseHandle | null = null;
   beforeAll(async () => {
-    database = await createTestDatabase();
     if (database.url) other = await openDatabase({ kind: "postgres", url: database.url });
   });
   afterAll(async () => {
     await other?.close();
-    await database?.drop();
   });
 
   it("bind one connection, audited once, and answer its grant to every caller", async () => {

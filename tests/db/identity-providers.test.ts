@@ -26,16 +26,15 @@ import {
 import { auditPage } from "@/server/organizations/audit";
 import { organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase, testDatabaseKind } from "../helpers/database";
+import { dashboardCallerAs, testDatabase, testDatabaseKind } from "../helpers/database";
 import { startDnsServer, type TestDnsServer } from "../helpers/dns-server";
 
-let database: TestDatabase;
+const database = testDatabase();
 let dns: TestDnsServer;
 let dir: string;
 const savedDnsServers = process.env.DNS_SERVERS;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   dns = await startDnsServer({ TXT: {} });
   process.env.DNS_SERVERS = dns.address;
   dir = mkdtempSync(path.join(tmpdir(), "mps-idp-"));
@@ -46,7 +45,6 @@ afterAll(async () => {
   if (savedDnsServers === undefined) delete process.env.DNS_SERVERS;
   else process.env.DNS_SERVERS = savedDnsServers;
   await dns.close();
-  await database.drop();
 });
 
 const keyFile = (name: string, value: unknown) => {

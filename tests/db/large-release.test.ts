@@ -5,21 +5,20 @@
  * with the same sensitivity. On both databases.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as t from "@/db/schema";
 import { publishGeographies, publishMarket, readReleaseById } from "@/server/catalog/store";
 import { unparsedSensitivity } from "@/server/readings/release";
 import { openRelease, shareRelease } from "@/server/workers/shared-release";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 
 const PRODUCTS = 260; // past WORKER_MIN_PRODUCTS (200): read as a large market
 
 describe("a large release's sensitivity", () => {
-  let database: TestDatabase;
+  const database = testDatabase();
   let releaseId: number;
   beforeAll(async () => {
-    database = await createTestDatabase();
     const geographies = generatedGeographies(30);
     await publishGeographies(database.db, "geographies.yaml", geographies);
     const market = generatedMarket(PRODUCTS, 20, {
@@ -38,7 +37,6 @@ describe("a large release's sensitivity", () => {
       .where(eq(t.releases.marketId, "generated-large"));
     releaseId = row?.id as number;
   }, 120_000);
-  afterAll(() => database.drop());
 
   it("is read as the stored text, in pieces past a megabyte, and never parsed on the event loop", async () => {
     const [stored] = await database.db

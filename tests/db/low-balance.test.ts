@@ -13,29 +13,24 @@ import { LOW_BALANCE_THRESHOLD_DEFAULT } from "@/server/domain/low-balance";
 import { describeError } from "@/server/errors/describe";
 import { sendDelivery } from "@/server/jobs/fan-out";
 import { createOrganization } from "@/server/organizations/organizations";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase, testDatabaseKind } from "../helpers/database";
+import { addPerson } from "../helpers/accounts";
+import { dashboardCallerAs, testDatabase, testDatabaseKind } from "../helpers/database";
 
-let database: TestDatabase;
+const database = testDatabase({ seeded: true });
 /** A second connection pool to the same database: another app instance (PostgreSQL only). */
 let other: DatabaseHandle | null = null;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
   if (testDatabaseKind === "postgres" && database.url)
     other = await openDatabase({ kind: "postgres", url: database.url });
 });
 afterAll(async () => {
   await other?.close();
-  await database.drop();
 });
 
 let users = 0;
 async function newUser(): Promise<{ id: string; email: string }> {
   users += 1;
-  const email = `owner${users}@example.com`;
-  await queryRows(database.db, sql`insert into users (id, email) values (${`usr_low${users}`}, ${email})`);
-  return { id: `usr_low${users}`, email };
+  return addPerson(database.db, { email: `owner${users}@example.com` });
 }
 
 /** An organization with `credits`, owned by a new person (and `extraOwners` more), at `threshold`. */

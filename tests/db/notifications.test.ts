@@ -8,10 +8,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { queryRows } from "@/db/rows";
-import { users } from "@/db/schema";
 import { AXES } from "@/server/domain/market-definition";
 import type { NotificationContent, WeeklyContent } from "@/server/domain/notification-content";
 import { claimDelivery } from "@/server/following/deliveries";
@@ -23,14 +22,15 @@ import { sendDelivery } from "@/server/jobs/fan-out";
 import { readUnsubscribeToken } from "@/server/mail/unsubscribe";
 import { slotOfWeek } from "@/server/notifications/week";
 import { createOrganization } from "@/server/organizations/organizations";
+import { addPerson } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 const MARKET = "hand-computed";
 const UTC_MONDAY_8 = { day: 1, hour: 8, timeZone: "UTC" };
 
-let database: TestDatabase;
+const database = testDatabase();
 let dir: string;
 
 /** The fixture market with `change` applied, written to a file to publish. */
@@ -52,11 +52,7 @@ async function publish(file: string, at: string, material = false) {
 }
 
 async function person(email: string, homeCountry: string | null = null) {
-  const [user] = await database.db
-    .insert(users)
-    .values({ email, emailVerified: new Date() })
-    .returning({ id: users.id });
-  const id = (user as { id: string }).id;
+  const { id } = await addPerson(database.db, { email });
   if (homeCountry) {
     const org = await createOrganization(database.db, {
       name: `${email} org`,
@@ -77,7 +73,6 @@ let emailer: string;
 let bystander: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   dir = mkdtempSync(path.join(tmpdir(), "mps-follow-"));
   expect((await runOps(database, ["catalog", "publish", path.join(FIXTURES, "geographies.yaml")])).code).toBe(0);
   await publish(path.join(FIXTURES, "market.yaml"), "2026-06-01T09:00:00Z");
@@ -90,7 +85,6 @@ beforeAll(async () => {
   // Everything before the follows is done (the first release had no followers yet).
   await fanOutPendingEvents(database.db);
 });
-afterAll(() => database.drop());
 
 describe("following", () => {
   it("refuses an unknown market and follows a listed one once, however often asked", async () => {

@@ -4,16 +4,12 @@
  */
 
 import { CompactSign, compactVerify, importJWK } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DatabaseAdapter, purgeExpiredOAuthRecords } from "@/server/api-access/oauth-records";
 import { publicJwk, signingKeys } from "@/server/auth/signing-keys";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.drop());
+const database = testDatabase();
 
 const adapter = (model: string) => new DatabaseAdapter(database.db, model);
 

@@ -4,7 +4,7 @@
  */
 import { TRPCError } from "@trpc/server";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import type { Caller } from "@/server/auth/caller";
 import { creditBalance } from "@/server/credits/credits";
@@ -14,15 +14,9 @@ import { createOrganization } from "@/server/organizations/organizations";
 import { type ApiContext, createApiContext } from "@/server/procedures/context";
 import { OPERATIONS } from "@/server/procedures/operations";
 import { createCaller } from "@/server/routers/root";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
-});
-afterAll(() => database.drop());
+const database = testDatabase({ seeded: true });
 
 async function organization(credits: number, rateLimit: number | null = null) {
   const org = await createOrganization(database.db, { name: `Org ${credits}`, homeCountry: "FR", credits, rateLimit });

@@ -6,21 +6,17 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type PgBoss from "pg-boss";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import { oauthRecords } from "@/db/schema";
 import { expireUnusedRegistrations } from "@/server/api-access/oauth-records";
 import { sqlExecutor, startQueue } from "@/server/queue/queue";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
+const database = testDatabase();
 const started: PgBoss[] = [];
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
 afterAll(async () => {
   for (const boss of started) await boss.stop({ graceful: false, wait: true }).catch(() => {});
-  await database.drop();
 });
 
 async function queue(work = true) {

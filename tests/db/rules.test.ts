@@ -3,21 +3,20 @@
  * back from the database. Scores are worked out by hand in tests/unit/scoring.rules.test.ts:
  * published Innovation Apex 100; Nova (nova-one), Nova (nova-two), Orbit, eon 86.7; Zephyr 0.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { publishGeographies, publishMarket } from "@/server/catalog/store";
 import { capaindex } from "@/server/readings/capaindex";
 import { delta } from "@/server/readings/delta";
 import type { ReleaseData } from "@/server/readings/release";
 import { servicemax } from "@/server/readings/servicemax";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 import { fixtureMarket, rulesGeographies } from "../helpers/fixtures";
 import { readRelease } from "../helpers/releases";
 
 describe("rankings and ties in a published release", () => {
-  let database: TestDatabase;
+  const database = testDatabase();
   let release: ReleaseData;
   beforeAll(async () => {
-    database = await createTestDatabase();
     await publishGeographies(database.db, "geographies.yaml", rulesGeographies());
     await publishMarket(database.db, "rules.yaml", fixtureMarket("rules.yaml"), {
       notes: "edge rules",
@@ -28,7 +27,6 @@ describe("rankings and ties in a published release", () => {
     if (!read) throw new Error("edge-rules not published");
     release = read;
   });
-  afterAll(() => database.drop());
 
   it("Capability Index: a four-way tie in published Innovation, listed by name then id", () => {
     // Competition ranking: the four at 86.7 share rank 2, the next is 6th in the list.

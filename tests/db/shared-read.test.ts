@@ -6,21 +6,15 @@
  * fails the first test and one that joins a load already running fails the second.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sharedRead } from "@/db/shared-read";
 import { debitCredits, ledgerPage } from "@/server/credits/credits";
 import { listMembers } from "@/server/organizations/members";
 import { organizationAccount } from "@/server/organizations/organization-account";
 import { createOrganization } from "@/server/organizations/organizations";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
-});
-afterAll(() => database.drop());
+const database = testDatabase({ seeded: true });
 
 describe("sharedRead", () => {
   it("runs one load for the same key asked in one turn, and one per key", async () => {

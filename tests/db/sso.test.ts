@@ -21,16 +21,16 @@ import {
 } from "@/server/identity/identity-providers";
 import { recheckIdentityLinks, ssoRequiredFor } from "@/server/identity/sso";
 import { createInvitation, invitationByToken } from "@/server/organizations/invitations";
-import { organization } from "../helpers/accounts";
+import { addPerson, organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase } from "../helpers/database";
+import { dashboardCallerAs, testDatabase } from "../helpers/database";
 import { startTestIdp, type TestIdp, type TestIdpAccount } from "../helpers/test-idp";
 
 /** The public origin of a test process without APP_URL (server/http/origin.ts): localhost on PORT 3000. */
 const ORIGIN = "http://localhost:3000";
 const REDIRECT_URI = `${ORIGIN}/api/auth/sso/callback`;
 
-let database: TestDatabase;
+const database = testDatabase();
 let acmeIdp: TestIdp;
 let betaIdp: TestIdp;
 let acmeId: string;
@@ -56,7 +56,6 @@ async function organizationWithIdp(name: string, idp: TestIdp, domain: string) {
 
 beforeAll(async () => {
   process.env.IDP_ALLOW_PRIVATE_HOSTS = "1";
-  database = await createTestDatabase();
   const geographies = path.resolve(import.meta.dirname, "../fixtures/geographies.yaml");
   expect((await runOps(database, ["catalog", "publish", geographies])).code).toBe(0);
   acmeIdp = await startTestIdp();
@@ -73,7 +72,6 @@ afterAll(async () => {
     else process.env[name] = value;
   await acmeIdp?.close();
   await betaIdp?.close();
-  await database?.drop();
 });
 beforeEach(() => {
   acmeIdp.tamperIdTokens(null);
@@ -533,10 +531,13 @@ describe("the owner's identity provider page (tRPC)", () => {
 
   it("is for owners only: an admin is refused (sso.manage)", async () => {
     const org = await organization(database.db, "Delta", { homeCountry: "XC", credits: 0 });
-    const adminUser = await database.db.insert(users).values({ email: "admin@delta.example" }).returning();
-    const adminId = adminUser[0]?.id ?? "";
-    await database.db.insert(memberships).values({ organizationId: org.id, userId: adminId, role: "admin" });
-    await database.db.update(users).set({ activeOrganizationId: org.id }).where(eq(users.id, adminId));
+    const { id: adminId } = await addPerson(database.db, {
+      organizationId: org.id,
+      role: "admin",
+      active: true,
+      email: "admin@delta.example",
+      verified: false,
+    });
     const admin = await dashboardCallerAs(database.db, adminId);
     await expect(admin.identityProvider.show()).rejects.toThrow(/sso.manage/);
     await expect(
@@ -555,9 +556,7 @@ describe("the owner's identity provider page (tRPC)", () => {
 describe("what an IdP, an outsider or a departing member cannot do", () => {
   /** Someone of Acme who signed in without the IdP (an e-mail link), with a session. */
   async function unlinkedPerson(email: string, role: "owner" | "member") {
-    const [user] = await database.db.insert(users).values({ email, emailVerified: new Date() }).returning();
-    const userId = user?.id ?? "";
-    await database.db.insert(memberships).values({ organizationId: acmeId, userId, role });
+    const { id: userId } = await addPerson(database.db, { organizationId: acmeId, role, email });
     await database.db
       .insert(authSessions)
       .values({ sessionToken: `s-${userId}`, userId, expires: new Date(Date.now() + 86_400_000) });

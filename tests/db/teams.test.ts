@@ -18,33 +18,24 @@ import { createOrganization } from "@/server/organizations/organizations";
 import { createApiContext } from "@/server/procedures/context";
 import { MEMBER_ACTIONS } from "@/server/routers/members";
 import { createCaller } from "@/server/routers/root";
-import { seedDemoCatalogue } from "@/server/startup/seed";
+import { addPerson } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, dashboardCallerAs, type TestDatabase, testDatabaseKind } from "../helpers/database";
+import { dashboardCallerAs, testDatabase, testDatabaseKind } from "../helpers/database";
 
-let database: TestDatabase;
+const database = testDatabase({ seeded: true });
 let other: DatabaseHandle | null = null;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
   if (testDatabaseKind === "postgres" && database.url)
     other = await openDatabase({ kind: "postgres", url: database.url });
 });
 afterAll(async () => {
   await other?.close();
-  await database.drop();
 });
 
 let people = 0;
 async function person(email?: string): Promise<{ id: string; email: string }> {
   people += 1;
-  const id = `usr_team${people}`;
-  const address = email ?? `person${people}@example.com`;
-  await queryRows(
-    database.db,
-    sql`insert into users (id, email, name) values (${id}, ${address}, ${`Person ${people}`})`,
-  );
-  return { id, email: address };
+  return addPerson(database.db, { email: email ?? `person${people}@example.com`, name: `Person ${people}` });
 }
 
 /** An organization with an owner and one person of each other role. */

@@ -3,17 +3,15 @@
  * registrations per client; shared by every instance on the database; old counters swept.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import { sweepThrottleCounters, THROTTLES, throttle, throttled } from "@/server/limits/throttles";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
+const database = testDatabase();
 beforeAll(async () => {
   delete process.env.REDIS_URL;
-  database = await createTestDatabase();
 });
-afterAll(() => database.drop());
 
 /** Forget this process's limiters, as a second instance would start without them. */
 const asAnotherInstance = () => {

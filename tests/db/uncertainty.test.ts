@@ -5,26 +5,21 @@
  * interval of every demo release holds its published score and rank.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
 import { decodeRelease, readReleaseById, sensitivitySeed } from "@/server/catalog/store";
 import { AXES } from "@/server/domain/market-definition";
 import { capaindex } from "@/server/readings/capaindex";
 import { servicemax } from "@/server/readings/servicemax";
 import { analyseSensitivity } from "@/server/scoring/sensitivity";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
+const database = testDatabase({ seeded: true });
 let ids: number[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
   ids = (await database.db.select({ id: schema.releases.id }).from(schema.releases)).map((r) => r.id);
 }, 120_000);
-
-afterAll(() => database?.drop());
 
 const storedRow = async (id: number) => {
   const [row] = await database.db.select().from(schema.releases).where(eq(schema.releases.id, id));

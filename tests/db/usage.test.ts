@@ -7,20 +7,14 @@
  * whole hours together, as if those debits had been made then.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import { debitCredits } from "@/server/credits/credits";
 import { BUCKET_MS, bucketStart, type UsageBucket, type UsageGrouping, usageRows } from "@/server/credits/usage";
 import { createOrganization } from "@/server/organizations/organizations";
-import { seedDemoCatalogue } from "@/server/startup/seed";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoCatalogue(database.db);
-});
-afterAll(() => database.drop());
+const database = testDatabase({ seeded: true });
 
 const HOUR = BUCKET_MS.hour;
 

@@ -13,7 +13,6 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { queryRows } from "@/db/rows";
-import { users } from "@/db/schema";
 import { fanOutPendingEvents } from "@/server/following/notify";
 import { newWebhookSecret } from "@/server/http/standard-webhooks";
 import type { JobContext } from "@/server/jobs/job";
@@ -21,14 +20,15 @@ import { deliverMessage, type WebhookSettings } from "@/server/jobs/webhook-deli
 import { seal } from "@/server/keys/sealed";
 import { createOrganization } from "@/server/organizations/organizations";
 import { createEndpoint, deliveryLog, rotateSecret, updateEndpoint } from "@/server/webhooks/webhook-endpoints";
+import { addPerson } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { testDatabase } from "../helpers/database";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 const MARKET = "hand-computed";
 
-let database: TestDatabase;
+const database = testDatabase();
 let dir: string;
 let receiver: WebhookReceiver;
 let organizationId: string;
@@ -88,17 +88,16 @@ async function endpoint(options: { events: string[]; marketIds?: string[]; count
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   dir = mkdtempSync(path.join(tmpdir(), "mps-webhooks-"));
   receiver = await startWebhookReceiver();
   expect((await runOps(database, ["catalog", "publish", path.join(FIXTURES, "geographies.yaml")])).code).toBe(0);
   await publish(path.join(FIXTURES, "market.yaml"), "2026-06-01T09:00:00Z");
   ownerEmail = "owner@example.com";
-  const [owner] = await database.db.insert(users).values({ email: ownerEmail, emailVerified: new Date() }).returning();
+  const owner = await addPerson(database.db, { email: ownerEmail });
   const org = await createOrganization(database.db, {
     name: "Hooks <Ltd>",
     homeCountry: "XA",
-    ownerUserId: (owner as { id: string }).id,
+    ownerUserId: owner.id,
     credits: 0,
   });
   organizationId = org.id;
@@ -111,7 +110,6 @@ afterEach(() => {
 });
 afterAll(async () => {
   await receiver?.close();
-  await database?.drop();
 });
 
 describe("the fan-out of a release", () => {

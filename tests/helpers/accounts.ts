@@ -11,6 +11,7 @@ import { queryRows } from "@/db/rows";
 import { authSessions, memberships, users } from "@/db/schema";
 import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/api-access/tokens";
 import { signingKeys } from "@/server/auth/signing-keys";
+import type { Role } from "@/server/domain/roles";
 import { createOrganization } from "@/server/organizations/organizations";
 import { seedDemoCatalogue } from "@/server/startup/seed";
 
@@ -90,23 +91,51 @@ export interface AccountFixtures {
 
 export const SESSION_COOKIE = "authjs.session-token";
 
+/**
+ * A person, in one line: a user (an e-mail of their own unless `email` names one), a member of
+ * `organizationId` with `role` (owner unless said) when one is given, that organization active when
+ * `active`.
+ */
+export async function addPerson(
+  db: Database,
+  options: {
+    organizationId?: string | null;
+    role?: Role;
+    email?: string;
+    name?: string;
+    active?: boolean;
+    /** Whether the e-mail is verified (it is, unless said): a person who never signed in by link is not. */
+    verified?: boolean;
+  } = {},
+): Promise<{ id: string; email: string }> {
+  const email = options.email ?? `fixture-${randomBytes(6).toString("hex")}@example.com`;
+  const organizationId = options.organizationId ?? null;
+  const [user] = await db
+    .insert(users)
+    .values({
+      email,
+      name: options.name ?? null,
+      emailVerified: options.verified === false ? null : new Date(),
+      activeOrganizationId: options.active ? organizationId : null,
+    })
+    .returning({ id: users.id });
+  if (!user) throw new Error("no user");
+  if (organizationId)
+    await db.insert(memberships).values({ organizationId, userId: user.id, role: options.role ?? "owner" });
+  return { id: user.id, email };
+}
+
 /** A person with a dashboard session, in `organizationId` with `role` when given. */
 export async function signedInUser(
   db: Database,
   organizationId: string | null,
   expires = new Date(Date.now() + 86_400_000),
-  role: "owner" | "admin" | "member" | "billing" = "owner",
+  role: Role = "owner",
 ): Promise<{ userId: string; session: string }> {
-  const suffix = randomBytes(6).toString("hex");
-  const [user] = await db
-    .insert(users)
-    .values({ email: `fixture-${suffix}@example.com`, emailVerified: new Date(), activeOrganizationId: null })
-    .returning({ id: users.id });
-  if (!user) throw new Error("no user");
-  if (organizationId) await db.insert(memberships).values({ organizationId, userId: user.id, role });
+  const { id } = await addPerson(db, { organizationId, role });
   const session = randomBytes(32).toString("hex");
-  await db.insert(authSessions).values({ sessionToken: session, userId: user.id, expires });
-  return { userId: user.id, session };
+  await db.insert(authSessions).values({ sessionToken: session, userId: id, expires });
+  return { userId: id, session };
 }
 
 export async function organization(

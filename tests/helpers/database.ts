@@ -4,11 +4,13 @@
  */
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
+import { afterAll, beforeAll } from "vitest";
 import { type Database, type DatabaseHandle, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { sessionCaller } from "@/server/auth/session-caller";
 import { createApiContext } from "@/server/procedures/context";
 import { createCaller } from "@/server/routers/root";
+import { seedDemoCatalogue } from "@/server/startup/seed";
 
 export const testServerUrl = process.env.TEST_DATABASE_URL;
 export const testDatabaseKind = testServerUrl ? "postgres" : "pglite";
@@ -41,6 +43,27 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.end();
     },
   };
+}
+
+/**
+ * The test file's database, in one line: made before its tests (with the demo catalogue when
+ * `seeded`), dropped after them. Hooks the file registers after this line run after it, so they
+ * find it made.
+ *
+ *   const database = testDatabase({ seeded: true });
+ *   it("reads", async () => { await database.db.select()… });
+ */
+export function testDatabase(options: { seeded?: boolean } = {}): TestDatabase {
+  // Filled in place when made: a plain object, so it can be spread and passed like any handle.
+  const database = {} as TestDatabase;
+  beforeAll(async () => {
+    Object.assign(database, await createTestDatabase());
+    if (options.seeded) await seedDemoCatalogue(database.db);
+  }, 120_000);
+  afterAll(async () => {
+    await database.drop?.();
+  });
+  return database;
 }
 
 /** Every row of every catalogue table, in a stable order: to prove a refused command wrote nothing. */

@@ -8,10 +8,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Database } from "@/db/client";
-import { authSessions, memberships, users } from "@/db/schema";
+import { authSessions } from "@/db/schema";
 import { claimDomain, setIdentityProvider, verifyDomain } from "@/server/identity/identity-providers";
 import { appSecret } from "@/server/keys/app-secret";
-import { organization } from "../../helpers/accounts";
+import { addPerson, organization } from "../../helpers/accounts";
 import { dashboardCall } from "../../helpers/dashboard";
 import { askForSignInLink, hostileRequest } from "../../helpers/hostile";
 import { outboxLinks } from "../../helpers/logs";
@@ -153,12 +153,13 @@ describe("API2 Broken Authentication: the consent decision checks the session as
     app = await startOwnApp(env, async (db) => {
       const strict = await orgWithIdp(db, "Strict", strictIdp, "strict.example", true);
       // Signed in by e-mail link before Strict required SSO: never through the IdP, no link.
-      const [early] = await db
-        .insert(users)
-        .values({ email: "early@strict.example", activeOrganizationId: strict.id })
-        .returning({ id: users.id });
-      if (!early) throw new Error("no user");
-      await db.insert(memberships).values({ organizationId: strict.id, userId: early.id, role: "member" });
+      const early = await addPerson(db, {
+        organizationId: strict.id,
+        role: "member",
+        active: true,
+        email: "early@strict.example",
+        verified: false,
+      });
       const session = randomBytes(32).toString("hex");
       await db
         .insert(authSessions)

@@ -169,11 +169,7 @@ class DebitBatcher {
           balance: number;
           mails: unknown;
           top_up: string | null;
-        }>(this.db, {
-          text: DEBIT_BATCH,
-          params: [calls, limit],
-          query: sql`select position, debited, balance, mails, top_up from debit_batch(${calls}::jsonb, ${limit}::integer)`,
-        });
+        }>(this.db, DEBIT_BATCH, [calls, limit]);
         const owed = rows.flatMap((row) => (Array.isArray(row.mails) ? row.mails.map(Number) : []));
         if (owed.length > 0) announceMailsOwed(owed);
         const topUps = rows.flatMap((row) => (row.top_up ? [String(row.top_up)] : []));

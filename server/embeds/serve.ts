@@ -62,19 +62,17 @@ export function embedThrottles(): { perEmbed: ThrottleRule; perNetwork: Throttle
   };
 }
 
-type Format = EmbedFormat;
-
 /** Whether a format is a page a person reads (its failures a neutral page), not a file (problem+json). */
-const isPage = (format: Format | "oembed") => format === "html" || format === "methodology";
+const isPage = (format: EmbedFormat | "oembed") => format === "html" || format === "methodology";
 
 /**
  * `/embed/{id}`, `/embed/{id}.svg`, `.png` or `.csv`, `/embed/{id}/methodology`: the id and the
  * format; undefined for anything else.
  */
-export function embedPath(path: string): { id: string; format: Format } | undefined {
+export function embedPath(path: string): { id: string; format: EmbedFormat } | undefined {
   const match = /^\/embed\/(emb_[0-9a-f]{24})(?:\.(svg|png|csv)|\/(methodology))?$/.exec(path);
   if (!match) return undefined;
-  return { id: match[1] as string, format: ((match[2] ?? match[3]) as Format | undefined) ?? "html" };
+  return { id: match[1] as string, format: ((match[2] ?? match[3]) as EmbedFormat | undefined) ?? "html" };
 }
 
 export const isEmbedRoute = (path: string) => path === OEMBED_PATH || path.startsWith(EMBED_PREFIX);
@@ -263,7 +261,7 @@ async function render(db: Database, embed: EmbedRow, origin: string): Promise<Re
 export const oembedUrl = (origin: string, page: string) =>
   `${origin}${OEMBED_PATH}?url=${encodeURIComponent(page)}&format=json`;
 
-const CONTENT_TYPES: Record<Format, string> = {
+const CONTENT_TYPES: Record<EmbedFormat, string> = {
   html: "text/html; charset=utf-8",
   svg: "image/svg+xml; charset=utf-8",
   png: "image/png",
@@ -296,7 +294,7 @@ function counted(db: Database, embedId: string) {
 }
 
 /** A failure the embed's procedures raise (no release any more, a full worker pool, …) as a neutral answer. */
-function failed(error: unknown, format: Format | "oembed", origin: string): Answer {
+function failed(error: unknown, format: EmbedFormat | "oembed", origin: string): Answer {
   if (!(error instanceof ApiError)) throw error;
   if (error.problemCode === "unavailable") {
     const retry = { "Retry-After": String(WORKERS_RETRY_AFTER_SECONDS) };
@@ -312,7 +310,7 @@ function failed(error: unknown, format: Format | "oembed", origin: string): Answ
 /** The page or the SVG of one embed. */
 export async function answerEmbed(
   db: Database,
-  target: { id: string; format: Format },
+  target: { id: string; format: EmbedFormat },
   headers: Headers,
   origin: string,
 ): Promise<Answer> {
@@ -380,7 +378,7 @@ export async function answerEmbed(
 }
 
 /** How a file is handed over: the data as a download named by what it holds, the pictures inline. */
-function disposition(embed: EmbedRow, rendered: Rendered, format: Format): string {
+function disposition(embed: EmbedRow, rendered: Rendered, format: EmbedFormat): string {
   if (format !== "csv") return `inline; filename="${embed.id}.${format}"`;
   const name = csvFileName(embed.marketId, embed.reading, embed.country ?? undefined, "release", rendered.release);
   return `attachment; filename="${name}"`;

@@ -54,6 +54,8 @@ interface Prepared {
   flood: string[];
   /** Embeds whose PNGs the burst asks for all at once, more than the pool takes. */
   burst: string[];
+  /** Embeds whose pages a second burst asks for all at once, none drawn before. */
+  pageBurst: string[];
   countries: string[];
 }
 
@@ -111,6 +113,11 @@ async function prepare(db: Database): Promise<Prepared> {
     burst: await Promise.all(
       Array.from({ length: BURST }, (_, i) =>
         make({ reading: readings[i % 2], country: countries[(i + 17) % countries.length] ?? "DE", theme: "dark" }),
+      ),
+    ),
+    pageBurst: await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        make({ reading: readings[i % 2], country: countries[(i + 29) % countries.length] ?? "IT", view: "map" }),
       ),
     ),
     countries,
@@ -393,6 +400,47 @@ describe(`floods at ${PRODUCTS} products from one network leave another organiza
 });
 
 describe("a full worker pool refuses at once", () => {
+  it("answers the pages it cannot draw with a page saying so (503, Retry-After, never cached), at once", async () => {
+    const answers = await Promise.all(
+      app.prepared.pageBurst.map(async (id) => {
+        const began = performance.now();
+        const response = await fetch(`${base}/embed/${id}`);
+        return {
+          status: response.status,
+          type: response.headers.get("content-type") ?? "",
+          cache: response.headers.get("cache-control") ?? "",
+          retryAfter: response.headers.get("retry-after"),
+          body: await response.text(),
+          ms: performance.now() - began,
+        };
+      }),
+    );
+    const refused = answers.filter((a) => a.status === 503);
+    const drawn = answers.filter((a) => a.status === 200);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(refused.length + drawn.length).toBe(BURST);
+    for (const answer of refused) {
+      // A person's page, not problem+json: it says the chart is busy, and a cache never keeps it.
+      expect(answer.type).toMatch(/^text\/html/);
+      expect(answer.body).toContain("Chart busy");
+      expect(answer.body).not.toMatch(/WorkersBusy|worker|stack|at \//i);
+      expect(answer.cache).toBe("no-store");
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+    }
+    const slowest = Math.max(...drawn.map((a) => a.ms));
+    for (const answer of refused) expect(answer.ms).toBeLessThan(slowest);
+    // Asked again as Retry-After says, the page is drawn: a refusal is not kept.
+    const id = app.prepared.pageBurst[answers.indexOf(refused[0] as (typeof answers)[number])];
+    let again = await fetch(`${base}/embed/${id}`);
+    for (let tries = 0; again.status === 503 && tries < 20; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000 * Number(again.headers.get("retry-after"))));
+      again = await fetch(`${base}/embed/${id}`);
+    }
+    expect(again.status).toBe(200);
+    expect(await again.text()).not.toContain("Chart busy");
+  });
+
   it(`answers the PNGs it cannot take 503 with Retry-After, at once, and renders the rest`, async () => {
     const answers = await Promise.all(
       app.prepared.burst.map(async (id) => {

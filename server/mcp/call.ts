@@ -5,7 +5,14 @@
 import type { Database } from "../../db/client";
 import type { Authenticate, Caller } from "../auth/caller";
 import type { ErrorCode } from "../errors/codes";
-import type { McpMessage } from "./exchange";
+
+/** What a POST asked for, as its log line says it. */
+export interface McpMessage {
+  /** The JSON-RPC method, or "batch" for an array; null when the body is not a JSON-RPC message. */
+  rpcMethod: string | null;
+  /** For tools/call: the tool's name. */
+  tool: string | null;
+}
 
 /** What one tool call did, for the POST's log line and the metrics. */
 export interface ToolFacts {

@@ -1,39 +1,36 @@
 /**
- * The HTTP edge of /mcp (Streamable HTTP, stateless), straight from Node's request to Node's
- * response in development as in production (server/routing/api-routes.ts): it reads a POST's
- * message once, authenticates the bearer token (failures are problem+json with a Bearer
- * challenge), counts what no procedure counts against the rate limit, checks the scope, and then
- * answers in one of two ways, decided here and nowhere else: a plain tool call (fast-call.ts) by
- * `runTool` (results.ts) framed as the SDK frames it, with no Fetch Request, MCP server or stream
- * built for it; every other message by the SDK's server (server.ts), whose tools run the same
- * `runTool`. record.ts writes the request's log line once the answer is sent.
+ * The HTTP edge of /mcp (Streamable HTTP, stateless), the MCP room's one entry, straight from
+ * Node's request to Node's response in development as in production (server/routing/api-routes.ts).
+ * A line, each step in its own file, entered once per request:
+ *
+ * 1. read the request once (exchange.ts: its body bounded, its message parsed, what it asks for);
+ * 2. refuse here what is refused before any message runs: a method MCP does not use, a body too
+ *    large, a token that does not authenticate (problem+json with a Bearer challenge), the rate
+ *    limit (what no procedure counts is counted here), a scope the message needs;
+ * 3. answer the message (answer.ts: a plain tool call by the edge's own path, else the SDK server);
+ * 4. send the answer and, once it is sent, write the request's log line (record.ts).
  */
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Database } from "../../db/client";
 import { bearerAuthenticator, presentsToken } from "../auth/bearer";
-import { bearerToken, type HeaderReader } from "../auth/caller";
 import { MARKET_READ_SCOPE } from "../domain/operations";
 import { bearerChallenge, insufficientScope, rateLimited, unauthorized } from "../errors/api-error";
 import { describeError, type ErrorDescription } from "../errors/describe";
-import { nodeHeaders } from "../http/node-headers";
-import { publicOriginFrom, stampedOrigin } from "../http/origin";
+import { publicOriginFrom } from "../http/origin";
 import { MCP_PATH } from "../http/paths";
 import { type Problem, problemOf, problemResponse } from "../http/problem";
 import { protectedResourceMetadataUrl } from "../http/protected-resource";
 import { apiSecurityHeaders, arrivedOverTls, withApiSecurityHeaders } from "../http/security-headers";
-import { fetchRequestOf, sendDocument, sendFetchResponse } from "../http-server/fetch-bridge";
+import { sendDocument, sendFetchResponse } from "../http-server/fetch-bridge";
 import { rateLimitHeaders } from "../limits/rate-limiter";
 import { reachDatabase } from "../procedures/context";
 import { countRequests } from "../procedures/trpc";
+import { answerMcpMessage } from "./answer";
 import type { McpCall, McpExchange } from "./call";
-import { boundedBody, mcpMessageOf, messagesCountedAtTheEdge, NOT_JSON, parsedBody, whenSent } from "./exchange";
-import { type FastAnswer, fastAnswer, fastCallOf } from "./fast-call";
-import { recordExchange } from "./record";
-import { runCheckedTool } from "./results";
+import { MCP_BODY_LIMIT, type McpRequest, readMcpRequest } from "./exchange";
+import type { FastAnswer } from "./fast-call";
+import { recordExchange, whenSent } from "./record";
 import { missingScope } from "./scope-check";
-import { mcpHandler } from "./server";
 
 /**
  * 401 for /mcp: problem+json, with the Bearer challenge MCP clients start OAuth from (RFC 9728
@@ -93,39 +90,6 @@ function jsonRpcFailure(message: unknown, problem: Problem, headers: Record<stri
 
 /** The methods of Streamable HTTP; anything else is 405 (GET answers 405 too: no server-sent stream). */
 const MCP_METHODS = ["GET", "POST", "DELETE"];
-/** The largest MCP message read: tool calls and their arguments are a few hundred bytes. */
-const MCP_BODY_LIMIT = 1024 * 1024;
-
-/** What the edge reads of a request: Node's message seen through a small view, its POST body read once. */
-interface McpRequest {
-  method: string;
-  /** The absolute URL, at the origin the server gave it (the public one comes from headers). */
-  url: string;
-  headers: HeaderReader;
-  /** The public origin, when our server's door decided it already (server/http/origin.ts stampOrigin). */
-  origin?: string;
-  /** A POST's body; undefined when it was larger than MCP_BODY_LIMIT. */
-  body?: Buffer;
-  /** The message as Node gave it, and its response: the SDK's Fetch request is made of them only when the SDK answers. */
-  incoming: IncomingMessage;
-  outgoing: ServerResponse;
-  /** The origin the server gave the request. */
-  serverOrigin: string;
-}
-
-/** The request as the SDK takes it, with a signal for a client that leaves: built only when the SDK answers. */
-function sdkRequestOf(request: McpRequest): Request {
-  const { outgoing } = request;
-  const abort = new AbortController();
-  const left = () => {
-    if (!outgoing.writableFinished) abort.abort();
-  };
-  // A client that left before now is told at once; one that leaves later, when it does.
-  if (outgoing.closed) left();
-  else outgoing.once("close", left);
-  return fetchRequestOf(request.incoming, request.serverOrigin, abort.signal, request.body);
-}
-
 /** The security headers of a plain tool call's answer, by its framing and whether it came over TLS: made once each. */
 const fastHeaders = new Map<Record<string, string>, [Record<string, string>, Record<string, string>]>();
 
@@ -142,36 +106,23 @@ function securedFastHeaders(headers: Record<string, string>, overTls: boolean): 
   return made[overTls ? 1 : 0];
 }
 
-/** /mcp from Node's request to Node's response: the edge's answer written, the request's log line recorded once it is sent. */
+/** /mcp from Node's request to Node's response: read, refused or answered, sent, recorded. */
 export async function serveMcpRequest(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
   origin: string,
   database: () => Promise<Database>,
 ): Promise<void> {
-  const started = performance.now();
-  const method = incoming.method ?? "GET";
-  const exchange: McpExchange = {
-    requestId: randomUUID(),
-    organizationId: null,
-    message: null,
-    problem: null,
-    tools: [],
-  };
-  const request: McpRequest = {
-    method,
-    url: `${origin}${incoming.url ?? "/"}`,
-    headers: nodeHeaders(incoming),
-    origin: stampedOrigin(incoming),
-    body: method === "POST" ? ((await boundedBody(incoming, MCP_BODY_LIMIT)) ?? undefined) : undefined,
-    incoming,
-    outgoing,
-    serverOrigin: origin,
-  };
-  const answered = await answerMcpRequest(request, database, exchange);
+  const request = await readMcpRequest(incoming, outgoing, origin);
+  await sendAnswer(request, await answerMcpRequest(request, database));
+}
+
+/** Writes the answer, with the API's security headers, and the request's log line once it is sent. */
+async function sendAnswer(request: McpRequest, answer: Response | FastAnswer): Promise<void> {
+  const { method, exchange, incoming, outgoing, started } = request;
   const acceptEncoding = incoming.headers["accept-encoding"];
-  if (answered instanceof Response) {
-    const secured = withApiSecurityHeaders(request, answered);
+  if (answer instanceof Response) {
+    const secured = withApiSecurityHeaders(request, answer);
     const response = whenSent(secured, (sent) =>
       recordExchange(method, secured.status, exchange, sent, performance.now() - started),
     );
@@ -180,7 +131,7 @@ export async function serveMcpRequest(
   }
   outgoing.once("close", () => recordExchange(method, 200, exchange, null, performance.now() - started));
   const overTls = arrivedOverTls(request.url, request.headers.get("x-forwarded-proto"));
-  await sendDocument(outgoing, 200, securedFastHeaders(answered.headers, overTls), answered.parts, acceptEncoding);
+  await sendDocument(outgoing, 200, securedFastHeaders(answer.headers, overTls), answer.parts, acceptEncoding);
 }
 
 /** A refusal of the edge's own as problem+json, its code told to the exchange. */
@@ -203,9 +154,8 @@ function refusal(
 async function answerMcpRequest(
   request: McpRequest,
   database: () => Promise<Database>,
-  exchange: McpExchange,
 ): Promise<Response | FastAnswer> {
-  let message: unknown = NOT_JSON;
+  const { exchange, message } = request;
   const origin = request.origin ?? publicOriginFrom((name) => request.headers.get(name) ?? undefined);
   const { requestId } = exchange;
   if (request.method === "OPTIONS")
@@ -220,15 +170,11 @@ async function answerMcpRequest(
       },
       { Allow: MCP_METHODS.join(", ") },
     );
-  if (request.method === "POST") {
-    if (request.body === undefined)
-      return refusal(exchange, origin, {
-        code: "request_too_large",
-        detail: `The MCP message is larger than ${MCP_BODY_LIMIT / 1024 / 1024} MiB.`,
-      });
-    message = parsedBody(request.body.toString("utf8"));
-    exchange.message = mcpMessageOf(message);
-  }
+  if (request.tooLarge)
+    return refusal(exchange, origin, {
+      code: "request_too_large",
+      detail: `The MCP message is larger than ${MCP_BODY_LIMIT / 1024 / 1024} MiB.`,
+    });
   let call: McpCall;
   try {
     const db = await reachDatabase(database, requestId);
@@ -254,7 +200,7 @@ async function answerMcpRequest(
   exchange.organizationId = call.caller.organization?.id ?? null;
   // Every message counts against the rate limit: what no procedure counts is counted here (a
   // tool call is counted by its procedure).
-  const counted = request.method === "POST" ? messagesCountedAtTheEdge(message) : 1;
+  const counted = request.countedAtTheEdge;
   const decision = counted > 0 ? await countRequests(call.caller, counted).catch(() => null) : null;
   if (decision && !decision.allowed) {
     exchange.problem = "rate_limited";
@@ -271,16 +217,7 @@ async function answerMcpRequest(
     return stepUpChallenge(message, lacking, origin, requestId);
   }
   try {
-    // A plain tool call is answered without an MCP server built for it (fast-call.ts).
-    const fast = fastCallOf(request.headers, message);
-    if (fast) return fastAnswer(fast, await runCheckedTool(fast.definition, fast.args, call));
-    const authInfo: AuthInfo = {
-      token: bearerToken(request.headers) ?? "",
-      clientId: call.caller.credentialId ?? "",
-      scopes: [...call.caller.scopes],
-      extra: call as unknown as Record<string, unknown>,
-    };
-    return await mcpHandler(Object.assign(sdkRequestOf(request), { auth: authInfo }));
+    return await answerMcpMessage(request, call);
   } catch (error) {
     // Tools answer their own errors; this is the SDK or transport failing: never a bare 500.
     exchange.error = error;

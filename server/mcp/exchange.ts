@@ -1,46 +1,83 @@
 /**
- * What one POST to /mcp was and how it ended, for its log line and metrics: the JSON-RPC method
- * (and tool) it asked for, and — since the SDK may stream its answer as server-sent events after
- * the handler has returned — the moment the answer's body was fully sent, with the JSON-RPC
- * outcome read back from it when no tool of ours ran to say it; and its body, read once, bounded.
+ * A request to /mcp as the edge reads it, once, on entering the MCP room (`readMcpRequest`): its
+ * method and headers through a small view, a POST's body read once and bounded, its JSON-RPC
+ * message parsed, what the log line will say it asked for (method and tool), and how many of its
+ * messages the edge counts against the rate limit; with the exchange the request's one log line
+ * is written from (record.ts).
  */
-
-import type { IncomingMessage } from "node:http";
-import { TOOLS } from "./tools";
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HeaderReader } from "../auth/caller";
+import { nodeHeaders } from "../http/node-headers";
+import { stampedOrigin } from "../http/origin";
+import type { McpExchange, McpMessage } from "./call";
 import { CHARTS_RESOURCE_URI } from "./views";
 
-/** JSON-RPC methods of MCP, as metric labels; anything else a client sends is counted as unknown. */
-const MCP_METHODS = new Set([
-  "initialize",
-  "ping",
-  "tools/list",
-  "tools/call",
-  "resources/list",
-  "resources/read",
-  "resources/templates/list",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "prompts/list",
-  "prompts/get",
-  "completion/complete",
-  "logging/setLevel",
-  "subscriptions/listen",
-  "server/discover",
-  "notifications/initialized",
-  "notifications/cancelled",
-  "notifications/progress",
-  "notifications/roots/list_changed",
-]);
+/** The largest MCP message read: tool calls and their arguments are a few hundred bytes. */
+export const MCP_BODY_LIMIT = 1024 * 1024;
+
+/** What the edge reads of a request: Node's message seen through a small view, its POST body read once. */
+export interface McpRequest {
+  method: string;
+  /** The absolute URL, at the origin the server gave it (the public one comes from headers). */
+  url: string;
+  headers: HeaderReader;
+  /** The public origin, when our server's door decided it already (server/http/origin.ts stampOrigin). */
+  origin?: string;
+  /** A POST's body; undefined for other methods and when it was larger than MCP_BODY_LIMIT. */
+  body?: Buffer;
+  /** A POST larger than MCP_BODY_LIMIT (its body was read and dropped). */
+  tooLarge: boolean;
+  /** A POST's body as JSON (one message or a batch), NOT_JSON when it is none; NOT_JSON for other methods. */
+  message: unknown;
+  /** How many of its messages the edge counts against the rate limit (messagesCountedAtTheEdge). */
+  countedAtTheEdge: number;
+  /** What the request did, gathered as it runs and said once its answer is sent (record.ts). */
+  exchange: McpExchange;
+  /** When it arrived (performance.now()). */
+  started: number;
+  /** The message as Node gave it, and its response: the SDK's Fetch request is made of them only when the SDK answers. */
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+  /** The origin the server gave the request. */
+  serverOrigin: string;
+}
+
+/** The request to /mcp read once: headers, a POST's body and message, what it asks for and what the edge counts of it. */
+export async function readMcpRequest(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  serverOrigin: string,
+): Promise<McpRequest> {
+  const started = performance.now();
+  const method = incoming.method ?? "GET";
+  const body = method === "POST" ? await boundedBody(incoming, MCP_BODY_LIMIT) : undefined;
+  const message = body ? parsedBody(body.toString("utf8")) : NOT_JSON;
+  return {
+    method,
+    url: `${serverOrigin}${incoming.url ?? "/"}`,
+    headers: nodeHeaders(incoming),
+    origin: stampedOrigin(incoming),
+    body: body ?? undefined,
+    tooLarge: body === null,
+    message,
+    countedAtTheEdge: method === "POST" ? messagesCountedAtTheEdge(message) : 1,
+    exchange: {
+      requestId: randomUUID(),
+      organizationId: null,
+      message: body ? mcpMessageOf(message) : null,
+      problem: null,
+      tools: [],
+    },
+    started,
+    incoming,
+    outgoing,
+    serverOrigin,
+  };
+}
 
 /** The longest method or tool name kept in a log line (a client may send anything). */
 const NAME_LIMIT = 100;
-
-export interface McpMessage {
-  /** The JSON-RPC method, or "batch" for an array; null when the body is not a JSON-RPC message. */
-  rpcMethod: string | null;
-  /** For tools/call: the tool's name. */
-  tool: string | null;
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -122,96 +159,4 @@ function countedByAProcedure(message: unknown): boolean {
   const uri = message.params.uri;
   // The chart view is a static page; every other resource is a reading a procedure serves.
   return typeof uri === "string" && !uri.startsWith(CHARTS_RESOURCE_URI);
-}
-
-/**
- * The operation a message is counted under when no tool of ours ran: a known tool's operation
- * (its arguments were refused before it ran), else a known MCP method, else null.
- */
-export function operationOfMessage(message: McpMessage | null): string | null {
-  if (!message?.rpcMethod) return null;
-  const tool = message.tool ? TOOLS.find((t) => t.name === message.tool) : undefined;
-  if (tool) return tool.operation.name;
-  return MCP_METHODS.has(message.rpcMethod) ? message.rpcMethod : null;
-}
-
-/** How much of an answer is kept to read its outcome back: refusals and errors are small. */
-const KEPT_BYTES = 16_384;
-
-/**
- * The same response, whose body tells `ended` when it has been sent in full (or the client went
- * away), with its bytes when they were few enough to keep.
- */
-export function whenSent(response: Response, ended: (body: Uint8Array[] | null) => void): Response {
-  const source = response.body;
-  if (!source) {
-    ended([]);
-    return response;
-  }
-  const reader = source.getReader();
-  const kept: Uint8Array[] = [];
-  let size = 0;
-  let over = false;
-  const finish = () => {
-    if (over) return;
-    over = true;
-    ended(size <= KEPT_BYTES ? kept : null);
-  };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          finish();
-          return;
-        }
-        size += value.byteLength;
-        if (size <= KEPT_BYTES) kept.push(value);
-        controller.enqueue(value);
-      } catch (error) {
-        controller.error(error);
-        finish();
-      }
-    },
-    cancel(reason) {
-      finish();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-export interface RpcOutcome {
-  /** A JSON-RPC error's code. */
-  rpcError: number | null;
-  /** Whether a tool result said isError. */
-  toolError: boolean | null;
-}
-
-/** Reads the JSON-RPC answer back from a body (JSON, or server-sent events carrying JSON). */
-export function rpcOutcomeOf(body: Uint8Array[] | null): RpcOutcome {
-  const outcome: RpcOutcome = { rpcError: null, toolError: null };
-  if (!body || body.length === 0) return outcome;
-  const text = Buffer.concat(body).toString("utf8").trim();
-  const payloads = /^[[{]/.test(text)
-    ? [text]
-    : text
-        .split("\n")
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5));
-  for (const payload of payloads) {
-    let message: unknown;
-    try {
-      message = JSON.parse(payload);
-    } catch {
-      continue;
-    }
-    for (const item of Array.isArray(message) ? message : [message]) {
-      if (!isObject(item)) continue;
-      if (isObject(item.error) && typeof item.error.code === "number") outcome.rpcError ??= item.error.code;
-      if (isObject(item.result) && typeof item.result.isError === "boolean") outcome.toolError ??= item.result.isError;
-    }
-  }
-  return outcome;
 }

@@ -6,8 +6,8 @@
  * ran at 0.7–0.9× our REST call: MCP could not reach REST's speed through it.
  *
  * So the most common message of all — one `tools/call` of one of our tools, with valid arguments —
- * is told here, and answered by the same `runTool` the SDK's handler calls (results.ts), framed exactly as the SDK frames
- * it: for a 2025 revision one `message` event; for 2026-07-28, whose request carries its envelope
+ * is told here (`answerPlainCall`: checked, run and framed in one entry), and answered by the same
+ * tool run the SDK's handler calls (results.ts), framed exactly as the SDK frames it: for a 2025 revision one `message` event; for 2026-07-28, whose request carries its envelope
  * (version, capabilities, client) in `_meta` and its method and tool in headers, one JSON body whose
  * `_meta` says who the server is and whose `resultType` is "complete". Anything else — another
  * method, a batch, anything more in `_meta` (a progress token, a task request), arguments the schema
@@ -16,7 +16,9 @@
  * protocol rule stays the SDK's. A test holds the two paths to the same answers for every tool on
  * every revision.
  */
+import type { McpCall } from "./call";
 import { RESULT_SERVER_INFO } from "./identity";
+import { RESULT_JSON, runCheckedTool } from "./results";
 import type { ToolDefinition } from "./tools";
 import { TOOLS, unknownArguments } from "./tools";
 
@@ -103,12 +105,6 @@ const JSON_HEADERS = { "Content-Type": "application/json" };
 /** What the SDK adds to a 2026-07-28 result's `_meta`: who answers. */
 const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": RESULT_SERVER_INFO };
 
-/**
- * A result's JSON but for its `_meta`, as UTF-8, when it was made once for every call of the same
- * reading (server/mcp/results.ts): written as it is, not serialized or encoded again on every call.
- */
-export const RESULT_JSON = Symbol("result JSON without _meta");
-
 export interface FastAnswer {
   /** One of two constant objects, one per framing: the edge keeps what it adds to each by identity. */
   headers: Record<string, string>;
@@ -126,7 +122,7 @@ function inSdkOrder(result: Record<string, unknown>, meta: Record<string, unknow
 }
 
 /** The answer to a call as the SDK frames it for the call's revision. */
-export function fastAnswer(call: FastCall, result: { _meta?: Record<string, unknown> }): FastAnswer {
+function fastAnswer(call: FastCall, result: { _meta?: Record<string, unknown> }): FastAnswer {
   const meta = call.modern ? { ...result._meta, ...SERVER_INFO_META } : (result._meta ?? {});
   const [open, close] = call.modern ? ["", ""] : ["event: message\ndata: ", "\n\n"];
   const tail = `${call.modern ? ',"resultType":"complete"' : ""}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}${close}`;
@@ -135,4 +131,18 @@ export function fastAnswer(call: FastCall, result: { _meta?: Record<string, unkn
     ? [Buffer.from(`${open}{"result":{"_meta":${JSON.stringify(meta)},`), made, Buffer.from(tail)]
     : [Buffer.from(`${open}{"result":${JSON.stringify(inSdkOrder(result, meta)).slice(0, -1)}${tail}`)];
   return { headers: call.modern ? JSON_HEADERS : EVENT_STREAM_HEADERS, parts: body };
+}
+
+/**
+ * A plain tool call answered here, in one entry: told apart from every other message, its tool
+ * run with the arguments checked once (results.ts), its result framed as the SDK frames it;
+ * undefined for any other message, which the SDK's server answers (answer.ts).
+ */
+export async function answerPlainCall(
+  headers: HeaderReader,
+  message: unknown,
+  call: McpCall,
+): Promise<FastAnswer | undefined> {
+  const plain = fastCallOf(headers, message);
+  return plain && fastAnswer(plain, await runCheckedTool(plain.definition, plain.args, call));
 }

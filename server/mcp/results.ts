@@ -2,8 +2,9 @@
  * A tool call's result: its arguments checked, its procedure run as the caller (the same
  * procedure, checks and credits as REST), and what the tool makes of the output — the payload as
  * REST sends it, its text, embedded resources, the part of a reading that fits the token budget and
- * the link to the whole of it — made once per reading. The edge (edge.ts) calls `runTool` for a
- * plain tool call; the MCP server (server.ts) calls the same for everything else.
+ * the link to the whole of it — made once per reading. The edge's plain call (fast-call.ts) runs
+ * `runCheckedTool` with the arguments it checked; the MCP server (server.ts) runs `runTool`, which
+ * checks them first, for everything else.
  */
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
@@ -18,7 +19,6 @@ import type { NarrowingSpec, Page } from "../readings/narrowing";
 import { valueAt } from "../readings/narrowing";
 import { pageNote, RESULT_BUDGET_TOKENS, tokensOf, withinBudget } from "./budget";
 import type { McpCall } from "./call";
-import { RESULT_JSON } from "./fast-call";
 import {
   isPartial,
   pageUri,
@@ -289,6 +289,13 @@ function toolArgumentsOf(definition: ToolDefinition, input: unknown, call: McpCa
     requestId,
   };
 }
+
+/**
+ * A result's JSON but for its `_meta`, as UTF-8, when it was made once for every call of the same
+ * reading: the edge's plain call (fast-call.ts) writes it as it is, not serialized or encoded again
+ * on every call.
+ */
+export const RESULT_JSON = Symbol("result JSON without _meta");
 
 /** Runs one tool as its caller; a result holding part of a reading links to the whole of it. */
 export async function runTool(definition: ToolDefinition, given: unknown, call: McpCall): Promise<ToolResult> {

@@ -9,7 +9,10 @@ const LAYERS = [
   {
     name: "domain",
     rooms: [
-      ["server/domain/", "market definition and its checks, score types, the Operation row, the price sentence"],
+      [
+        "server/domain/",
+        "market definition and its checks, score and sensitivity types, the Operation row, the price sentence",
+      ],
       ["server/errors/", "error codes, ApiError, describeError"],
     ],
   },
@@ -147,10 +150,18 @@ module.exports = {
     {
       name: "db imports server code",
       comment:
-        "db/ is the storage layer's floor: it takes no code from server/ (the metrics listen to it: db/cache-lookups.ts). Its schema still names the domain's types for its JSON columns (type-only imports, erased at build); moving those types down is the next step.",
+        "db/ is the storage layer's floor: it takes no code from server/ (the metrics listen to it: db/cache-lookups.ts).",
       severity: "error",
       from: { path: "^db/" },
       to: { path: "^server/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "db names types above the domain",
+      comment:
+        "The schema's JSON columns are typed by what they hold: the domain's shapes (a market file, scores, a sensitivity analysis, a notification's content), which live on the lowest floor, server/domain/, and import nothing. A type from any other room of server/ moves down there first.",
+      severity: "error",
+      from: { path: "^db/" },
+      to: { path: "^server/", pathNot: "^server/domain/" },
     },
     {
       name: "components import a surface other than the dashboard",

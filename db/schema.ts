@@ -37,9 +37,8 @@ import type {
   WebhookDisabledContent,
   WeeklyContent,
 } from "../server/domain/notification-content";
-import type { CountryResult, ProductScore } from "../server/domain/scores";
-import type { Dimension } from "../server/scoring/engine";
-import type { MarketSensitivity } from "../server/scoring/sensitivity";
+import type { CountryResult, Dimension, ProductScore } from "../server/domain/scores";
+import type { MarketSensitivity } from "../server/domain/sensitivity";
 
 /** 96 random bits: ids that reveal neither counts nor creation order. */
 const randomId = () => randomBytes(12).toString("hex");

@@ -12,9 +12,10 @@ import { canonicalJson, sha256 } from "../domain/canonical";
 import { checkGeographies, checkMarket } from "../domain/definition-checks";
 import type { Control, GeographiesFile, Geography, MarketFile } from "../domain/market-definition";
 import type { CountryResult } from "../domain/scores";
+import type { MarketSensitivity } from "../domain/sensitivity";
 import { type ReleaseData, SENSITIVITY_JSON } from "../readings/release";
 import { scoreMarket } from "../scoring/engine";
-import { analyseSensitivity, type MarketSensitivity } from "../scoring/sensitivity";
+import { analyseSensitivity } from "../scoring/sensitivity";
 import { workerMinProducts } from "../workers/pool";
 
 /** A catalogue operation refused for a reason other than the file's content. */

@@ -1,4 +1,4 @@
-import type { Axis } from "./market-definition";
+import type { Axis, Indicator } from "./market-definition";
 
 export type Scores = Record<Axis, number>;
 export type AxisBands = Record<Axis, string>;
@@ -40,4 +40,26 @@ export interface CountryResult {
   country: string;
   controls: string[];
   products: ProductUnderControls[];
+}
+
+/** One indicator of a dimension, as the methodology states it (scoring/engine.ts describes them). */
+export interface DimensionIndicator {
+  id: string;
+  name: string;
+  description?: string;
+  kind: Indicator["kind"];
+  weight: number;
+  direction?: "higher" | "lower";
+  unit?: string;
+  levels?: string[];
+  source?: string;
+}
+
+/** One axis of a market as the methodology states it: its bands and weighted indicators. */
+export interface Dimension {
+  id: Axis;
+  name: string;
+  description: string;
+  bands: Band[];
+  indicators: DimensionIndicator[];
 }

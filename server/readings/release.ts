@@ -1,7 +1,6 @@
 import type { Control, Geography, MarketFile } from "../domain/market-definition";
-import type { CountryResult, ProductScore } from "../domain/scores";
-import type { Dimension } from "../scoring/engine";
-import type { MarketSensitivity } from "../scoring/sensitivity";
+import type { CountryResult, Dimension, ProductScore } from "../domain/scores";
+import type { MarketSensitivity } from "../domain/sensitivity";
 
 /**
  * One stored release, the one type every reading, comparison and preview takes: what it published

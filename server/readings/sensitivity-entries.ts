@@ -2,7 +2,7 @@
  * The pieces of a release's sensitivity analysis the readings quote (docs/methodology.md): shared by
  * the snapshot, Capability index and Max readings. Pure.
  */
-import type { ControlledSensitivity, MarketSensitivity, RankOdds } from "../scoring/sensitivity";
+import type { ControlledSensitivity, MarketSensitivity, RankOdds } from "../domain/sensitivity";
 
 /** What the sensitivity analysis of a release took, said once per snapshot (docs/methodology.md). */
 export function analysisOf(sensitivity: MarketSensitivity) {

@@ -17,6 +17,8 @@ import type {
   AxisBands,
   Band,
   CountryResult,
+  Dimension,
+  DimensionIndicator,
   Distance,
   ProductScore,
   ProductUnderControls,
@@ -24,26 +26,6 @@ import type {
 } from "../domain/scores";
 import { type FieldBounds, fieldBounds, normalize } from "./normalize";
 import { round1 } from "./round";
-
-export interface DimensionIndicator {
-  id: string;
-  name: string;
-  description?: string;
-  kind: Indicator["kind"];
-  weight: number;
-  direction?: "higher" | "lower";
-  unit?: string;
-  levels?: string[];
-  source?: string;
-}
-
-export interface Dimension {
-  id: Axis;
-  name: string;
-  description: string;
-  bands: Band[];
-  indicators: DimensionIndicator[];
-}
 
 export interface ScoredMarket {
   dimensions: Dimension[];

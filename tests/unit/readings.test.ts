@@ -2,12 +2,12 @@
 import { describe, expect, it } from "vitest";
 import type { MarketFile } from "@/server/domain/market-definition";
 import type { ProductScore, ProductUnderControls } from "@/server/domain/scores";
+import type { AxisSensitivity, MarketSensitivity } from "@/server/domain/sensitivity";
 import { capaindex } from "@/server/readings/capaindex";
 import { delta } from "@/server/readings/delta";
 import { type ReleaseData, UnknownCountryError } from "@/server/readings/release";
 import { servicemax } from "@/server/readings/servicemax";
 import { snapshot } from "@/server/readings/snapshot";
-import type { AxisSensitivity, MarketSensitivity } from "@/server/scoring/sensitivity";
 
 const published = (productId: string, name: string, innovation: number): ProductScore => ({
   productId,

@@ -6,14 +6,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AXES, type Geography, type MarketFile, marketFileSchema } from "@/server/domain/market-definition";
+import type { MarketSensitivity } from "@/server/domain/sensitivity";
 import { rankBy } from "@/server/readings/rank";
 import { scoreMarket } from "@/server/scoring/engine";
-import {
-  analyseSensitivity,
-  createRandom,
-  type MarketSensitivity,
-  SENSITIVITY_DEFAULTS,
-} from "@/server/scoring/sensitivity";
+import { analyseSensitivity, createRandom, SENSITIVITY_DEFAULTS } from "@/server/scoring/sensitivity";
 import { fixtureMarket, plainDimensions, rulesGeographies } from "../helpers/fixtures";
 import { GENERATED_CONTROLS, generatedGeographies, generatedMarketFile } from "../helpers/generated-markets";
 

@@ -28,18 +28,6 @@ export default defineConfig({
         },
       },
       {
-        // The MCP Inspector's CLI against the built app. The Inspector needs Node 22.19+, so it is
-        // installed apart, in tests/inspector (`npm run test:inspector`); CI runs it under Node 22.
-        extends: true,
-        test: {
-          name: "inspector",
-          include: ["tests/inspector/**/*.test.ts"],
-          globalSetup: ["tests/app/global-setup.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 300_000,
-        },
-      },
-      {
         // Needs the Redis of TEST_REDIS_URL (CI starts one): rate limits shared across instances.
         extends: true,
         test: { name: "redis", include: ["tests/redis/**/*.test.ts"], testTimeout: 30_000 },

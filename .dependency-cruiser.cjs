@@ -10,23 +10,23 @@ const LAYERS = [
     name: "domain",
     rooms: [
       [
-        "server/domain/",
+        "server/1-domain/",
         "market definition and its checks, score and sensitivity types, the Operation row, the price sentence",
       ],
-      ["server/errors/", "error codes, ApiError, describeError"],
+      ["server/1-errors/", "error codes, ApiError, describeError"],
     ],
   },
   {
     name: "pure logic",
     rooms: [
-      ["server/scoring/", "the scoring engine, sensitivity, what-if"],
-      ["server/readings/", "every reading's computation, one type of release, release exports"],
-      ["server/comparisons/", "two releases of a market compared: what changed, summed up and said"],
-      ["server/notifications/", "what a notification, a weekly summary and a webhook event say"],
-      ["server/formats/", "CSV, JSON tables, ZIP, citations, counts and money in words"],
-      ["server/http/", "origin, problem+json, security headers, same-origin, HTML escaping, paths"],
+      ["server/2-scoring/", "the scoring engine, sensitivity, what-if"],
+      ["server/2-readings/", "every reading's computation, one type of release, release exports"],
+      ["server/2-comparisons/", "two releases of a market compared: what changed, summed up and said"],
+      ["server/2-notifications/", "what a notification, a weekly summary and a webhook event say"],
+      ["server/2-formats/", "CSV, JSON tables, ZIP, citations, counts and money in words"],
+      ["server/2-http/", "origin, problem+json, security headers, same-origin, HTML escaping, paths"],
       // The charts' pure transforms: the dashboard's components, the MCP views and the embeds draw from them.
-      ["server/charts/", "the charts' transforms, colour scale and label placement (dashboard, MCP views, embeds)"],
+      ["server/2-charts/", "the charts' transforms, colour scale and label placement (dashboard, MCP views, embeds)"],
     ],
   },
   // Observability (logs, metrics) sits with storage: it writes to stdout and listens to db/'s caches.
@@ -34,55 +34,55 @@ const LAYERS = [
     name: "storage",
     rooms: [
       ["db/", "schema, client, migrations, change feed, demo data"],
-      ["server/catalog/", "the catalogue store; releases.ts, the one way to load a release"],
-      ["server/exports/", "a release's export built once on a worker thread, served many times"],
-      ["server/limits/", "rate limits, bulkheads, request deadlines, abuse throttles"],
-      ["server/queue/", "pg-boss on the service's own database"],
-      ["server/observability/", "JSON log, Prometheus metrics, call records"],
-      ["server/keys/", "the app's one secret (AUTH_SECRET) and what is sealed with it"],
-      ["server/outbound/", "the outbound guard: what the service may dial, and dialling it"],
-      ["server/workers/", "the worker pool: PNG rendering, export builds, readings of large markets"],
+      ["server/3-catalog/", "the catalogue store; releases.ts, the one way to load a release"],
+      ["server/3-exports/", "a release's export built once on a worker thread, served many times"],
+      ["server/3-limits/", "rate limits, bulkheads, request deadlines, abuse throttles"],
+      ["server/3-queue/", "pg-boss on the service's own database"],
+      ["server/3-observability/", "JSON log, Prometheus metrics, call records"],
+      ["server/3-keys/", "the app's one secret (AUTH_SECRET) and what is sealed with it"],
+      ["server/3-outbound/", "the outbound guard: what the service may dial, and dialling it"],
+      ["server/3-workers/", "the worker pool: PNG rendering, export builds, readings of large markets"],
     ],
   },
   // What a person and an organization have, one room per concern; billing (credit packs bought
-  // through Stripe) beside them, writing the ledger through server/credits.
+  // through Stripe) beside them, writing the ledger through server/4-credits.
   {
     name: "accounts",
     rooms: [
       [
-        "server/organizations/",
+        "server/4-organizations/",
         "organizations, members, invitations, settings, the audit trail, members' MCP connections",
       ],
-      ["server/identity/", "single sign-on: identity providers, their links to people, rechecks"],
-      ["server/api-access/", "API tokens, OAuth grants' records (oidc-provider's storage), embeds"],
-      ["server/credits/", "the balance and its ledger, changed together; usage read from the ledger"],
-      ["server/webhooks/", "an organization's webhook endpoints and their deliveries"],
-      ["server/following/", "who follows which market, notifications, the inbox, the weekly summary, e-mails owed"],
-      ["server/billing/", "credit packs bought through Stripe, disputes, automatic top-up"],
+      ["server/4-identity/", "single sign-on: identity providers, their links to people, rechecks"],
+      ["server/4-api-access/", "API tokens, OAuth grants' records (oidc-provider's storage), embeds"],
+      ["server/4-credits/", "the balance and its ledger, changed together; usage read from the ledger"],
+      ["server/4-webhooks/", "an organization's webhook endpoints and their deliveries"],
+      ["server/4-following/", "who follows which market, notifications, the inbox, the weekly summary, e-mails owed"],
+      ["server/4-billing/", "credit packs bought through Stripe, disputes, automatic top-up"],
     ],
   },
   {
     name: "start-up",
     rooms: [
-      ["server/startup/", "what is decided once at start: the public origin, billing, the dev outbox, the seed"],
-      ["server/database/", "the app's database handle: open, migrate, seed the demo"],
-      ["server/http-server/", "the HTTP server npm start runs: /v1 and /mcp directly, health, the Fetch bridge"],
+      ["server/5-startup/", "what is decided once at start: the public origin, billing, the dev outbox, the seed"],
+      ["server/5-database/", "the app's database handle: open, migrate, seed the demo"],
+      ["server/5-http-server/", "the HTTP server npm start runs: /v1 and /mcp directly, health, the Fetch bridge"],
     ],
   },
   // Mail sits with auth: sign-in links are mail, and its unsubscribe links are signed with the auth secret.
   {
     name: "auth",
     rooms: [
-      ["server/auth/", "callers: bearer tokens, OAuth access tokens, sessions, sealed secrets"],
-      ["server/mail/", "transport and dev outbox, notification mail, signed unsubscribe links"],
+      ["server/6-auth/", "callers: bearer tokens, OAuth access tokens, sessions, sealed secrets"],
+      ["server/6-mail/", "transport and dev outbox, notification mail, signed unsubscribe links"],
     ],
   },
   {
     name: "procedures",
     rooms: [
-      ["server/procedures/", "tRPC: each operation declared once (operations/); auth, scopes, limits, credits"],
+      ["server/7-procedures/", "tRPC: each operation declared once (operations/); auth, scopes, limits, credits"],
       [
-        "server/routers/",
+        "server/7-routers/",
         "the routers of the API and the dashboard, by area, joined in root.ts; a procedure invoked by path",
       ],
     ],
@@ -90,19 +90,19 @@ const LAYERS = [
   {
     name: "surfaces",
     rooms: [
-      ["server/rest/", "/v1: dispatch, the door, answers"],
-      ["server/mcp/", "/mcp: the edge, tools, results, the SDK server"],
-      ["server/oauth/", "the OAuth server (oidc-provider), ID-JAG"],
-      ["server/dashboard/", "the dashboard's caller and its procedures"],
-      ["server/cli/", "the operator's command line"],
-      ["server/jobs/", "background jobs on the queue: notifications, mail, webhook deliveries, top-ups"],
-      ["server/embeds/", "public embed links: chart, page, serving"],
+      ["server/8-rest/", "/v1: dispatch, the door, answers"],
+      ["server/8-mcp/", "/mcp: the edge, tools, results, the SDK server"],
+      ["server/8-oauth/", "the OAuth server (oidc-provider), ID-JAG"],
+      ["server/8-dashboard/", "the dashboard's caller and its procedures"],
+      ["server/8-cli/", "the operator's command line"],
+      ["server/8-jobs/", "background jobs on the queue: notifications, mail, webhook deliveries, top-ups"],
+      ["server/8-embeds/", "public embed links: chart, page, serving"],
       ["components/", "React: the dashboard's pieces and the MCP views"],
     ],
   },
-  // The routing table: which API path each surface's Node entry answers (server/routing/api-routes.ts).
+  // The routing table: which API path each surface's Node entry answers (server/9-routing/api-routes.ts).
   // It sits above the surfaces it routes to, and below the entry points that serve it.
-  { name: "routing", rooms: [["server/routing/", "which API path each surface's Node entry answers"]] },
+  { name: "routing", rooms: [["server/9-routing/", "which API path each surface's Node entry answers"]] },
   {
     name: "routes and entry points",
     rooms: [
@@ -127,7 +127,7 @@ const upward = LAYERS.flatMap((layer, index) =>
   })),
 );
 
-const SURFACES = "^server/(rest|mcp|oauth|dashboard|cli|jobs|embeds)/";
+const SURFACES = "^server/8-(rest|mcp|oauth|dashboard|cli|jobs|embeds)/";
 
 module.exports = {
   forbidden: [
@@ -137,12 +137,12 @@ module.exports = {
       comment: "REST, MCP, OAuth, the dashboard and the CLI share what lies below them, never each other.",
       severity: "error",
       from: { path: SURFACES },
-      to: { path: SURFACES, pathNot: "^server/$1/" },
+      to: { path: SURFACES, pathNot: "^server/8-$1/" },
     },
     {
       name: "server imports components",
       comment:
-        "server/ holds no React: what both draw (the charts' transforms) lives in server/charts, and components import it.",
+        "server/ holds no React: what both draw (the charts' transforms) lives in server/2-charts, and components import it.",
       severity: "error",
       from: { path: "^server/" },
       to: { path: "^components/" },
@@ -158,35 +158,35 @@ module.exports = {
     {
       name: "db names types above the domain",
       comment:
-        "The schema's JSON columns are typed by what they hold: the domain's shapes (a market file, scores, a sensitivity analysis, a notification's content), which live on the lowest floor, server/domain/, and import nothing. A type from any other room of server/ moves down there first.",
+        "The schema's JSON columns are typed by what they hold: the domain's shapes (a market file, scores, a sensitivity analysis, a notification's content), which live on the lowest floor, server/1-domain/, and import nothing. A type from any other room of server/ moves down there first.",
       severity: "error",
       from: { path: "^db/" },
-      to: { path: "^server/", pathNot: "^server/domain/" },
+      to: { path: "^server/", pathNot: "^server/1-domain/" },
     },
     {
       name: "components import a surface other than the dashboard",
       severity: "error",
       from: { path: "^components/" },
-      to: { path: "^server/(rest|mcp|oauth|cli|embeds)/" },
+      to: { path: "^server/8-(rest|mcp|oauth|cli|embeds)/" },
     },
     {
       name: "pure layer does I/O",
       comment:
-        "Domain, scoring, readings, formats and HTTP shapes are pure: no files, network, processes or database. Dialling lives in server/outbound/, serving Node responses in server/http-server/.",
+        "Domain, scoring, readings, formats and HTTP shapes are pure: no files, network, processes or database. Dialling lives in server/3-outbound/, serving Node responses in server/5-http-server/.",
       severity: "error",
       from: {
         path: [
-          "^server/domain/",
-          "^server/errors/",
-          "^server/scoring/",
-          "^server/readings/",
-          "^server/comparisons/",
-          "^server/notifications/",
-          "^server/formats/",
-          "^server/http/",
-          "^server/charts/",
-          // The embed's chart and page: data in, text out (server/embeds/serve.ts serves them).
-          "^server/embeds/(chart|page)\\.ts$",
+          "^server/1-domain/",
+          "^server/1-errors/",
+          "^server/2-scoring/",
+          "^server/2-readings/",
+          "^server/2-comparisons/",
+          "^server/2-notifications/",
+          "^server/2-formats/",
+          "^server/2-http/",
+          "^server/2-charts/",
+          // The embed's chart and page: data in, text out (server/8-embeds/serve.ts serves them).
+          "^server/8-embeds/(chart|page)\\.ts$",
         ],
       },
       to: {

@@ -5,13 +5,13 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   // Node-only modules are imported here, inside the Node branch, so the Edge build never sees them.
-  (await import("./server/startup/exit-with-parent")).exitWithParent();
-  (await import("./server/observability/metrics")).serviceMetrics(); // event-loop lag is measured from now
-  const { getDatabase } = await import("./server/database/app-database");
-  const { errorMessage, log } = await import("./server/observability/logger");
+  (await import("./server/5-startup/exit-with-parent")).exitWithParent();
+  (await import("./server/3-observability/metrics")).serviceMetrics(); // event-loop lag is measured from now
+  const { getDatabase } = await import("./server/5-database/app-database");
+  const { errorMessage, log } = await import("./server/3-observability/logger");
   // Background jobs run on the queue in the database; every instance takes its share. Until the
   // database answers, requests retry on their own and so does this, every few seconds.
-  const { startJobs } = await import("./server/jobs/worker");
+  const { startJobs } = await import("./server/8-jobs/worker");
   const start = async () => {
     try {
       const handle = await getDatabase();

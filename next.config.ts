@@ -30,7 +30,7 @@ const nextConfig: NextConfig = {
     "/*": ["./db/migrations/**/*", "./db/demo/**/*"],
     "/mcp": ["./.mcp-views/**/*"],
     "/docs/api/scalar.js": ["./node_modules/@scalar/api-reference/dist/browser/standalone.js"],
-    // The public guides served as Markdown (server/formats/agent-docs.ts lists which).
+    // The public guides served as Markdown (server/2-formats/agent-docs.ts lists which).
     "/docs/[document]": ["./docs/*.md"],
   },
 };

@@ -1,18 +1,18 @@
 /**
  * Runs before routing, for two jobs. Pages get a fresh CSP nonce per response and the security
- * headers of server/http/security-headers.ts. API paths with malformed percent-encoding (which Next
+ * headers of server/2-http/security-headers.ts. API paths with malformed percent-encoding (which Next
  * would answer with a bare 500 before any handler runs) get our 400 problem+json instead, with the
  * API's security headers like every /v1 and /mcp answer.
  */
 import { type NextRequest, NextResponse } from "next/server";
-import { publicOrigin } from "./server/http/origin";
-import { problemOf, problemResponse } from "./server/http/problem";
+import { publicOrigin } from "./server/2-http/origin";
+import { problemOf, problemResponse } from "./server/2-http/problem";
 import {
   arrivedOverTls,
   contentSecurityPolicy,
   pageSecurityHeaders,
   withApiSecurityHeaders,
-} from "./server/http/security-headers";
+} from "./server/2-http/security-headers";
 
 const API_PATH = /^\/(v1|mcp)(\/|$)/;
 

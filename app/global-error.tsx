@@ -2,7 +2,7 @@
 /**
  * A failure in the root layout itself (the header reads the session and organizations): the whole
  * document in words, never a blank or framework page. The server answers it 503 when the database
- * was at fault (server/http-server/http-server.ts).
+ * was at fault (server/5-http-server/http-server.ts).
  */
 export default function GlobalError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   return (

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/site-header";
 import { TrpcProvider } from "@/components/trpc-provider";
-import { ICON_PATH } from "@/server/http/icon";
+import { ICON_PATH } from "@/server/2-http/icon";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -1,8 +1,8 @@
 import { Landing } from "@/components/landing";
 import { MarketsTable } from "@/components/market/markets-table";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { currentUser } from "@/server/dashboard/guards";
-import { sampleReading } from "@/server/dashboard/sample-reading";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { currentUser } from "@/server/8-dashboard/guards";
+import { sampleReading } from "@/server/8-dashboard/sample-reading";
 
 export const dynamic = "force-dynamic";
 

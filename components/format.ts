@@ -10,9 +10,9 @@ export const utcDay = (value: string | Date): string => new Date(value).toISOStr
 export const utcMinute = (value: string | Date | null): string | null =>
   value ? new Date(value).toISOString().slice(0, 16).replace("T", " ") : null;
 
-import { count } from "@/server/formats/count";
+import { count } from "@/server/2-formats/count";
 
-/** 1,000: the count of every surface (server/formats/count.ts), MCP texts and e-mails too. */
+/** 1,000: the count of every surface (server/2-formats/count.ts), MCP texts and e-mails too. */
 export { count };
 
 /** 1,000 credits, 1 credit. */

@@ -5,9 +5,9 @@
 import Link from "next/link";
 import { count, score } from "@/components/format";
 import { TableWrap } from "@/components/ui/table-wrap";
-import type { SampleReading } from "@/server/dashboard/sample-reading";
-import { API_DOCS_PATH, SIGN_IN_PATH } from "@/server/http/paths";
-import { readingHref } from "@/server/http/reading-context";
+import { API_DOCS_PATH, SIGN_IN_PATH } from "@/server/2-http/paths";
+import { readingHref } from "@/server/2-http/reading-context";
+import type { SampleReading } from "@/server/8-dashboard/sample-reading";
 
 export function Landing({ sample }: { sample: SampleReading | null }) {
   return (

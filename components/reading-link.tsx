@@ -1,6 +1,6 @@
 "use client";
 /**
- * Links that keep the reading context (server/http/reading-context.ts). The live URL is read on
+ * Links that keep the reading context (server/2-http/reading-context.ts). The live URL is read on
  * every render: gates and weights a view writes into the address without a navigation, and a
  * country just picked, are carried before the server has rendered anything again. A market's or
  * product's frame provides what the server chose for a parameter the URL does not name (the
@@ -14,7 +14,7 @@ import {
   type ReadingDestination,
   readingContextFrom,
   readingHref,
-} from "@/server/http/reading-context";
+} from "@/server/2-http/reading-context";
 
 const ServerReading = createContext<ReadingContext>({});
 

@@ -7,10 +7,10 @@
  */
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { oauthProviders, signIn, signInThrottled } from "@/server/auth/config";
-import { getDatabase } from "@/server/database/app-database";
-import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "@/server/http/paths";
-import { ssoProviderForEmail } from "@/server/identity/sso";
+import { CHECK_EMAIL_PATH, SIGN_IN_PATH } from "@/server/2-http/paths";
+import { ssoProviderForEmail } from "@/server/4-identity/sso";
+import { getDatabase } from "@/server/5-database/app-database";
+import { oauthProviders, signIn, signInThrottled } from "@/server/6-auth/config";
 
 /** The sign-in page's address for a refused link: when to try again, and the address kept. */
 function throttledPath(returnTo: string, email: string, retryAfterSeconds: number): string {

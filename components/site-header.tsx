@@ -5,10 +5,8 @@
  */
 import Link from "next/link";
 import { Suspense } from "react";
-import { signOut } from "@/server/auth/config";
-import { headerState } from "@/server/dashboard/guards";
-import { isLowBalance } from "@/server/domain/low-balance";
-import { can, type Permission, type Role } from "@/server/domain/roles";
+import { isLowBalance } from "@/server/1-domain/low-balance";
+import { can, type Permission, type Role } from "@/server/1-domain/roles";
 import {
   API_DOCS_PATH,
   AUDIT_PATH,
@@ -24,7 +22,9 @@ import {
   SIGN_IN_PATH,
   TOKENS_PATH,
   WEBHOOKS_PATH,
-} from "@/server/http/paths";
+} from "@/server/2-http/paths";
+import { signOut } from "@/server/6-auth/config";
+import { headerState } from "@/server/8-dashboard/guards";
 import { OrganizationSwitcher } from "./account/organization-switcher";
 import { count, credits } from "./format";
 import { ReadingLink } from "./reading-link";
@@ -111,7 +111,7 @@ function Balance({
 }
 
 /**
- * The header's links. Account pages the active role cannot use (server/domain/roles.ts) are not
+ * The header's links. Account pages the active role cannot use (server/1-domain/roles.ts) are not
  * offered; without an organization yet every page is, and sends to onboarding. Members, Embeds
  * and the audit trail are in the Account menu: the row has no room left at 1280 px beside a long
  * name and a low balance. Signed in, Markets is the list under a country (with how many products

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { type ReactNode, useState } from "react";
-import type { AppRouter } from "@/server/routers/root";
+import type { AppRouter } from "@/server/7-routers/root";
 import { TRPCProvider } from "./trpc";
 
 export function TrpcProvider({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 "use client";
 /** The dashboard's typed tRPC hooks (TanStack Query); the provider lives in trpc-provider.tsx. */
 import { createTRPCContext } from "@trpc/tanstack-react-query";
-import type { AppRouter } from "@/server/routers/root";
+import type { AppRouter } from "@/server/7-routers/root";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 

@@ -1,6 +1,6 @@
 /**
  * Lookups of the in-memory caches over this database (db/change-feed.ts), told to whoever listens:
- * the service's metrics (server/observability/metrics.ts) listen from their start, before the
+ * the service's metrics (server/3-observability/metrics.ts) listen from their start, before the
  * database opens. Storage counts nothing itself and imports nothing above it; the listener is kept
  * on globalThis because Next may load this module in several bundles, and every copy must tell
  * the one set of metrics.

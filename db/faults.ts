@@ -1,7 +1,7 @@
 /**
  * When this process last met a database fault: a pooled connection lost (killed, the server
  * restarted) or a request failing for it. The HTTP server reads it to answer a page that failed
- * meanwhile as 503 rather than 500 (server/http-server/health.ts). On globalThis: every bundle of
+ * meanwhile as 503 rather than 500 (server/5-http-server/health.ts). On globalThis: every bundle of
  * the process shares it.
  */
 const state = globalThis as typeof globalThis & { __mpsDatabaseFaultAt?: number };

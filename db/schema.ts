@@ -28,7 +28,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { AdapterAccountType } from "next-auth/adapters";
-import type { Control, Geography, MarketFile } from "../server/domain/market-definition";
+import type { Control, Geography, MarketFile } from "../server/1-domain/market-definition";
 import type {
   CreditsPurchasedContent,
   LowBalanceContent,
@@ -36,9 +36,9 @@ import type {
   TopUpFailedContent,
   WebhookDisabledContent,
   WeeklyContent,
-} from "../server/domain/notification-content";
-import type { CountryResult, Dimension, ProductScore } from "../server/domain/scores";
-import type { MarketSensitivity } from "../server/domain/sensitivity";
+} from "../server/1-domain/notification-content";
+import type { CountryResult, Dimension, ProductScore } from "../server/1-domain/scores";
+import type { MarketSensitivity } from "../server/1-domain/sensitivity";
 
 /** 96 random bits: ids that reveal neither counts nor creation order. */
 const randomId = () => randomBytes(12).toString("hex");
@@ -107,7 +107,7 @@ export const releases = pgTable(
     dimensions: jsonb("dimensions").$type<Dimension[]>().notNull(),
     products: jsonb("products").$type<ProductScore[]>().notNull(),
     /**
-     * How sure each score and rank is (server/scoring/sensitivity.ts), analysed at publish time;
+     * How sure each score and rank is (server/2-scoring/sensitivity.ts), analysed at publish time;
      * null for releases published before the analysis existed (the readings analyse those once, on
      * first read, with the same seed, so the answer is the same).
      */
@@ -367,7 +367,7 @@ export const creditLedger = pgTable(
 );
 
 // ------------------------------------------------------------------------------------------------
-// Credit packs bought by card through Stripe Checkout (docs/billing.md, server/billing/).
+// Credit packs bought by card through Stripe Checkout (docs/billing.md, server/4-billing/).
 
 /** Each organization's customer at Stripe, made on its first purchase: one per organization. */
 export const billingCustomers = pgTable("billing_customers", {
@@ -704,7 +704,7 @@ export const mailDeliveries = pgTable(
 
 /**
  * Webhook endpoints (Standard Webhooks): where an organization wants events sent, which events,
- * for which markets and countries. The signing secret is sealed (server/auth/sealed.ts): shown
+ * for which markets and countries. The signing secret is sealed (server/6-auth/sealed.ts): shown
  * once, readable only by this service. After a rotation the previous secret still signs until
  * `previous_secret_until`, so a receiver can switch over without losing a message.
  */
@@ -719,7 +719,7 @@ export const webhookEndpoints = pgTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
     description: text("description").notNull().default(""),
-    /** The event types sent here (server/domain/webhook-events.ts). */
+    /** The event types sent here (server/1-domain/webhook-events.ts). */
     events: text("events").array().notNull(),
     /** Markets whose events are sent; empty: every market. */
     marketIds: text("market_ids").array().notNull().default(sql`'{}'::text[]`),
@@ -816,7 +816,7 @@ export const auditEvents = pgTable(
     actorLabel: text("actor_label"),
     clientAddress: text("client_address"),
     userAgent: text("user_agent"),
-    /** A stable dotted name (server/domain/audit.ts), e.g. `token.create`. */
+    /** A stable dotted name (server/1-domain/audit.ts), e.g. `token.create`. */
     action: text("action").notNull(),
     targetType: text("target_type"),
     targetId: text("target_id"),
@@ -882,7 +882,7 @@ export const embedCharges = pgTable(
 
 /**
  * An organization's own identity provider (docs/enterprise.md): the OpenID Connect issuer its
- * people sign in with (client id and sealed secret, server/auth/sealed.ts) and whose ID-JAGs its
+ * people sign in with (client id and sealed secret, server/6-auth/sealed.ts) and whose ID-JAGs its
  * MCP clients exchange for access tokens (keys from `jwks` when given inline, else the issuer's
  * published `jwks_uri`). One per organization; an issuer belongs to one organization.
  */
@@ -956,7 +956,7 @@ export const identityLinks = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.subject] }),
     unique("identity_links_organization_user").on(t.organizationId, t.userId),
-    // Each dashboard request asks for the person's links due a recheck (server/identity/sso.ts).
+    // Each dashboard request asks for the person's links due a recheck (server/4-identity/sso.ts).
     index("identity_links_user_checked").on(t.userId, t.checkedAt),
   ],
 );

@@ -2,8 +2,9 @@
  * Writes the layer maps from the layer table the dependency rules check (.dependency-cruiser.cjs):
  * docs/development.md's (the floors, top to bottom, each room with what it holds) and README.md's
  * (one line per floor). `--check` writes
- * nothing and exits 1 when the map is stale, or when a folder of server/ (or a file at the top of
- * it) belongs to no layer: a room no rule knows could import anything. CI runs the check (lint).
+ * nothing and exits 1 when the map is stale, when a folder of server/ (or a file at the top of
+ * it) belongs to no layer (a room no rule knows could import anything), or when a room's number is
+ * not its floor's. CI runs the check (lint).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -77,6 +78,21 @@ export function roomsOfNoLayer(of: Layer[] = layers()): string[] {
     .filter((room) => !named.includes(room));
 }
 
+/**
+ * Rooms of server/ whose floor number is not their floor's: a room of server/ is named
+ * `server/<n>-<name>/`, n its floor counted from the bottom among the floors that hold a room of
+ * server/, so the tree shows each room's floor and what it may import (a number no higher).
+ */
+export function misnumberedRooms(of: Layer[] = layers()): string[] {
+  const bottomFirst = [...of].reverse().filter((layer) => layer.rooms.some(([room]) => room.startsWith("server/")));
+  return bottomFirst.flatMap((layer, index) =>
+    layer.rooms
+      .map(([room]) => room)
+      .filter((room) => room.startsWith("server/") && !room.startsWith(`server/${index + 1}-`))
+      .map((room) => `${room} is on floor ${index + 1} (${layer.name}): name it server/${index + 1}-…`),
+  );
+}
+
 function withMap(doc: string, text: string, map: string): string {
   const from = text.indexOf(START);
   const to = text.indexOf(END);
@@ -103,5 +119,7 @@ if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
   const unplaced = roomsOfNoLayer();
   for (const room of unplaced)
     console.error(`${room} belongs to no layer: add it to LAYERS in .dependency-cruiser.cjs`);
-  if (unplaced.length > 0 || (check && stale)) process.exitCode = 1;
+  const misnumbered = misnumberedRooms();
+  for (const problem of misnumbered) console.error(problem);
+  if (unplaced.length > 0 || misnumbered.length > 0 || (check && stale)) process.exitCode = 1;
 }

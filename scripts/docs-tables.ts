@@ -1,11 +1,11 @@
 /**
  * Rewrites the generated tables of operations, tools and prices in README.md and docs/*.md from
- * the declarations (server/procedures/operation-tables.ts). `--check` writes nothing and exits 1
+ * the declarations (server/7-procedures/operation-tables.ts). `--check` writes nothing and exits 1
  * when a table is stale (the unit suite checks the same).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { operationTables, tableBlocksIn, withCurrentTables } from "../server/procedures/operation-tables";
+import { operationTables, tableBlocksIn, withCurrentTables } from "../server/7-procedures/operation-tables";
 
 const root = path.resolve(import.meta.dirname, "..");
 const check = process.argv.includes("--check");

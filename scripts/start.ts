@@ -7,9 +7,9 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
-import { appUrlOrExit } from "../server/startup/app-url";
-import { billingOrExit } from "../server/startup/billing";
-import { outboxOrExit } from "../server/startup/dev-outbox";
+import { appUrlOrExit } from "../server/5-startup/app-url";
+import { billingOrExit } from "../server/5-startup/billing";
+import { outboxOrExit } from "../server/5-startup/dev-outbox";
 import { buildIsCurrent } from "./build-freshness";
 import { buildMcpViews } from "./build-mcp-views";
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { AuditLog } from "@/components/account/audit-log";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { AUDIT_ACTIONS, AUDIT_READER_ROLES } from "@/server/domain/audit";
-import { AUDIT_PATH } from "@/server/http/paths";
+import { AUDIT_ACTIONS, AUDIT_READER_ROLES } from "@/server/1-domain/audit";
+import { AUDIT_PATH } from "@/server/2-http/paths";
+import { requireOrganization } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Audit trail" };
 export const dynamic = "force-dynamic";

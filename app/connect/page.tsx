@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
 import { ConnectionList } from "@/components/account/connection-list";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { requireUser } from "@/server/dashboard/guards";
-import { can } from "@/server/domain/roles";
-import { publicOriginOf } from "@/server/http/origin";
-import { CONNECT_PATH, MCP_PATH, ONBOARDING_PATH, TOKENS_PATH } from "@/server/http/paths";
+import { can } from "@/server/1-domain/roles";
+import { publicOriginOf } from "@/server/2-http/origin";
+import { CONNECT_PATH, MCP_PATH, ONBOARDING_PATH, TOKENS_PATH } from "@/server/2-http/paths";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { requireUser } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
 export const dynamic = "force-dynamic";

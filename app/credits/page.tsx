@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { CreditPacks } from "@/components/account/credit-packs";
 import { CreditsView } from "@/components/account/credits-view";
 import { TopUpPanel } from "@/components/account/top-up-panel";
-import { CHECKOUT_RETURN_PARAM } from "@/server/billing/checkout";
-import { CARD_RETURN_PARAM } from "@/server/billing/top-up";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { CREDITS_PATH } from "@/server/http/paths";
+import { CREDITS_PATH } from "@/server/2-http/paths";
+import { CHECKOUT_RETURN_PARAM } from "@/server/4-billing/checkout";
+import { CARD_RETURN_PARAM } from "@/server/4-billing/top-up";
+import { requireOrganization } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Credits" };
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { EmbedList } from "@/components/account/embed-list";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { publicOriginOf } from "@/server/http/origin";
-import { EMBEDS_PATH } from "@/server/http/paths";
+import { publicOriginOf } from "@/server/2-http/origin";
+import { EMBEDS_PATH } from "@/server/2-http/paths";
+import { requireOrganization } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Embeds" };
 export const dynamic = "force-dynamic";

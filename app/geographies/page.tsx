@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { byCountryName } from "@/components/format";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { fullGeographies } from "@/server/domain/geographies";
-import { GEOGRAPHIES_PATH } from "@/server/http/paths";
-import { readingHref } from "@/server/http/reading-context";
+import { fullGeographies } from "@/server/1-domain/geographies";
+import { GEOGRAPHIES_PATH } from "@/server/2-http/paths";
+import { readingHref } from "@/server/2-http/reading-context";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { requireOrganization } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Geographies" };
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { ICON_SVG } from "@/server/http/icon";
+import { ICON_SVG } from "@/server/2-http/icon";
 
 export const dynamic = "force-static";
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { IdentityProviderManager } from "@/components/account/identity-provider-manager";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { can } from "@/server/domain/roles";
-import { IDENTITY_PROVIDER_PATH, MEMBERS_PATH } from "@/server/http/paths";
+import { can } from "@/server/1-domain/roles";
+import { IDENTITY_PROVIDER_PATH, MEMBERS_PATH } from "@/server/2-http/paths";
+import { requireOrganization } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Identity provider" };
 export const dynamic = "force-dynamic";

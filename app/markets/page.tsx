@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MarketsTable } from "@/components/market/markets-table";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { countryFrom } from "@/server/dashboard/search-params";
-import { GEOGRAPHIES_PATH } from "@/server/http/paths";
-import { readingHref } from "@/server/http/reading-context";
+import { GEOGRAPHIES_PATH } from "@/server/2-http/paths";
+import { readingHref } from "@/server/2-http/reading-context";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { requireOrganization } from "@/server/8-dashboard/guards";
+import { countryFrom } from "@/server/8-dashboard/search-params";
 
 export const metadata: Metadata = { title: "Markets" };
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { MembersManager } from "@/components/account/members-manager";
 import { OrganizationSettings } from "@/components/account/organization-settings";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { can } from "@/server/domain/roles";
-import { MEMBERS_PATH } from "@/server/http/paths";
+import { can } from "@/server/1-domain/roles";
+import { MEMBERS_PATH } from "@/server/2-http/paths";
+import { requireOrganization } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Members" };
 export const dynamic = "force-dynamic";

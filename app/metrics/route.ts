@@ -1,4 +1,4 @@
-import { handleMetricsRequest } from "@/server/observability/endpoint";
+import { handleMetricsRequest } from "@/server/3-observability/endpoint";
 
 export const dynamic = "force-dynamic";
 

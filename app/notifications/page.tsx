@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { MarkAllReadButton, MarkReadButton } from "@/components/account/notification-actions";
 import { utcMinute } from "@/components/format";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { requireUser } from "@/server/dashboard/guards";
-import { NOTIFICATION_SETTINGS_PATH, NOTIFICATIONS_PATH } from "@/server/http/paths";
-import { readingContextFrom } from "@/server/http/reading-context";
-import { notificationPaths } from "@/server/notifications/render";
+import { NOTIFICATION_SETTINGS_PATH, NOTIFICATIONS_PATH } from "@/server/2-http/paths";
+import { readingContextFrom } from "@/server/2-http/reading-context";
+import { notificationPaths } from "@/server/2-notifications/render";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { requireUser } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Notifications" };
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { OnboardingForm } from "@/components/account/onboarding-form";
 import { credits } from "@/components/format";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { requireUser, safeReturnPath } from "@/server/dashboard/guards";
-import { MARKETS_PATH, ONBOARDING_PATH } from "@/server/http/paths";
+import { MARKETS_PATH, ONBOARDING_PATH } from "@/server/2-http/paths";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { requireUser, safeReturnPath } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Create an organization" };
 export const dynamic = "force-dynamic";

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { retryMoment, SignInForms, ThrottledNotice } from "@/components/sign-in-forms";
-import { SSO_START_PATH } from "@/server/auth/sso";
-import { currentUser, safeReturnPath } from "@/server/dashboard/guards";
-import { getDatabase } from "@/server/database/app-database";
-import { emailDomain } from "@/server/domain/identity-providers";
-import { type SsoRefusalReason, ssoProviderForEmail } from "@/server/identity/sso";
+import { emailDomain } from "@/server/1-domain/identity-providers";
+import { type SsoRefusalReason, ssoProviderForEmail } from "@/server/4-identity/sso";
+import { getDatabase } from "@/server/5-database/app-database";
+import { SSO_START_PATH } from "@/server/6-auth/sso";
+import { currentUser, safeReturnPath } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -17,7 +17,7 @@ const ERRORS: Record<string, string> = {
   AccessDenied: "Sign-in was refused.",
 };
 
-/** Why a company sign-in (server/identity/sso.ts, SSO_REFUSALS) did not sign someone in. */
+/** Why a company sign-in (server/4-identity/sso.ts, SSO_REFUSALS) did not sign someone in. */
 const SSO_ERRORS: Record<SsoRefusalReason | "required", string> = {
   required: "Your organization requires its company sign-in for your address: continue with your company sign-in.",
   not_configured: "No company sign-in is set up for that address. Ask for an e-mail link instead.",

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { TokenManager } from "@/components/account/token-manager";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { publicOriginOf } from "@/server/http/origin";
-import { TOKENS_PATH } from "@/server/http/paths";
+import { publicOriginOf } from "@/server/2-http/origin";
+import { TOKENS_PATH } from "@/server/2-http/paths";
+import { requireOrganization } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "API tokens" };
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { WebhookManager } from "@/components/account/webhook-manager";
 import { byCountryName } from "@/components/format";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { WEBHOOKS_PATH } from "@/server/http/paths";
+import { WEBHOOKS_PATH } from "@/server/2-http/paths";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { requireOrganization } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Webhooks" };
 export const dynamic = "force-dynamic";

@@ -11,8 +11,8 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useEffect, useState } from "react";
 import { useCursorPages } from "@/components/ui/cursor-pages";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { AUDIT_ACTOR_ID, type AuditAction } from "@/server/domain/audit";
-import { AUDIT_EXPORT_PATH } from "@/server/http/paths";
+import { AUDIT_ACTOR_ID, type AuditAction } from "@/server/1-domain/audit";
+import { AUDIT_EXPORT_PATH } from "@/server/2-http/paths";
 import { utcMinute } from "../format";
 import { useTRPC } from "../trpc";
 import { AccountList } from "./account-list";
@@ -27,7 +27,7 @@ interface Filters {
 }
 
 const PAGE = 50;
-/** A day as the server takes it (server/routers/audit.ts): YYYY-MM-DD, from 1970. */
+/** A day as the server takes it (server/7-routers/audit.ts): YYYY-MM-DD, from 1970. */
 const DAY = /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}$/;
 
 /**

@@ -8,7 +8,7 @@
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { moneyText } from "@/server/formats/money";
+import { moneyText } from "@/server/2-formats/money";
 import { count, utcMinute } from "../format";
 import { useTRPC } from "../trpc";
 import { ProblemAlert } from "./account-list";

@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { ROLE_DESCRIPTIONS } from "@/server/domain/roles";
+import { ROLE_DESCRIPTIONS } from "@/server/1-domain/roles";
 import { utcDay } from "../format";
 import { useTRPC } from "../trpc";
 import { ProblemAlert } from "./account-list";

@@ -1,7 +1,7 @@
 "use client";
 /** Accepting an invitation: joins the organization and makes it the active one, then shows its members. */
 import { useMutation } from "@tanstack/react-query";
-import { MEMBERS_PATH } from "@/server/http/paths";
+import { MEMBERS_PATH } from "@/server/2-http/paths";
 import { useTRPC } from "../trpc";
 import { ProblemAlert } from "./account-list";
 

@@ -1,7 +1,7 @@
 "use client";
 /** Pending invitations: who, which role, by whom, when sent and until when; resend or revoke (confirmed). */
 import { TableWrap } from "@/components/ui/table-wrap";
-import type { Role } from "@/server/domain/roles";
+import type { Role } from "@/server/1-domain/roles";
 import { utcDay, utcMinute } from "../format";
 
 export interface InvitationRow {

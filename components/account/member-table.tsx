@@ -7,7 +7,7 @@
  */
 import { type FormEvent, useState } from "react";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { mayAssign, type Permission, ROLE_DESCRIPTIONS, type Role } from "@/server/domain/roles";
+import { mayAssign, type Permission, ROLE_DESCRIPTIONS, type Role } from "@/server/1-domain/roles";
 import { utcDay } from "../format";
 
 export interface MemberRow {

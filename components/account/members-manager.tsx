@@ -6,7 +6,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { mayAssign, ROLE_DESCRIPTIONS, type Role } from "@/server/domain/roles";
+import { mayAssign, ROLE_DESCRIPTIONS, type Role } from "@/server/1-domain/roles";
 import { useTRPC } from "../trpc";
 import { AccountList, ProblemAlert } from "./account-list";
 import { InvitationTable } from "./invitation-table";

@@ -2,7 +2,7 @@
 /** What a person follows and what they want by e-mail. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { readingHref } from "@/server/http/reading-context";
+import { readingHref } from "@/server/2-http/reading-context";
 import { useTRPC } from "../trpc";
 import { AccountList, ProblemAlert } from "./account-list";
 

@@ -7,7 +7,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { moneyText } from "@/server/formats/money";
+import { moneyText } from "@/server/2-formats/money";
 import { count, utcMinute } from "../format";
 import { useTRPC } from "../trpc";
 import { ProblemAlert } from "./account-list";

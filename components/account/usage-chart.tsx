@@ -2,8 +2,8 @@
 import Link from "next/link";
 /** Credits spent per day, as bars, in the dashboard's chart frame (table alternative and CSV). */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { type Column, csvFileName } from "@/server/formats/csv";
-import { CONNECT_PATH, TOKENS_PATH } from "@/server/http/paths";
+import { type Column, csvFileName } from "@/server/2-formats/csv";
+import { CONNECT_PATH, TOKENS_PATH } from "@/server/2-http/paths";
 import { ChartFigure } from "../charts/chart-figure";
 import { credits, shortDay } from "../format";
 

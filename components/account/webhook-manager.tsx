@@ -10,7 +10,7 @@ import { type FormEvent, useState } from "react";
 import { SecretShown } from "@/components/account/secret-shown";
 import { type Choice, ChoicePicker } from "@/components/ui/choice-picker";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { WEBHOOKS_PATH } from "@/server/http/paths";
+import { WEBHOOKS_PATH } from "@/server/2-http/paths";
 import { utcMinute } from "../format";
 import { useTRPC } from "../trpc";
 import { AccountList, ProblemAlert } from "./account-list";

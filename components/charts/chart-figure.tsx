@@ -8,7 +8,7 @@
 import type { ReactNode } from "react";
 import { usePaged } from "@/components/ui/pager";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { type Column, cellText, toCsv } from "@/server/formats/csv";
+import { type Column, cellText, toCsv } from "@/server/2-formats/csv";
 
 interface ChartFigureProps<Row> {
   id: string;

@@ -18,16 +18,16 @@ import {
   YAxis,
 } from "recharts";
 import { score } from "@/components/format";
-import type { Point, Streak } from "@/server/charts/chart-data";
-import { arrowHead, signed } from "@/server/charts/geometry";
+import type { Point, Streak } from "@/server/2-charts/chart-data";
+import { arrowHead, signed } from "@/server/2-charts/geometry";
 import {
   type Box,
   type LabelPoint,
   placeLabels,
   type Segment,
   streakLabelPlacement,
-} from "@/server/charts/label-placement";
-import { round1 } from "../../server/scoring/round";
+} from "@/server/2-charts/label-placement";
+import { round1 } from "../../server/2-scoring/round";
 
 const AXIS_TICKS = [0, 20, 40, 60, 80, 100];
 /** The labels' font size in pixels: drawn with it, and placed by it. */

@@ -20,9 +20,9 @@ import {
   YAxis,
 } from "recharts";
 import { score } from "@/components/format";
-import { type GhostBar, rankLabel } from "@/server/charts/chart-data";
-import { fitText, textWidth } from "@/server/charts/label-placement";
-import { rankRangeText } from "../../server/readings/rank";
+import { type GhostBar, rankLabel } from "@/server/2-charts/chart-data";
+import { fitText, textWidth } from "@/server/2-charts/label-placement";
+import { rankRangeText } from "../../server/2-readings/rank";
 
 export interface Cutoff {
   name: string;

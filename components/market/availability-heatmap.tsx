@@ -16,9 +16,9 @@ import { count, countryNameOrder, score } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
 import { useReadingHref } from "@/components/reading-link";
 import { usePaged } from "@/components/ui/pager";
-import { inkOn, retainedColour } from "@/server/charts/heat-scale";
-import { type Column, csvFileName } from "@/server/formats/csv";
-import type { AppRouter } from "@/server/routers/root";
+import { inkOn, retainedColour } from "@/server/2-charts/heat-scale";
+import { type Column, csvFileName } from "@/server/2-formats/csv";
+import type { AppRouter } from "@/server/7-routers/root";
 
 export type AvailabilityReading = inferRouterOutputs<AppRouter>["readings"]["availability"];
 type Product = AvailabilityReading["products"][number];

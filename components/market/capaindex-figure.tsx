@@ -4,9 +4,9 @@ import { type Cutoff, RankedBars } from "@/components/charts/ranked-bars";
 import { count, score } from "@/components/format";
 import { productNameCell } from "@/components/product/product-link";
 /** The Capability Index: products ranked by published Innovation, with the band cutoffs drawn. */
-import { capaIndexBars } from "@/server/charts/chart-data";
-import { type Column, csvFileName } from "@/server/formats/csv";
-import { percentNumber } from "@/server/formats/percent";
+import { capaIndexBars } from "@/server/2-charts/chart-data";
+import { type Column, csvFileName } from "@/server/2-formats/csv";
+import { percentNumber } from "@/server/2-formats/percent";
 import type { CapaindexReading } from "./reading-types";
 
 type Row = CapaindexReading["products"][number];

@@ -7,7 +7,7 @@ import { byCountryName } from "@/components/format";
  */
 import { controlsCount } from "@/components/market/controls-count";
 import { useReadingContext } from "@/components/reading-link";
-import { readingEntries } from "@/server/http/reading-context";
+import { readingEntries } from "@/server/2-http/reading-context";
 import { useCountryInUrl } from "./country-in-url";
 
 export interface CountryChoice {

@@ -11,9 +11,9 @@ import { productNameCell } from "@/components/product/product-link";
  * among themselves; those that fail are set apart, named with the gate they missed, and stay in the
  * table.
  */
-import { deltaGhostBars, deltaStreaks, type GhostBar, type Streak, usableHeadline } from "@/server/charts/chart-data";
-import { signed } from "@/server/charts/geometry";
-import { type Column, csvFileName } from "@/server/formats/csv";
+import { deltaGhostBars, deltaStreaks, type GhostBar, type Streak, usableHeadline } from "@/server/2-charts/chart-data";
+import { signed } from "@/server/2-charts/geometry";
+import { type Column, csvFileName } from "@/server/2-formats/csv";
 import { GatedOutList, gatedOut, gatesSentence, gateWords, throughGates } from "./gated-out";
 import type { DeltaReading, DeltaView } from "./reading-types";
 

@@ -16,7 +16,7 @@ import {
   type EmbedView,
   READING_TITLES,
   READING_VIEWS,
-} from "@/server/domain/embeds";
+} from "@/server/1-domain/embeds";
 import { useTRPC } from "../trpc";
 
 export function EmbedAction({

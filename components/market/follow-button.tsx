@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { NOTIFICATION_SETTINGS_PATH } from "@/server/http/paths";
+import { NOTIFICATION_SETTINGS_PATH } from "@/server/2-http/paths";
 import { problemText, useTRPC } from "../trpc";
 
 export function FollowButton({ marketId, initiallyFollowing }: { marketId: string; initiallyFollowing: boolean }) {

@@ -4,7 +4,7 @@
  * satisfy besides the country's. Said in words as the reader's own filters: the service
  * recommends nothing, and no product is dropped — those that fail are set apart with the gate.
  */
-import type { SealLevel } from "@/server/domain/sovereignty";
+import type { SealLevel } from "@/server/1-domain/sovereignty";
 
 export interface GatesState {
   minSeal: SealLevel | null;

@@ -3,7 +3,7 @@
  * and its release in one line (Follow beside), the country every number of the view is read under
  * and the release, each changed in one step, then the views as tabs (one row, scrolling sideways on
  * a phone), each a link to its own URL. Every link inside keeps the page's reading context
- * (server/http/reading-context.ts): the breadcrumb's Markets the country, the tabs and the product
+ * (server/2-http/reading-context.ts): the breadcrumb's Markets the country, the tabs and the product
  * links the release, the country, the gates and the weights.
  */
 import type { ReactNode } from "react";
@@ -13,7 +13,7 @@ import { FollowButton } from "@/components/market/follow-button";
 import { MarketTabs } from "@/components/market/market-tabs";
 import { ReleasePicker } from "@/components/market/release-picker";
 import { ReadingContextProvider, ReadingLink } from "@/components/reading-link";
-import type { LoadedMarketView, MarketView } from "@/server/dashboard/market-page";
+import type { LoadedMarketView, MarketView } from "@/server/8-dashboard/market-page";
 
 export function MarketFrame({
   market,

@@ -3,7 +3,7 @@
  * country — the server's choice, the organization's home, when the URL names none — gates, weights).
  */
 import { ViewTabs } from "@/components/ui/view-tabs";
-import { MARKET_VIEWS, type MarketView } from "@/server/http/reading-context";
+import { MARKET_VIEWS, type MarketView } from "@/server/2-http/reading-context";
 
 export function MarketTabs({ marketId, view }: { marketId: string; view: MarketView }) {
   return (

@@ -6,7 +6,7 @@
 import Link from "next/link";
 import { count, utcDay } from "@/components/format";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { readingHref } from "@/server/http/reading-context";
+import { readingHref } from "@/server/2-http/reading-context";
 
 export interface MarketRow {
   marketId: string;

@@ -1,6 +1,6 @@
 /** Reading payloads as the dashboard receives them: the API's own output types. */
 import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "@/server/routers/root";
+import type { AppRouter } from "@/server/7-routers/root";
 
 type Readings = inferRouterOutputs<AppRouter>["readings"];
 export type CapaindexReading = Readings["capaindex"];
@@ -8,5 +8,5 @@ export type ServicemaxReading = Readings["servicemax"];
 export type DeltaReading = Readings["delta"];
 export type WhatIfReading = Readings["whatif"];
 /** A country as the dashboard reads it: its controls as objects (the list asked with detail=full). */
-export type { GeographyWithControls as Geography } from "@/server/domain/geographies";
+export type { GeographyWithControls as Geography } from "@/server/1-domain/geographies";
 export type DeltaView = "map" | "bars";

@@ -11,6 +11,7 @@ import { score } from "@/components/format";
 import { ProductLink } from "@/components/product/product-link";
 import { usePaged } from "@/components/ui/pager";
 import { TableWrap } from "@/components/ui/table-wrap";
+import { AXES } from "@/server/1-domain/market-definition";
 import {
   AXIS_LABELS,
   attributionText,
@@ -20,9 +21,8 @@ import {
   maxRankText,
   rankText,
   scoreChangeText,
-} from "@/server/comparisons/comparison-phrases";
-import { AXES } from "@/server/domain/market-definition";
-import type { AppRouter } from "@/server/routers/root";
+} from "@/server/2-comparisons/comparison-phrases";
+import type { AppRouter } from "@/server/7-routers/root";
 import { bandSlug } from "./band";
 
 export type Comparison = inferRouterOutputs<AppRouter>["readings"]["changes"];

@@ -7,10 +7,10 @@ import { productNameCell } from "@/components/product/product-link";
  * The Max reading: products ranked by the Innovation they keep with every control engaged. Each bar
  * is `on` in front of its `off` ghost; unavailable products say so and name the controls they miss.
  */
-import { maxGhostBars, usableHeadline } from "@/server/charts/chart-data";
-import { signed } from "@/server/charts/geometry";
-import { type Column, csvFileName } from "@/server/formats/csv";
-import { percentNumber, percentText } from "@/server/formats/percent";
+import { maxGhostBars, usableHeadline } from "@/server/2-charts/chart-data";
+import { signed } from "@/server/2-charts/geometry";
+import { type Column, csvFileName } from "@/server/2-formats/csv";
+import { percentNumber, percentText } from "@/server/2-formats/percent";
 import { GatedOutList, gatedOut, gatesSentence, gateWords, throughGates } from "./gated-out";
 import type { ServicemaxReading } from "./reading-types";
 

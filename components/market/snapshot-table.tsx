@@ -9,7 +9,7 @@ import { score } from "@/components/format";
 import { ProductLink } from "@/components/product/product-link";
 import { usePaged } from "@/components/ui/pager";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { AXES } from "@/server/domain/market-definition";
+import { AXES } from "@/server/1-domain/market-definition";
 import { bandSlug } from "./band";
 
 type Axis = (typeof AXES)[number];

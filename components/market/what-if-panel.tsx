@@ -16,8 +16,8 @@ import { count, score } from "@/components/format";
 import { problemText, useTRPC } from "@/components/trpc";
 import { usePaged } from "@/components/ui/pager";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { AXES, AXIS_LABELS, type Axis } from "@/server/domain/market-definition";
-import { MAX_WEIGHT, parseWeightsParam } from "@/server/scoring/whatif";
+import { AXES, AXIS_LABELS, type Axis } from "@/server/1-domain/market-definition";
+import { MAX_WEIGHT, parseWeightsParam } from "@/server/2-scoring/whatif";
 import {
   type AxisMove,
   axisMoves,
@@ -231,7 +231,7 @@ export function WhatIfPanel({
 
 /**
  * The refusal as the API words it: its issues are sentences a person reads as they are
- * (server/scoring/whatif.ts), so the page shows them without the detail's lead-in.
+ * (server/2-scoring/whatif.ts), so the page shows them without the detail's lead-in.
  */
 function refusalText(error: unknown): string {
   const issues = (error as { shape?: { problem?: { issues?: { message: string }[] } } } | null)?.shape?.problem?.issues;

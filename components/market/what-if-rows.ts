@@ -7,9 +7,9 @@
  * so a Control or Scale weight reorders something too, not only a column. An unavailable product
  * is never ranked or scored: it is set apart.
  */
-import { AXES, type Axis } from "@/server/domain/market-definition";
-import type { Scores } from "@/server/domain/scores";
-import { rankBy } from "@/server/readings/rank";
+import { AXES, type Axis } from "@/server/1-domain/market-definition";
+import type { Scores } from "@/server/1-domain/scores";
+import { rankBy } from "@/server/2-readings/rank";
 import type { WhatIfReading } from "./reading-types";
 
 export interface WhatIfRow {

@@ -12,7 +12,7 @@ import {
   deltaStreaks,
   type MaxPayload,
   maxGhostBars,
-} from "../../server/charts/chart-data";
+} from "../../server/2-charts/chart-data";
 import { drawBars, drawMap } from "./draw";
 import { ViewBridge } from "./view-bridge";
 

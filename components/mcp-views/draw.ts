@@ -2,7 +2,7 @@
  * The charts themselves, as SVG: the delta map (Innovation against Control, a streak per product
  * from published to under controls) and ranked bars with a ghost ceiling.
  */
-import { type GhostBar, rankLabel, type Streak } from "../../server/charts/chart-data";
+import { type GhostBar, rankLabel, type Streak } from "../../server/2-charts/chart-data";
 import { svg, tooltip } from "./svg";
 
 const WIDTH = 640;

@@ -17,8 +17,8 @@ import {
   YAxis,
 } from "recharts";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { fitText } from "@/server/charts/label-placement";
-import { type Column, csvFileName } from "@/server/formats/csv";
+import { fitText } from "@/server/2-charts/label-placement";
+import { type Column, csvFileName } from "@/server/2-formats/csv";
 import { EvidenceBlock, valueText } from "./evidence";
 import { AXIS_LABELS, type Axis, type AxisBreakdown, type IndicatorContribution } from "./types";
 

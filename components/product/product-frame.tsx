@@ -3,7 +3,7 @@
  * release on one line; the country every number is read under and the release; then — before any
  * score — what the product is under that country: usable through which offering, or unavailable
  * and what it lacks. The views follow as tabs. Every link keeps the page's reading context
- * (server/http/reading-context.ts): the breadcrumb's Markets the country, the market and the tabs
+ * (server/2-http/reading-context.ts): the breadcrumb's Markets the country, the market and the tabs
  * the release, the country, the gates and the weights.
  */
 import type { ReactNode } from "react";
@@ -12,9 +12,9 @@ import { CountryChooser } from "@/components/market/country-chooser";
 import { ReleasePicker } from "@/components/market/release-picker";
 import { ReadingContextProvider, ReadingLink } from "@/components/reading-link";
 import { ViewTabs } from "@/components/ui/view-tabs";
-import { countryChoices } from "@/server/dashboard/market-page";
-import type { LoadedProductView } from "@/server/dashboard/product-page";
-import { PRODUCT_VIEWS, type ProductView } from "@/server/http/reading-context";
+import { PRODUCT_VIEWS, type ProductView } from "@/server/2-http/reading-context";
+import { countryChoices } from "@/server/8-dashboard/market-page";
+import type { LoadedProductView } from "@/server/8-dashboard/product-page";
 import { UnderCountryVerdict } from "./under-country-verdict";
 
 export function ProductFrame({

@@ -8,8 +8,8 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartFigure } from "@/components/charts/chart-figure";
-import { type Column, csvFileName } from "@/server/formats/csv";
-import type { AppRouter } from "@/server/routers/root";
+import { type Column, csvFileName } from "@/server/2-formats/csv";
+import type { AppRouter } from "@/server/7-routers/root";
 import { AXES, AXIS_LABELS } from "./types";
 
 export type ProductHistory = inferRouterOutputs<AppRouter>["readings"]["history"];

@@ -6,7 +6,7 @@
  */
 import type { inferRouterOutputs } from "@trpc/server";
 import { TableWrap } from "@/components/ui/table-wrap";
-import type { AppRouter } from "@/server/routers/root";
+import type { AppRouter } from "@/server/7-routers/root";
 import { EvidenceBlock } from "./evidence";
 
 export type SovereigntyProfile = inferRouterOutputs<AppRouter>["readings"]["sovereignty"];

@@ -6,7 +6,7 @@
 
 import { score } from "@/components/format";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { signed } from "@/server/charts/geometry";
+import { signed } from "@/server/2-charts/geometry";
 import { EvidenceBlock, valueText } from "./evidence";
 import { AXES, AXIS_LABELS, type Axis, type AxisBreakdown, type ProductBreakdown, type UnderControls } from "./types";
 

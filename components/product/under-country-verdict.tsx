@@ -5,7 +5,7 @@
  */
 
 import { score } from "@/components/format";
-import type { LoadedProductView } from "@/server/dashboard/product-page";
+import type { LoadedProductView } from "@/server/8-dashboard/product-page";
 
 export function UnderCountryVerdict({ loaded }: { loaded: LoadedProductView }) {
   const { product, controlNames, countryName } = loaded;

@@ -7,7 +7,7 @@
 import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { useReadingHref } from "@/components/reading-link";
-import type { ReadingDestination } from "@/server/http/reading-context";
+import type { ReadingDestination } from "@/server/2-http/reading-context";
 
 export interface ViewTab {
   /** What `data-view` names it by (stable for tests and styles). */

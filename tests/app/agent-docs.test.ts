@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { ERROR_CODE_LIST } from "@/server/errors/codes";
+import { ERROR_CODE_LIST } from "@/server/1-errors/codes";
 
 const base = inject("appUrl");
 const root = path.resolve(import.meta.dirname, "../..");

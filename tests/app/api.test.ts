@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { DECLARATIONS } from "@/server/procedures/operations";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
 import { type CheckedResponse, responseValidator } from "../helpers/openapi-validator";
 import { FIXED_NAMES } from "../helpers/spec";
 import { SIZED_MARKET } from "./global-setup";
@@ -433,7 +433,7 @@ describe("OpenAPI document and reference", () => {
   it("is OpenAPI 3.1 with every path, the bearer scheme and the problem schema", async () => {
     const document = await (await fetch(`${base}/v1/openapi.json`)).json();
     expect(document.openapi).toBe("3.1.0");
-    // Every declared operation's path (server/procedures/operations/), and the published ones among them.
+    // Every declared operation's path (server/7-procedures/operations/), and the published ones among them.
     const declared = [...new Set(DECLARATIONS.map((declaration) => declaration.path))].sort();
     expect(Object.keys(document.paths).sort()).toEqual(declared);
     expect(declared).toEqual(expect.arrayContaining(FIXED_NAMES.restPaths.map((p) => p.slice("/v1".length))));

@@ -15,7 +15,7 @@ import {
   ProblemError,
   type paths,
 } from "@/clients/typescript/src/index";
-import { DECLARATIONS } from "@/server/procedures/operations";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
 import { exampleParams } from "../helpers/examples";
 import { responseValidator } from "../helpers/openapi-validator";
 
@@ -29,7 +29,7 @@ const market = { marketId: MARKET };
 
 /**
  * The arguments of each operation's call, by path: its declaration's example on the demo catalogue
- * (server/procedures/operations/), so a new operation is called without an edit here.
+ * (server/7-procedures/operations/), so a new operation is called without an edit here.
  */
 const EXAMPLES: Record<string, object> = Object.fromEntries(
   DECLARATIONS.map((declaration) => [declaration.path, { params: exampleParams(declaration) }]),

@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DECLARATIONS } from "@/server/procedures/operations";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
 import { type CheckedResponse, responseValidator } from "../helpers/openapi-validator";
 
 const base = inject("appUrl");

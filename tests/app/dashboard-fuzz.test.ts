@@ -8,7 +8,7 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { appRouter } from "@/server/routers/root";
+import { appRouter } from "@/server/7-routers/root";
 import { SESSION_COOKIE } from "../helpers/accounts";
 
 const base = inject("appUrl");

@@ -6,7 +6,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DECLARED } from "@/server/procedures/operations";
+import { DECLARED } from "@/server/7-procedures/operations";
 import { callToolWithToken, type ToolResult } from "../helpers/mcp";
 
 const base = inject("appUrl");

@@ -4,7 +4,7 @@
  * payload on both surfaces, and agreement with the Delta reading.
  */
 import { describe, expect, inject, it } from "vitest";
-import type { AvailabilityCell } from "@/server/readings/availability";
+import type { AvailabilityCell } from "@/server/2-readings/availability";
 import { dashboardCall } from "../helpers/dashboard";
 import { callToolWithToken } from "../helpers/mcp";
 

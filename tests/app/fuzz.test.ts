@@ -9,7 +9,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ERROR_CODES, type ErrorCode } from "@/server/errors/codes";
+import { ERROR_CODES, type ErrorCode } from "@/server/1-errors/codes";
 import { dashboardCall } from "../helpers/dashboard";
 import { type CheckedResponse, responseValidator } from "../helpers/openapi-validator";
 import { SERVED_TOOL_NAMES } from "../helpers/spec";

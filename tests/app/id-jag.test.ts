@@ -14,8 +14,8 @@ import { Client, CrossAppAccessProvider, StreamableHTTPClientTransport } from "@
 import { decodeJwt, exportJWK, generateKeyPair, type CryptoKey as JoseKey, type JWK, jwtVerify, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
-import { linkIdentity, setIdentityProvider } from "@/server/identity/identity-providers";
-import { idpKeys } from "@/server/oauth/idp-keys";
+import { linkIdentity, setIdentityProvider } from "@/server/4-identity/identity-providers";
+import { idpKeys } from "@/server/8-oauth/idp-keys";
 import { organization } from "../helpers/accounts";
 import { dashboardCall } from "../helpers/dashboard";
 import { hostileRequest } from "../helpers/hostile";

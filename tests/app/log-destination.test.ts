@@ -1,5 +1,5 @@
 /**
- * The log's stdout (server/observability/log-buffer.ts) in a real process: lines are gathered and
+ * The log's stdout (server/3-observability/log-buffer.ts) in a real process: lines are gathered and
  * written in batches, so this checks what that must not cost — a line written soon while the
  * process runs, every line written when it exits at once (process.exit, an uncaught exception),
  * in order, whole — and what bounds it: a stdout nobody reads drops lines past LOG_BUFFER_BYTES
@@ -30,7 +30,7 @@ function run(script: string, env: Record<string, string> = {}, readStdout = true
   return { child, exited, reading, out: () => stdout, err: () => stderr };
 }
 
-const LOGGER = `import { log, accessLog } from "${path.join(ROOT, "server/observability/logger.ts")}";`;
+const LOGGER = `import { log, accessLog } from "${path.join(ROOT, "server/3-observability/logger.ts")}";`;
 
 describe("the log's stdout", () => {
   it("writes every line, in order and whole, when the process exits at once", async () => {

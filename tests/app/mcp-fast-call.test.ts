@@ -1,5 +1,5 @@
 /**
- * The common tool call is answered without an MCP server built for it (server/mcp/fast-call.ts);
+ * The common tool call is answered without an MCP server built for it (server/8-mcp/fast-call.ts);
  * everything else goes through the SDK. Here both paths answer the same call — the plain one, and
  * the same call with an entry in `_meta` that the fast path leaves to the SDK (and the SDK ignores)
  * — for every tool's example on every revision served, over raw HTTP: status, headers and the
@@ -8,8 +8,8 @@
  * SDK's server): the bytes of the result must be the same every time.
  */
 import { describe, expect, inject, it } from "vitest";
-import { FAST_REVISIONS } from "@/server/mcp/fast-call";
-import { DECLARATIONS } from "@/server/procedures/operations";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
+import { FAST_REVISIONS } from "@/server/8-mcp/fast-call";
 
 const base = inject("appUrl");
 const { reader } = inject("accounts");

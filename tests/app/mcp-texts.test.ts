@@ -17,7 +17,7 @@ async function rest(path: string): Promise<Payload> {
   return response.json();
 }
 
-/** A result's size as the token budget counts it (server/mcp/budget.ts): its JSON bytes ÷ 4, with the envelope's room. */
+/** A result's size as the token budget counts it (server/8-mcp/budget.ts): its JSON bytes ÷ 4, with the envelope's room. */
 const tokensOf = (result: unknown) => Math.ceil((Buffer.byteLength(JSON.stringify(result)) + 600) / 4);
 const BUDGET_TOKENS = 8_000;
 

@@ -1,5 +1,5 @@
 /**
- * `npm start` and the dev outbox under each configuration (server/startup/dev-outbox.ts): refused
+ * `npm start` and the dev outbox under each configuration (server/5-startup/dev-outbox.ts): refused
  * in production without SMTP_URL unless the operator opts in, on with a loud warning for the quick
  * start and for an opt-in, off with SMTP_URL; and the server we start with it still finishes
  * in-flight requests on SIGTERM. Each case starts the app on its own empty embedded database.

@@ -1,6 +1,6 @@
 /**
  * The roles table walked against the running app: for every role and every permission of
- * server/domain/roles.ts (the one table; docs/accounts.md's copy is checked equal to it), a real
+ * server/1-domain/roles.ts (the one table; docs/accounts.md's copy is checked equal to it), a real
  * call that needs that permission — a dashboard procedure over HTTP with the person's session
  * cookie, or, for `connections.own`, the ID-JAG exchange at /oauth/token — is allowed exactly when
  * the table says so. Changes are probed with an input the procedure refuses after its permission
@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES, type Role } from "@/server/domain/roles";
+import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES, type Role } from "@/server/1-domain/roles";
 import { organization } from "../helpers/accounts";
 import { dashboardCall, type TrpcAnswer } from "../helpers/dashboard";
 import {

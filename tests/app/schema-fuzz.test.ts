@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
-import { DECLARATIONS } from "@/server/procedures/operations";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
 
 const base = inject("appUrl");
 const { schemaFuzz } = inject("accounts");

@@ -86,7 +86,7 @@ describe("page security headers", () => {
   });
 });
 
-/** The headers every /v1 and /mcp answer carries (server/http/security-headers.ts), over plain HTTP. */
+/** The headers every /v1 and /mcp answer carries (server/2-http/security-headers.ts), over plain HTTP. */
 function expectApiSecurityHeaders(headers: { get(name: string): string | null | undefined }, what: string) {
   expect(headers.get("x-content-type-options"), what).toBe("nosniff");
   expect(headers.get("x-frame-options"), what).toBe("DENY");

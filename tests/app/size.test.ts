@@ -7,8 +7,8 @@
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DECLARATIONS } from "@/server/procedures/operations";
-import type { Page } from "@/server/readings/narrowing";
+import type { Page } from "@/server/2-readings/narrowing";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
 import { SIZED_MARKET } from "./global-setup";
 
 const base = inject("appUrl");

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { openDatabase } from "@/db/client";
-import { debitCredits } from "@/server/credits/credits";
+import { debitCredits } from "@/server/4-credits/credits";
 import { demoCatalogueWithOrganization } from "../helpers/accounts";
 
 const floorDir = process.env.BENCH_FLOOR_DIR as string;

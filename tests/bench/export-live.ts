@@ -8,8 +8,8 @@
  *   node --expose-gc --import tsx tests/bench/export-live.ts PRODUCTS INDICATORS GEOGRAPHIES
  */
 import { setImmediate as turn } from "node:timers/promises";
-import { checkGeographies, checkMarket } from "@/server/domain/definition-checks";
-import { exportFiles, releaseArchive } from "@/server/readings/export";
+import { checkGeographies, checkMarket } from "@/server/1-domain/definition-checks";
+import { exportFiles, releaseArchive } from "@/server/2-readings/export";
 import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 import { scoredRelease } from "../helpers/scored-release";
 

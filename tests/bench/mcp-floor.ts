@@ -11,7 +11,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { createMcpHandler } from "mcp-handler";
 import { z } from "zod";
-import { serveFetch } from "@/server/http-server/fetch-bridge";
+import { serveFetch } from "@/server/5-http-server/fetch-bridge";
 
 const snapshot = JSON.parse(readFileSync(path.join(process.env.BENCH_FLOOR_DIR as string, "snapshot.json"), "utf8"));
 const text = `Snapshot of ${snapshot.name}.`;

@@ -15,9 +15,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "@/db/client";
-import type { StageTotals } from "@/server/observability/stages";
-import { operationOf } from "@/server/procedures/declaration";
-import { DECLARATIONS } from "@/server/procedures/operations";
+import type { StageTotals } from "@/server/3-observability/stages";
+import { operationOf } from "@/server/7-procedures/declaration";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
 import { demoCatalogueWithOrganization } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
 import { examplePath } from "../helpers/examples";
@@ -76,7 +76,7 @@ const STAGED = ["markets.list", "geographies.list", "readings.snapshot", "snapsh
 
 /**
  * Every row against bare Node; or, with `stages`, where the time of a few calls goes: the app
- * started with BENCH_STAGES (server/observability/stages.ts), each call driven by one connection
+ * started with BENCH_STAGES (server/3-observability/stages.ts), each call driven by one connection
  * (its cost, not a queue) for BENCH_SECONDS, and each stage's mean per call printed.
  */
 export async function operationsBench(

@@ -6,7 +6,7 @@
  */
 import { databaseConfigFromEnv, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { publishGeographies, publishMarket } from "@/server/catalog/store";
+import { publishGeographies, publishMarket } from "@/server/3-catalog/store";
 import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 
 const [products = 1000, indicators = 50, geographies = 60] = process.argv.slice(2).map(Number);

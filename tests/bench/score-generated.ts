@@ -3,8 +3,8 @@
  * so its peak memory is this work's alone. Prints one JSON line: time and memory.
  *   tsx tests/bench/score-generated.ts PRODUCTS INDICATORS GEOGRAPHIES
  */
-import { checkGeographies, checkMarket } from "@/server/domain/definition-checks";
-import { scoreMarket } from "@/server/scoring/engine";
+import { checkGeographies, checkMarket } from "@/server/1-domain/definition-checks";
+import { scoreMarket } from "@/server/2-scoring/engine";
 import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 
 const [products = 1000, indicators = 50, geographies = 60] = process.argv.slice(2).map(Number);

@@ -53,8 +53,8 @@ export async function scoringBench(products = 1000, indicators = 50, geographies
     writeFileSync(path.join(dir, "geographies.json"), JSON.stringify(generatedGeographies(geographies)));
     writeFileSync(path.join(dir, "market.json"), JSON.stringify(generatedMarket(products, indicators)));
     const env = { DATABASE_URL: "", DATA_DIR: path.join(dir, "data") };
-    const baseline = run(["server/cli/main.ts", "catalog", "publish", path.join(dir, "geographies.json")], env);
-    const cli = ["server/cli/main.ts", "catalog", "publish", path.join(dir, "market.json"), "--notes", "benchmark"];
+    const baseline = run(["server/8-cli/main.ts", "catalog", "publish", path.join(dir, "geographies.json")], env);
+    const cli = ["server/8-cli/main.ts", "catalog", "publish", path.join(dir, "market.json"), "--notes", "benchmark"];
     const published = run(cli, env);
     const inside: ScoringFigures["inside"] = {};
     const publishAlone = (env: Record<string, string>) =>
@@ -71,7 +71,7 @@ export async function scoringBench(products = 1000, indicators = 50, geographies
       const database = await createTestDatabase();
       try {
         const pgEnv = { DATABASE_URL: database.url ?? "" };
-        run(["server/cli/main.ts", "catalog", "publish", path.join(dir, "geographies.json")], pgEnv);
+        run(["server/8-cli/main.ts", "catalog", "publish", path.join(dir, "geographies.json")], pgEnv);
         const onServer = run(cli, pgEnv);
         onPostgres = { publishMs: onServer.ms, publishPeakMiB: onServer.peak };
       } finally {

@@ -4,8 +4,8 @@
  * scoreMarket of the same market in the same process as a baseline. Target: < 2,000 ms.
  */
 
-import { scoreMarket } from "@/server/scoring/engine";
-import { analyseSensitivity } from "@/server/scoring/sensitivity";
+import { scoreMarket } from "@/server/2-scoring/engine";
+import { analyseSensitivity } from "@/server/2-scoring/sensitivity";
 import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 
 export interface SensitivityFigures {

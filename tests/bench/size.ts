@@ -5,14 +5,14 @@
  * on the worker pool for a large market (what a worker thread spends; the event loop spends none of it).
  */
 import { performance } from "node:perf_hooks";
-import { embedChart, embedSvg } from "@/server/embeds/chart";
-import { embedPage } from "@/server/embeds/page";
-import { availability } from "@/server/procedures/operations/availability";
-import { changes } from "@/server/procedures/operations/changes";
-import { delta } from "@/server/procedures/operations/delta";
-import { servicemax } from "@/server/procedures/operations/servicemax";
-import { whatif } from "@/server/procedures/operations/whatif";
-import type { ReleaseData } from "@/server/readings/release";
+import type { ReleaseData } from "@/server/2-readings/release";
+import { availability } from "@/server/7-procedures/operations/availability";
+import { changes } from "@/server/7-procedures/operations/changes";
+import { delta } from "@/server/7-procedures/operations/delta";
+import { servicemax } from "@/server/7-procedures/operations/servicemax";
+import { whatif } from "@/server/7-procedures/operations/whatif";
+import { embedChart, embedSvg } from "@/server/8-embeds/chart";
+import { embedPage } from "@/server/8-embeds/page";
 import { generatedEmbedFacts, generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 import { scoredRelease } from "../helpers/scored-release";
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "@/db/client";
-import { publishGeographies, publishMarket } from "@/server/catalog/store";
+import { publishGeographies, publishMarket } from "@/server/3-catalog/store";
 import { demoCatalogueWithOrganization } from "../helpers/accounts";
 import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 import { type RunningApp, startApp } from "../helpers/server";

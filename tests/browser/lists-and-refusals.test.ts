@@ -36,7 +36,7 @@ describe("a throttled sign-in, the error list, the countries' order", () => {
 
   it("says a refused sign-in link was not sent, and when to try again, the address kept", async () => {
     const email = `throttled-${Date.now()}@example.com`;
-    // Five links in ten minutes is what one address gets (server/limits/throttles.ts).
+    // Five links in ten minutes is what one address gets (server/3-limits/throttles.ts).
     for (let i = 0; i < 5; i++) await askForSignInLink(base, email);
     expect(await mailsTo(email)).toBe(5);
     const context = await browser.newContext({ viewport: WIDTHS[0] });

@@ -11,7 +11,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { AvailabilityCell } from "@/server/readings/availability";
+import type { AvailabilityCell } from "@/server/2-readings/availability";
 import { downloadText, type ReaderSession, readerSignedUpAt } from "../helpers/browser";
 import { readCsv } from "../helpers/csv";
 import { expectViewsWithinBudget, PHONE, SCREENSHOTS, SIZES } from "../helpers/views";

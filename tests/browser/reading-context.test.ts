@@ -1,5 +1,5 @@
 /**
- * The reading context in Chromium (server/http/reading-context.ts): a person of an organization at
+ * The reading context in Chromium (server/2-http/reading-context.ts): a person of an organization at
  * home in Germany reads a demo market under France, on a release that is not the latest, with a
  * gate and a what-if weight in the URL. On every view of the market, a product's page and each of
  * its tabs, the markets list and the notifications, at 1280 and 390 px, every link into a market,

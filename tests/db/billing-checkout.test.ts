@@ -8,12 +8,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import type { Caller } from "@/server/auth/caller";
-import type { Role } from "@/server/domain/roles";
-import { describeError } from "@/server/errors/describe";
-import { createOrganization } from "@/server/organizations/organizations";
-import { createApiContext } from "@/server/procedures/context";
-import { createCaller } from "@/server/routers/root";
+import type { Role } from "@/server/1-domain/roles";
+import { describeError } from "@/server/1-errors/describe";
+import { createOrganization } from "@/server/4-organizations/organizations";
+import type { Caller } from "@/server/6-auth/caller";
+import { createApiContext } from "@/server/7-procedures/context";
+import { createCaller } from "@/server/7-routers/root";
 import { addPerson } from "../helpers/accounts";
 import { dashboardCallerAs, testDatabase } from "../helpers/database";
 import { type StripeStandIn, startStripeStandIn } from "../helpers/stripe-stand-in";

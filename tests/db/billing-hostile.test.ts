@@ -14,18 +14,18 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { createApiToken } from "@/server/api-access/tokens";
-import { type BillingConfig, parseCreditPacks } from "@/server/billing/config";
-import { METADATA_CREDITS, METADATA_ORGANIZATION } from "@/server/billing/events";
-import { stripeClient } from "@/server/billing/stripe";
-import { serveStripeWebhook, WEBHOOK_BODY_LIMIT } from "@/server/billing/webhook";
-import { creditBalance } from "@/server/credits/credits";
-import type { CreditsPurchasedContent } from "@/server/domain/notification-content";
-import type { Role } from "@/server/domain/roles";
-import { describeError } from "@/server/errors/describe";
-import { composeMail } from "@/server/mail/notification-mail";
-import { createOrganization } from "@/server/organizations/organizations";
-import { answerRestRequest } from "@/server/rest/handler";
+import type { CreditsPurchasedContent } from "@/server/1-domain/notification-content";
+import type { Role } from "@/server/1-domain/roles";
+import { describeError } from "@/server/1-errors/describe";
+import { createApiToken } from "@/server/4-api-access/tokens";
+import { type BillingConfig, parseCreditPacks } from "@/server/4-billing/config";
+import { METADATA_CREDITS, METADATA_ORGANIZATION } from "@/server/4-billing/events";
+import { stripeClient } from "@/server/4-billing/stripe";
+import { serveStripeWebhook, WEBHOOK_BODY_LIMIT } from "@/server/4-billing/webhook";
+import { creditBalance } from "@/server/4-credits/credits";
+import { createOrganization } from "@/server/4-organizations/organizations";
+import { composeMail } from "@/server/6-mail/notification-mail";
+import { answerRestRequest } from "@/server/8-rest/handler";
 import { addPerson } from "../helpers/accounts";
 import { dashboardCallerAs, testDatabase } from "../helpers/database";
 import { rawExchange } from "../helpers/raw-http";
@@ -668,7 +668,7 @@ describe("the dashboard's billing procedures", () => {
       sql`delete from memberships where organization_id = ${org.id} and user_id = ${billing.id}`,
     );
     const sessions = stripe.sessions.size;
-    // Each request reads the person's memberships afresh (server/auth/session.ts), as these callers do.
+    // Each request reads the person's memberships afresh (server/6-auth/session.ts), as these callers do.
     for (const who of [nobody.id, billing.id]) {
       const caller = await as(who);
       for (const attempt of [

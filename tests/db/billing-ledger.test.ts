@@ -7,8 +7,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { changeCredits, creditBalance, debitCredits } from "@/server/credits/credits";
-import { createOrganization } from "@/server/organizations/organizations";
+import { changeCredits, creditBalance, debitCredits } from "@/server/4-credits/credits";
+import { createOrganization } from "@/server/4-organizations/organizations";
 import { addPerson } from "../helpers/accounts";
 import { testDatabase } from "../helpers/database";
 

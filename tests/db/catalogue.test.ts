@@ -2,6 +2,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as t from "@/db/schema";
+import { delta } from "@/server/2-readings/delta";
 import {
   archiveMarket,
   CatalogStateError,
@@ -10,9 +11,8 @@ import {
   publishMarket,
   readGeographies,
   restoreMarket,
-} from "@/server/catalog/store";
-import { delta } from "@/server/readings/delta";
-import { seedDemoCatalogue } from "@/server/startup/seed";
+} from "@/server/3-catalog/store";
+import { seedDemoCatalogue } from "@/server/5-startup/seed";
 import { testDatabase } from "../helpers/database";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
 import { readRelease } from "../helpers/releases";

@@ -243,7 +243,7 @@ describe("ops as a real process", () => {
   const tsxLoader = path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs");
   const ops = async (env: Record<string, string>, ...argv: string[]) => {
     try {
-      const { stdout, stderr } = await run(process.execPath, ["--import", tsxLoader, "server/cli/main.ts", ...argv], {
+      const { stdout, stderr } = await run(process.execPath, ["--import", tsxLoader, "server/8-cli/main.ts", ...argv], {
         cwd: ROOT,
         env: { ...process.env, ...env },
       });

@@ -7,8 +7,8 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
-import { createApiContext } from "@/server/procedures/context";
-import { appRouter } from "@/server/routers/root";
+import { createApiContext } from "@/server/7-procedures/context";
+import { appRouter } from "@/server/7-routers/root";
 
 const FAILED_QUERY =
   'Failed query: select "id" from "embeds" where "organization_id" = $1\nparams: org_secret: syntax error at or near "from"';

@@ -6,12 +6,12 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
-import { readReleaseById } from "@/server/catalog/store";
-import { AXES } from "@/server/domain/market-definition";
-import { availability } from "@/server/readings/availability";
-import { delta } from "@/server/readings/delta";
-import { product as productBreakdown, scoringFrame } from "@/server/readings/product";
-import type { ReleaseData } from "@/server/readings/release";
+import { AXES } from "@/server/1-domain/market-definition";
+import { availability } from "@/server/2-readings/availability";
+import { delta } from "@/server/2-readings/delta";
+import { product as productBreakdown, scoringFrame } from "@/server/2-readings/product";
+import type { ReleaseData } from "@/server/2-readings/release";
+import { readReleaseById } from "@/server/3-catalog/store";
 import { testDatabase } from "../helpers/database";
 
 const database = testDatabase({ seeded: true });

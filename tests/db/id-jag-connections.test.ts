@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DatabaseHandle, openDatabase } from "@/db/client";
 import { MIGRATIONS_FOLDER, migrateDatabase } from "@/db/migrate";
 import { queryRows } from "@/db/rows";
-import { bindConnection } from "@/server/organizations/connections";
+import { bindConnection } from "@/server/4-organizations/connections";
 import { testDatabase, testServerUrl } from "../helpers/database";
 
 const WHERE = { clientAddress: "127.0.0.1", userAgent: "test" };

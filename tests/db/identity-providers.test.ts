@@ -22,8 +22,8 @@ import {
   memberBySubject,
   proveDomain,
   spendAssertion,
-} from "@/server/identity/identity-providers";
-import { auditPage } from "@/server/organizations/audit";
+} from "@/server/4-identity/identity-providers";
+import { auditPage } from "@/server/4-organizations/audit";
 import { organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
 import { dashboardCallerAs, testDatabase, testDatabaseKind } from "../helpers/database";

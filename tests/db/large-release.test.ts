@@ -7,9 +7,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as t from "@/db/schema";
-import { publishGeographies, publishMarket, readReleaseById } from "@/server/catalog/store";
-import { unparsedSensitivity } from "@/server/readings/release";
-import { openRelease, shareRelease } from "@/server/workers/shared-release";
+import { unparsedSensitivity } from "@/server/2-readings/release";
+import { publishGeographies, publishMarket, readReleaseById } from "@/server/3-catalog/store";
+import { openRelease, shareRelease } from "@/server/3-workers/shared-release";
 import { testDatabase } from "../helpers/database";
 import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 

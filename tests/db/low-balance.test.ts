@@ -8,11 +8,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
-import { changeCredits, creditBalance, debitCredits, onMailsOwed } from "@/server/credits/credits";
-import { LOW_BALANCE_THRESHOLD_DEFAULT } from "@/server/domain/low-balance";
-import { describeError } from "@/server/errors/describe";
-import { sendDelivery } from "@/server/jobs/fan-out";
-import { createOrganization } from "@/server/organizations/organizations";
+import { LOW_BALANCE_THRESHOLD_DEFAULT } from "@/server/1-domain/low-balance";
+import { describeError } from "@/server/1-errors/describe";
+import { changeCredits, creditBalance, debitCredits, onMailsOwed } from "@/server/4-credits/credits";
+import { createOrganization } from "@/server/4-organizations/organizations";
+import { sendDelivery } from "@/server/8-jobs/fan-out";
 import { addPerson } from "../helpers/accounts";
 import { dashboardCallerAs, testDatabase, testDatabaseKind } from "../helpers/database";
 

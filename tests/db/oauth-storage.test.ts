@@ -5,8 +5,8 @@
 
 import { CompactSign, compactVerify, importJWK } from "jose";
 import { describe, expect, it } from "vitest";
-import { DatabaseAdapter, purgeExpiredOAuthRecords } from "@/server/api-access/oauth-records";
-import { publicJwk, signingKeys } from "@/server/auth/signing-keys";
+import { DatabaseAdapter, purgeExpiredOAuthRecords } from "@/server/4-api-access/oauth-records";
+import { publicJwk, signingKeys } from "@/server/6-auth/signing-keys";
 import { testDatabase } from "../helpers/database";
 
 const database = testDatabase();

@@ -9,8 +9,8 @@ import type PgBoss from "pg-boss";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
 import { oauthRecords } from "@/db/schema";
-import { expireUnusedRegistrations } from "@/server/api-access/oauth-records";
-import { sqlExecutor, startQueue } from "@/server/queue/queue";
+import { sqlExecutor, startQueue } from "@/server/3-queue/queue";
+import { expireUnusedRegistrations } from "@/server/4-api-access/oauth-records";
 import { testDatabase } from "../helpers/database";
 
 const database = testDatabase();

@@ -4,11 +4,11 @@
  * published Innovation Apex 100; Nova (nova-one), Nova (nova-two), Orbit, eon 86.7; Zephyr 0.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { publishGeographies, publishMarket } from "@/server/catalog/store";
-import { capaindex } from "@/server/readings/capaindex";
-import { delta } from "@/server/readings/delta";
-import type { ReleaseData } from "@/server/readings/release";
-import { servicemax } from "@/server/readings/servicemax";
+import { capaindex } from "@/server/2-readings/capaindex";
+import { delta } from "@/server/2-readings/delta";
+import type { ReleaseData } from "@/server/2-readings/release";
+import { servicemax } from "@/server/2-readings/servicemax";
+import { publishGeographies, publishMarket } from "@/server/3-catalog/store";
 import { testDatabase } from "../helpers/database";
 import { fixtureMarket, rulesGeographies } from "../helpers/fixtures";
 import { readRelease } from "../helpers/releases";

@@ -8,10 +8,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sharedRead } from "@/db/shared-read";
-import { debitCredits, ledgerPage } from "@/server/credits/credits";
-import { listMembers } from "@/server/organizations/members";
-import { organizationAccount } from "@/server/organizations/organization-account";
-import { createOrganization } from "@/server/organizations/organizations";
+import { debitCredits, ledgerPage } from "@/server/4-credits/credits";
+import { listMembers } from "@/server/4-organizations/members";
+import { organizationAccount } from "@/server/4-organizations/organization-account";
+import { createOrganization } from "@/server/4-organizations/organizations";
 import { testDatabase } from "../helpers/database";
 
 const database = testDatabase({ seeded: true });

@@ -1,6 +1,6 @@
 /**
  * Dashboard sign-in through an organization's own OpenID Connect IdP, through the two route
- * handlers (server/auth/sso.ts) against a real IdP (oidc-provider in this process,
+ * handlers (server/6-auth/sso.ts) against a real IdP (oidc-provider in this process,
  * tests/helpers/test-idp.ts): just-in-time membership with the default role, a next-auth database
  * session, ID tokens that openid-client must refuse (wrong nonce, issuer, audience, expiry or
  * signature), addresses outside the verified domains, another organization's IdP, a forged Host,
@@ -10,23 +10,23 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiTokens, auditEvents, authSessions, identityLinks, memberships, users } from "@/db/schema";
-import { createApiToken, TOKEN_SCOPES } from "@/server/api-access/tokens";
-import { ssoCallback, ssoStart, stillSignedIn } from "@/server/auth/sso";
+import { createApiToken, TOKEN_SCOPES } from "@/server/4-api-access/tokens";
 import {
   claimDomain,
   identityProviderClientSecret,
   linkIdentity,
   setIdentityProvider,
   verifyDomain,
-} from "@/server/identity/identity-providers";
-import { recheckIdentityLinks, ssoRequiredFor } from "@/server/identity/sso";
-import { createInvitation, invitationByToken } from "@/server/organizations/invitations";
+} from "@/server/4-identity/identity-providers";
+import { recheckIdentityLinks, ssoRequiredFor } from "@/server/4-identity/sso";
+import { createInvitation, invitationByToken } from "@/server/4-organizations/invitations";
+import { ssoCallback, ssoStart, stillSignedIn } from "@/server/6-auth/sso";
 import { addPerson, organization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
 import { dashboardCallerAs, testDatabase } from "../helpers/database";
 import { startTestIdp, type TestIdp, type TestIdpAccount } from "../helpers/test-idp";
 
-/** The public origin of a test process without APP_URL (server/http/origin.ts): localhost on PORT 3000. */
+/** The public origin of a test process without APP_URL (server/2-http/origin.ts): localhost on PORT 3000. */
 const ORIGIN = "http://localhost:3000";
 const REDIRECT_URI = `${ORIGIN}/api/auth/sso/callback`;
 

@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { sweepThrottleCounters, THROTTLES, throttle, throttled } from "@/server/limits/throttles";
+import { sweepThrottleCounters, THROTTLES, throttle, throttled } from "@/server/3-limits/throttles";
 import { testDatabase } from "../helpers/database";
 
 const database = testDatabase();

@@ -7,11 +7,11 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
-import { decodeRelease, readReleaseById, sensitivitySeed } from "@/server/catalog/store";
-import { AXES } from "@/server/domain/market-definition";
-import { capaindex } from "@/server/readings/capaindex";
-import { servicemax } from "@/server/readings/servicemax";
-import { analyseSensitivity } from "@/server/scoring/sensitivity";
+import { AXES } from "@/server/1-domain/market-definition";
+import { capaindex } from "@/server/2-readings/capaindex";
+import { servicemax } from "@/server/2-readings/servicemax";
+import { analyseSensitivity } from "@/server/2-scoring/sensitivity";
+import { decodeRelease, readReleaseById, sensitivitySeed } from "@/server/3-catalog/store";
 import { testDatabase } from "../helpers/database";
 
 const database = testDatabase({ seeded: true });

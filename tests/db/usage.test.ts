@@ -9,9 +9,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
-import { debitCredits } from "@/server/credits/credits";
-import { BUCKET_MS, bucketStart, type UsageBucket, type UsageGrouping, usageRows } from "@/server/credits/usage";
-import { createOrganization } from "@/server/organizations/organizations";
+import { debitCredits } from "@/server/4-credits/credits";
+import { BUCKET_MS, bucketStart, type UsageBucket, type UsageGrouping, usageRows } from "@/server/4-credits/usage";
+import { createOrganization } from "@/server/4-organizations/organizations";
 import { testDatabase } from "../helpers/database";
 
 const database = testDatabase({ seeded: true });

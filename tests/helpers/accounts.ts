@@ -9,11 +9,11 @@ import type { Database, DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { queryRows } from "@/db/rows";
 import { authSessions, memberships, users } from "@/db/schema";
-import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/api-access/tokens";
-import { signingKeys } from "@/server/auth/signing-keys";
-import type { Role } from "@/server/domain/roles";
-import { createOrganization } from "@/server/organizations/organizations";
-import { seedDemoCatalogue } from "@/server/startup/seed";
+import type { Role } from "@/server/1-domain/roles";
+import { createApiToken, revokeApiToken, TOKEN_SCOPES } from "@/server/4-api-access/tokens";
+import { createOrganization } from "@/server/4-organizations/organizations";
+import { seedDemoCatalogue } from "@/server/5-startup/seed";
+import { signingKeys } from "@/server/6-auth/signing-keys";
 
 export interface FixtureOrganization {
   id: string;

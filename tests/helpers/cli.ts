@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type { DatabaseHandle } from "@/db/client";
-import { runCli } from "@/server/cli/run";
+import { runCli } from "@/server/8-cli/run";
 import { FIXTURES } from "./fixtures";
 
 export async function runOps(database: DatabaseHandle, argv: string[], now = new Date("2026-06-01T12:00:00Z")) {

@@ -1,5 +1,5 @@
 /**
- * Reads CSV as RFC 4180 defines it, strictly, to check what the writer (server/formats/csv.ts)
+ * Reads CSV as RFC 4180 defines it, strictly, to check what the writer (server/2-formats/csv.ts)
  * wrote: records end in CRLF, a quoted field doubles its quotes, and anything else (a quote inside
  * an unquoted field, a lone CR or LF outside quotes, text after a closing quote) throws.
  */

@@ -7,10 +7,10 @@ import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { type Database, type DatabaseHandle, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { sessionCaller } from "@/server/auth/session-caller";
-import { createApiContext } from "@/server/procedures/context";
-import { createCaller } from "@/server/routers/root";
-import { seedDemoCatalogue } from "@/server/startup/seed";
+import { seedDemoCatalogue } from "@/server/5-startup/seed";
+import { sessionCaller } from "@/server/6-auth/session-caller";
+import { createApiContext } from "@/server/7-procedures/context";
+import { createCaller } from "@/server/7-routers/root";
 
 export const testServerUrl = process.env.TEST_DATABASE_URL;
 export const testDatabaseKind = testServerUrl ? "postgres" : "pglite";

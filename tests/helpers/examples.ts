@@ -1,9 +1,9 @@
 /**
- * A declaration's example as a REST call (server/procedures/operations/): the parameters its path
+ * A declaration's example as a REST call (server/7-procedures/operations/): the parameters its path
  * names go in the path, the rest in the query. The suites that call every operation read their
  * arguments from here, so a new declaration is called with its own example, written once.
  */
-import type { AnyDeclaration } from "@/server/procedures/declaration";
+import type { AnyDeclaration } from "@/server/7-procedures/declaration";
 
 export interface ExampleParams {
   path: Record<string, string>;

@@ -1,8 +1,8 @@
 /** Loads the catalogue fixtures of tests/fixtures as typed, checked definitions. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { checkGeographies, checkMarket, parseDefinition } from "@/server/domain/definition-checks";
-import { AXES, type GeographiesFile, type MarketFile } from "@/server/domain/market-definition";
+import { checkGeographies, checkMarket, parseDefinition } from "@/server/1-domain/definition-checks";
+import { AXES, type GeographiesFile, type MarketFile } from "@/server/1-domain/market-definition";
 
 export const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 /** The throwaway CA the app under test trusts, and the loopback server certificate it issued. */

@@ -3,7 +3,7 @@
  * indicators (all three kinds, some values missing, 0–2 sovereign offerings per product) and G
  * geographies over 12 controls. Deterministic for a seed, so runs compare.
  */
-import type { GeographiesFile, MarketFile } from "@/server/domain/market-definition";
+import type { GeographiesFile, MarketFile } from "@/server/1-domain/market-definition";
 
 function random(seed: number) {
   let state = seed >>> 0;

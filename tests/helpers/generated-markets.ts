@@ -3,7 +3,7 @@
  * from, geographies over them, and the market file around generated indicators and products.
  */
 import fc from "fast-check";
-import { type Geography, type MarketFile, marketFileSchema } from "@/server/domain/market-definition";
+import { type Geography, type MarketFile, marketFileSchema } from "@/server/1-domain/market-definition";
 import { plainDimensions } from "./fixtures";
 
 export const GENERATED_CONTROLS = ["k1", "k2", "k3"];

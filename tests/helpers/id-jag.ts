@@ -8,8 +8,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import type { Database } from "@/db/client";
 import { authSessions, memberships, users } from "@/db/schema";
-import type { Role } from "@/server/domain/roles";
-import { linkIdentity, setIdentityProvider } from "@/server/identity/identity-providers";
+import type { Role } from "@/server/1-domain/roles";
+import { linkIdentity, setIdentityProvider } from "@/server/4-identity/identity-providers";
 import { register } from "./oauth";
 
 export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";

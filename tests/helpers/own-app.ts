@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Database, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { seedDemoCatalogue } from "@/server/startup/seed";
+import { seedDemoCatalogue } from "@/server/5-startup/seed";
 import { createTestDatabase } from "./database";
 import { type RunningApp, startApp } from "./server";
 

@@ -1,8 +1,8 @@
 /**
  * A release read straight from the database, past every cache: what catalogue tests compare
- * (the app itself loads releases only through server/catalog/releases.ts).
+ * (the app itself loads releases only through server/3-catalog/releases.ts).
  */
-import { findRelease, readReleaseById } from "@/server/catalog/store";
+import { findRelease, readReleaseById } from "@/server/3-catalog/store";
 
 type Reader = Parameters<typeof findRelease>[0];
 

@@ -3,10 +3,11 @@
  * database: a market file and geographies in, the one ReleaseData type out (unit tests of what is
  * computed from whole releases, such as exports).
  */
-import { analyseRelease, decodeRelease, releaseRecord } from "@/server/catalog/store";
-import type { Control, Geography, MarketFile } from "@/server/domain/market-definition";
-import type { ReleaseData } from "@/server/readings/release";
-import { scoreMarket } from "@/server/scoring/engine";
+
+import type { Control, Geography, MarketFile } from "@/server/1-domain/market-definition";
+import type { ReleaseData } from "@/server/2-readings/release";
+import { scoreMarket } from "@/server/2-scoring/engine";
+import { analyseRelease, decodeRelease, releaseRecord } from "@/server/3-catalog/store";
 
 export function scoredRelease(
   market: MarketFile,

@@ -1,13 +1,13 @@
 /**
  * Setup of every test file (vitest.config.ts): keeps what the code under test logs out of a
  * passing run's output, and prints it for a test that fails (tests/helpers/captured-logs.ts).
- * Sources: this process's log (server/observability/logger.ts), the apps the file starts
+ * Sources: this process's log (server/3-observability/logger.ts), the apps the file starts
  * (tests/helpers/server.ts), and the suites' shared app, from its log file (tests/app/global-setup.ts).
  * TEST_SHOW_LOGS=1 leaves everything printed as it comes.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { afterAll, beforeEach, inject } from "vitest";
-import { createLogger, replaceLog } from "@/server/observability/logger";
+import { createLogger, replaceLog } from "@/server/3-observability/logger";
 import { formatLogs, type KeptLog, keepLog, SHOW_LOGS, setRunningTest, startCapture, takeLogs } from "./captured-logs";
 
 const THIS_PROCESS = "the test process's own log (code the test calls in process)";

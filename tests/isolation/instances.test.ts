@@ -12,8 +12,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { memberships, users } from "@/db/schema";
-import { createApiToken, TOKEN_SCOPES } from "@/server/api-access/tokens";
-import { OPERATIONS } from "@/server/procedures/operations";
+import { createApiToken, TOKEN_SCOPES } from "@/server/4-api-access/tokens";
+import { OPERATIONS } from "@/server/7-procedures/operations";
 import {
   creditBooks,
   demoCatalogueWithOrganization,

@@ -10,9 +10,9 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
-import { loadDefinitionFile } from "@/server/catalog/load";
-import { publishMarket } from "@/server/catalog/store";
-import { DEMO_FOLDER } from "@/server/startup/seed";
+import { loadDefinitionFile } from "@/server/3-catalog/load";
+import { publishMarket } from "@/server/3-catalog/store";
+import { DEMO_FOLDER } from "@/server/5-startup/seed";
 import {
   creditBooks,
   demoCatalogueWithOrganization,

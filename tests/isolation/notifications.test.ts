@@ -14,7 +14,7 @@ import { parse, stringify } from "yaml";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
 import { queryRows } from "@/db/rows";
 import { users } from "@/db/schema";
-import { followMarket, updatePreferences } from "@/server/following/following";
+import { followMarket, updatePreferences } from "@/server/4-following/following";
 import { demoCatalogueWithOrganization } from "../helpers/accounts";
 import { runOps } from "../helpers/cli";
 import { createPgCluster, type PgCluster } from "../helpers/pg-cluster";

@@ -1,8 +1,8 @@
 /** The rate limiter on Redis: instances share one count, the window expires, and an unreachable Redis doesn't fail calls. */
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createRateLimiter, type RateLimiter, type RateLimiterConfig } from "@/server/limits/rate-limiter";
-import { log } from "@/server/observability/logger";
+import { createRateLimiter, type RateLimiter, type RateLimiterConfig } from "@/server/3-limits/rate-limiter";
+import { log } from "@/server/3-observability/logger";
 
 describe("rate limiter on Redis", () => {
   const url = process.env.TEST_REDIS_URL;

@@ -1,10 +1,10 @@
 /**
- * The Markdown of the public guides (server/formats/agent-docs.ts): links to another public guide
+ * The Markdown of the public guides (server/2-formats/agent-docs.ts): links to another public guide
  * point at its Markdown, links to what is not served keep their words only, absolute links stay.
  * Inputs and expected texts are written by hand.
  */
 import { describe, expect, it } from "vitest";
-import { llmsTxt, PUBLIC_GUIDES, servedGuide } from "@/server/formats/agent-docs";
+import { llmsTxt, PUBLIC_GUIDES, servedGuide } from "@/server/2-formats/agent-docs";
 
 describe("a public guide as served", () => {
   it("points links to public guides at their Markdown, keeping the anchor", () => {
@@ -16,9 +16,9 @@ describe("a public guide as served", () => {
   it("keeps only the words of links to files that are not served", () => {
     expect(
       servedGuide(
-        "Run [tests](testing.md), read [`server/mcp/tools.ts`](../server/mcp/tools.ts) and [the README](../README.md).",
+        "Run [tests](testing.md), read [`server/8-mcp/tools.ts`](../server/8-mcp/tools.ts) and [the README](../README.md).",
       ),
-    ).toBe("Run tests, read `server/mcp/tools.ts` and the README.");
+    ).toBe("Run tests, read `server/8-mcp/tools.ts` and the README.");
   });
 
   it("leaves absolute links, the site's paths, anchors and images as they are", () => {

@@ -1,11 +1,11 @@
 /**
- * The audit trail's CSV (server/organizations/audit.ts over server/formats/csv.ts) and the text it
- * keeps (server/domain/audit.ts): hostile text everywhere — formulas, quotes, commas, line breaks,
+ * The audit trail's CSV (server/4-organizations/audit.ts over server/2-formats/csv.ts) and the text it
+ * keeps (server/1-domain/audit.ts): hostile text everywhere — formulas, quotes, commas, line breaks,
  * control characters — stays one quoted, neutralised cell.
  */
 import { describe, expect, it } from "vitest";
-import { AUDIT_ADDRESS_MAX, auditText, oneLine } from "@/server/domain/audit";
-import { type AuditEvent, auditCsv } from "@/server/organizations/audit";
+import { AUDIT_ADDRESS_MAX, auditText, oneLine } from "@/server/1-domain/audit";
+import { type AuditEvent, auditCsv } from "@/server/4-organizations/audit";
 
 const event = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
   id: 7,

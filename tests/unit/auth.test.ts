@@ -1,8 +1,8 @@
 /** The pure parts of authentication: reading the bearer token and the challenges we answer with. */
 import { describe, expect, it } from "vitest";
-import { generateSecret, hashSecret, looksLikeSecret } from "@/server/api-access/tokens";
-import { bearerToken } from "@/server/auth/caller";
-import { insufficientScope, unauthorized } from "@/server/errors/api-error";
+import { insufficientScope, unauthorized } from "@/server/1-errors/api-error";
+import { generateSecret, hashSecret, looksLikeSecret } from "@/server/4-api-access/tokens";
+import { bearerToken } from "@/server/6-auth/caller";
 
 const headers = (authorization?: string) => new Headers(authorization === undefined ? {} : { authorization });
 

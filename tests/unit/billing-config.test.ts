@@ -1,9 +1,9 @@
 /**
- * The billing settings (server/billing/config.ts): CREDIT_PACKS parsed strictly, a bad entry
+ * The billing settings (server/4-billing/config.ts): CREDIT_PACKS parsed strictly, a bad entry
  * named, and production refusing a Stripe key without the webhook secret.
  */
 import { describe, expect, it } from "vitest";
-import { billingConfig, billingRefusal, parseCreditPacks, pricePerThousand } from "@/server/billing/config";
+import { billingConfig, billingRefusal, parseCreditPacks, pricePerThousand } from "@/server/4-billing/config";
 
 const env = (values: Record<string, string>) => values as unknown as NodeJS.ProcessEnv;
 

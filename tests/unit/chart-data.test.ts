@@ -8,7 +8,7 @@ import {
   maxGhostBars,
   rankLabel,
   usableHeadline,
-} from "@/server/charts/chart-data";
+} from "@/server/2-charts/chart-data";
 
 const s = (innovation: number, control: number, scale: number) => ({ innovation, control, scale });
 const delta: DeltaPayload = {

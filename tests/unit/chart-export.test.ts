@@ -1,6 +1,6 @@
 /** What a chart draws beyond the transforms: arrowhead geometry and signed changes, by hand (CSV: csv.test.ts). */
 import { describe, expect, it } from "vitest";
-import { arrowHead, signed } from "@/server/charts/geometry";
+import { arrowHead, signed } from "@/server/2-charts/geometry";
 
 describe("arrowhead of a delta streak", () => {
   // Corners sit 7 px back from the tip, turned π/7 either side: cos π/7 = 0.90097, sin π/7 = 0.43388.

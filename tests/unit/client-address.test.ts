@@ -1,10 +1,10 @@
 /**
- * Client addresses as they are recorded and shown (server/http/client-address.ts): an IPv4 client
+ * Client addresses as they are recorded and shown (server/2-http/client-address.ts): an IPv4 client
  * seen through a dual-stack socket (`::ffff:127.0.0.1`) is written as the IPv4 address it is; an
  * IPv6 address, or text that is no address at all, is left as it is.
  */
 import { describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER, clientAddress, clientNetwork, plainAddress } from "@/server/http/client-address";
+import { CLIENT_ADDRESS_HEADER, clientAddress, clientNetwork, plainAddress } from "@/server/2-http/client-address";
 
 describe("plainAddress", () => {
   it("writes an IPv4-mapped IPv6 address as its IPv4 address", () => {

@@ -1,7 +1,7 @@
 /** The answer our server writes on the socket to a request Node's HTTP parser refuses. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { connectionOrigin } from "@/server/http/origin";
-import { clientErrorResponse } from "@/server/http-server/client-error";
+import { connectionOrigin } from "@/server/2-http/origin";
+import { clientErrorResponse } from "@/server/5-http-server/client-error";
 
 describe("requests Node refuses", () => {
   const context = { origin: "http://127.0.0.1:3000", requestId: "r-1" };

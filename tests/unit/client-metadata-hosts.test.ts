@@ -1,7 +1,7 @@
 /** Which client_id hosts are refused before any fetch, and when tests may lift that. */
 import { describe, expect, it } from "vitest";
-import { namesPrivateAddress } from "@/server/outbound/public-address";
-import { decidePrivateHosts } from "@/server/startup/client-metadata-hosts";
+import { namesPrivateAddress } from "@/server/3-outbound/public-address";
+import { decidePrivateHosts } from "@/server/5-startup/client-metadata-hosts";
 
 describe("namesPrivateAddress", () => {
   it.each([

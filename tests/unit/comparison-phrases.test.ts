@@ -1,5 +1,5 @@
 /**
- * A release comparison in words (server/comparisons/comparison-phrases.ts), as the dashboard's "What
+ * A release comparison in words (server/2-comparisons/comparison-phrases.ts), as the dashboard's "What
  * changed" and `ops catalog preview` show it; the section's pickers' pair; and the section's table
  * rendered to HTML, where hostile product and vendor names stay text.
  */
@@ -16,13 +16,13 @@ import {
   rankText,
   scoreChangeText,
   signedPoints,
-} from "@/server/comparisons/comparison-phrases";
+} from "@/server/2-comparisons/comparison-phrases";
 import {
   comparisonText,
   firstPlaceSentence,
   moveSentenceWithIndicators,
-} from "@/server/comparisons/comparison-summary";
-import type { ProductChange, ReleaseComparison } from "@/server/comparisons/release-comparison";
+} from "@/server/2-comparisons/comparison-summary";
+import type { ProductChange, ReleaseComparison } from "@/server/2-comparisons/release-comparison";
 
 const MINUS = "\u2212";
 

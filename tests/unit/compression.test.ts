@@ -1,5 +1,5 @@
 /**
- * Content negotiation and the headers of a compressed answer (server/http/compression.ts), by
+ * Content negotiation and the headers of a compressed answer (server/2-http/compression.ts), by
  * RFC 9110 §12.5.3 and §8.8.1; the HTTP behaviour is tested against the running app in
  * tests/app/compression.test.ts.
  */
@@ -13,7 +13,7 @@ import {
   isCompressible,
   negotiateEncoding,
   withVaryAcceptEncoding,
-} from "@/server/http/compression";
+} from "@/server/2-http/compression";
 
 describe("which coding an Accept-Encoding asks for", () => {
   it.each([

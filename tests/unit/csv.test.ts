@@ -1,12 +1,12 @@
 /**
- * The one CSV writer (server/formats/csv.ts): RFC 4180 bytes by hand, and formula injection
+ * The one CSV writer (server/2-formats/csv.ts): RFC 4180 bytes by hand, and formula injection
  * neutralised as OWASP's CSV Injection guidance asks — text that a spreadsheet would read as a
  * formula gets a leading single quote inside a quoted field; numbers handed over as numbers stay
  * numbers, negative ones included.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Column, cellText, csvField, csvFileName, neutralised, toCsv } from "@/server/formats/csv";
+import { type Column, cellText, csvField, csvFileName, neutralised, toCsv } from "@/server/2-formats/csv";
 import { readCsvFields } from "../helpers/csv";
 
 describe("CSV of a chart's table (RFC 4180)", () => {

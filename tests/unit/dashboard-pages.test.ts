@@ -1,6 +1,6 @@
 /** Which requests the server treats as dashboard pages (answered 503 at once while the database is away). */
 import { describe, expect, it } from "vitest";
-import { isDashboardPage } from "@/server/http-server/http-server";
+import { isDashboardPage } from "@/server/5-http-server/http-server";
 
 describe("isDashboardPage", () => {
   it.each([

@@ -1,5 +1,5 @@
 /**
- * Each operation is declared once (server/procedures/operations/) and everything else is derived:
+ * Each operation is declared once (server/7-procedures/operations/) and everything else is derived:
  * the procedure, the OpenAPI operation (price, ETag, HEAD), the MCP tool, the docs tables and the
  * docs paragraph. Adding a reading is its compute module, its declaration, a dashboard figure and
  * a doc paragraph; whatever else it needed and was forgotten fails here.
@@ -7,13 +7,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeOperation, priceSentence } from "@/server/domain/operations";
-import { TOOLS } from "@/server/mcp/tools";
-import { hasEtag, isDownload, operationOf } from "@/server/procedures/declaration";
-import { operationTables, tableBlocksIn, withCurrentTables } from "@/server/procedures/operation-tables";
-import { DECLARATIONS, DECLARED } from "@/server/procedures/operations";
-import { buildOpenApiDocument } from "@/server/rest/openapi";
-import { procedureMetas } from "@/server/routers/root";
+import { describeOperation, priceSentence } from "@/server/1-domain/operations";
+import { hasEtag, isDownload, operationOf } from "@/server/7-procedures/declaration";
+import { operationTables, tableBlocksIn, withCurrentTables } from "@/server/7-procedures/operation-tables";
+import { DECLARATIONS, DECLARED } from "@/server/7-procedures/operations";
+import { procedureMetas } from "@/server/7-routers/root";
+import { TOOLS } from "@/server/8-mcp/tools";
+import { buildOpenApiDocument } from "@/server/8-rest/openapi";
 import { FIXED_NAMES } from "../helpers/spec";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -28,12 +28,12 @@ const openApiOperation = (p: string, method: "get" | "head") =>
 describe("the declarations", () => {
   it("list every declaration file of the folder (a file left out of the list is never served)", () => {
     const helpers = new Set(["index.ts", "declared.ts", "text.ts", "snapshot-html.ts"]);
-    const files = readdirSync(path.join(root, "server/procedures/operations")).filter(
+    const files = readdirSync(path.join(root, "server/7-procedures/operations")).filter(
       (f) => f.endsWith(".ts") && !helpers.has(f),
     );
     const listed = new Set(Object.keys(DECLARED));
     for (const file of files) {
-      const source = read(`server/procedures/operations/${file}`);
+      const source = read(`server/7-procedures/operations/${file}`);
       const exported = [...source.matchAll(/export const (\w+) = declare(?:Live|Reading|Download)\(/g)].map(
         (m) => m[1],
       );

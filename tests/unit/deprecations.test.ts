@@ -1,14 +1,14 @@
 /**
- * The deprecation policy's mechanism (server/domain/deprecations.ts, server/http/deprecation-headers.ts,
- * server/rest/fact-headers.ts): which calls a deprecation concerns, how HTTP says it, and that the
+ * The deprecation policy's mechanism (server/1-domain/deprecations.ts, server/2-http/deprecation-headers.ts,
+ * server/8-rest/fact-headers.ts): which calls a deprecation concerns, how HTTP says it, and that the
  * service's own list is well formed. The sample list is written by hand.
  */
 import { describe, expect, it } from "vitest";
-import { DEPRECATIONS, type Deprecation, deprecationListProblems, deprecationOf } from "@/server/domain/deprecations";
-import { deprecationHeaders } from "@/server/http/deprecation-headers";
-import { operationOf } from "@/server/procedures/declaration";
-import { DECLARATIONS } from "@/server/procedures/operations";
-import { factHeaders } from "@/server/rest/fact-headers";
+import { DEPRECATIONS, type Deprecation, deprecationListProblems, deprecationOf } from "@/server/1-domain/deprecations";
+import { deprecationHeaders } from "@/server/2-http/deprecation-headers";
+import { operationOf } from "@/server/7-procedures/declaration";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
+import { factHeaders } from "@/server/8-rest/fact-headers";
 
 const SAMPLE: Deprecation[] = [
   {

@@ -4,9 +4,9 @@
  */
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER, clientAddress } from "@/server/http/client-address";
-import { cameFromLoopback, isLoopbackAddress, isLoopbackPeer, PEER_HEADER, stampPeer } from "@/server/http/peer";
-import { decideOutbox, isProduction } from "@/server/startup/dev-outbox";
+import { CLIENT_ADDRESS_HEADER, clientAddress } from "@/server/2-http/client-address";
+import { cameFromLoopback, isLoopbackAddress, isLoopbackPeer, PEER_HEADER, stampPeer } from "@/server/2-http/peer";
+import { decideOutbox, isProduction } from "@/server/5-startup/dev-outbox";
 
 // Next's typings make NODE_ENV a required key of ProcessEnv, and one of three values.
 const env = (vars: Record<string, string | undefined>) => ({ NODE_ENV: "", ...vars }) as unknown as NodeJS.ProcessEnv;

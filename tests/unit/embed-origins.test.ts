@@ -5,8 +5,8 @@
  * for keywords) is refused when saved and dropped from the policy if a stored row holds it.
  */
 import { describe, expect, it } from "vitest";
-import { frameableOrigin } from "@/server/domain/embeds";
-import { embedPolicy } from "@/server/embeds/serve";
+import { frameableOrigin } from "@/server/1-domain/embeds";
+import { embedPolicy } from "@/server/8-embeds/serve";
 
 const frameAncestors = (policy: string) =>
   policy

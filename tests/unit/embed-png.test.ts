@@ -3,7 +3,7 @@
  * same picture, and a rendering costs over 100 ms of CPU. A different SVG is a different PNG.
  */
 import { describe, expect, it } from "vitest";
-import { svgToPng } from "@/server/embeds/png";
+import { svgToPng } from "@/server/8-embeds/png";
 
 const svg = (fill: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="${fill}"/></svg>`;

@@ -7,10 +7,10 @@
  */
 import { DOMParser } from "@xmldom/xmldom";
 import { describe, expect, it } from "vitest";
-import type { DeltaPayload, MaxPayload } from "@/server/charts/chart-data";
-import type { EmbedFacts } from "@/server/domain/embeds";
-import { altTextOf, csvOf, embedChart, embedSvg, linesWithin, shortenAtWord, tableOf } from "@/server/embeds/chart";
-import { embedPage, methodologyPage } from "@/server/embeds/page";
+import type { EmbedFacts } from "@/server/1-domain/embeds";
+import type { DeltaPayload, MaxPayload } from "@/server/2-charts/chart-data";
+import { altTextOf, csvOf, embedChart, embedSvg, linesWithin, shortenAtWord, tableOf } from "@/server/8-embeds/chart";
+import { embedPage, methodologyPage } from "@/server/8-embeds/page";
 import { readCsv } from "../helpers/csv";
 
 const LONG = "Kestrelune Models API (Kestrelune Systems Enterprise Edition)";

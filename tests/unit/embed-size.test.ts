@@ -5,11 +5,11 @@
  * map draws the same products as the bars. No timing here (tests/bench/size.ts measures it).
  */
 import { describe, expect, it } from "vitest";
-import type { DeltaPayload } from "@/server/charts/chart-data";
-import { EMBED_DRAWN_PRODUCTS, type EmbedFacts } from "@/server/domain/embeds";
-import { type AvailabilityPayload, embedChart, embedSvg, svgSize, tableOf } from "@/server/embeds/chart";
-import { embedPage } from "@/server/embeds/page";
-import { PNG_MAX_PIXELS, PNG_SCALE, zoomWithin } from "@/server/embeds/png";
+import { EMBED_DRAWN_PRODUCTS, type EmbedFacts } from "@/server/1-domain/embeds";
+import type { DeltaPayload } from "@/server/2-charts/chart-data";
+import { type AvailabilityPayload, embedChart, embedSvg, svgSize, tableOf } from "@/server/8-embeds/chart";
+import { embedPage } from "@/server/8-embeds/page";
+import { PNG_MAX_PIXELS, PNG_SCALE, zoomWithin } from "@/server/8-embeds/png";
 
 const facts: EmbedFacts = {
   marketName: "Generated",

@@ -6,11 +6,11 @@
 import { createHash } from "node:crypto";
 import { DOMParser } from "@xmldom/xmldom";
 import { describe, expect, it } from "vitest";
-import type { DeltaPayload, MaxPayload } from "@/server/charts/chart-data";
-import type { EmbedFacts } from "@/server/domain/embeds";
-import { type AvailabilityPayload, embedChart, embedSvg, fitWithin, svgSize, tableOf } from "@/server/embeds/chart";
-import { embedPage } from "@/server/embeds/page";
-import { EMBED_SCRIPT, EMBED_SCRIPT_SOURCE } from "@/server/embeds/page-script";
+import type { EmbedFacts } from "@/server/1-domain/embeds";
+import type { DeltaPayload, MaxPayload } from "@/server/2-charts/chart-data";
+import { type AvailabilityPayload, embedChart, embedSvg, fitWithin, svgSize, tableOf } from "@/server/8-embeds/chart";
+import { embedPage } from "@/server/8-embeds/page";
+import { EMBED_SCRIPT, EMBED_SCRIPT_SOURCE } from "@/server/8-embeds/page-script";
 
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)> & 'q' \u0000\u0007]]>`;
 

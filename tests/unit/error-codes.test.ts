@@ -1,9 +1,9 @@
 /**
- * The order of the API's error codes on /docs/errors (server/errors/codes.ts, ERROR_CODE_LIST):
+ * The order of the API's error codes on /docs/errors (server/1-errors/codes.ts, ERROR_CODE_LIST):
  * by HTTP status, then by code within a status, so 413 comes before 431.
  */
 import { describe, expect, it } from "vitest";
-import { ERROR_CODE_LIST, ERROR_CODES } from "@/server/errors/codes";
+import { ERROR_CODE_LIST, ERROR_CODES } from "@/server/1-errors/codes";
 
 describe("ERROR_CODE_LIST", () => {
   it("lists every code once", () => {

@@ -14,8 +14,8 @@ import {
   missingEvidence,
   missingEvidenceIssues,
   parseDefinition,
-} from "@/server/domain/definition-checks";
-import type { Control, MarketFile } from "@/server/domain/market-definition";
+} from "@/server/1-domain/definition-checks";
+import type { Control, MarketFile } from "@/server/1-domain/market-definition";
 
 const CONTROLS: Control[] = [{ id: "eu-data-residency", name: "EU", description: "d", framework: "f" }];
 

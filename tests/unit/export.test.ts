@@ -1,11 +1,11 @@
 /**
- * Whole-release exports (server/readings/export.ts): the tables, their CSV and JSON, the citation,
+ * Whole-release exports (server/2-readings/export.ts): the tables, their CSV and JSON, the citation,
  * the manifest and the ZIP archive, on a release scored in memory. The archive is read back by
  * Python's zipfile, and the CSV by the strict RFC 4180 reader of the tests.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bibtex, bibtexText } from "@/server/formats/citation";
+import { bibtex, bibtexText } from "@/server/2-formats/citation";
 import {
   archiveFolder,
   citationOf,
@@ -14,8 +14,8 @@ import {
   fileContent,
   MANIFEST_FILE,
   releaseArchive,
-} from "@/server/readings/export";
-import { EXPORT_TABLE_NAMES, exportTables } from "@/server/readings/export-tables";
+} from "@/server/2-readings/export";
+import { EXPORT_TABLE_NAMES, exportTables } from "@/server/2-readings/export-tables";
 import { readCsvFields } from "../helpers/csv";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
 import { scoredRelease } from "../helpers/scored-release";

@@ -1,6 +1,6 @@
-/** Which POSTs to /mcp are the common tool call answered without an MCP server (server/mcp/fast-call.ts). */
+/** Which POSTs to /mcp are the common tool call answered without an MCP server (server/8-mcp/fast-call.ts). */
 import { describe, expect, it } from "vitest";
-import { fastCallOf } from "@/server/mcp/fast-call";
+import { fastCallOf } from "@/server/8-mcp/fast-call";
 
 const HEADERS = {
   "content-type": "application/json",

@@ -1,7 +1,7 @@
 /**
  * No two rooms import each other, even through others: dependency-cruiser's no-circular rule sees
- * modules, and two rooms can import each other without any module cycle (server/mail and
- * server/auth did, through the app secret). A room is a folder of server/ (server/mail), or a
+ * modules, and two rooms can import each other without any module cycle (server/6-mail and
+ * server/6-auth did, through the app secret). A room is a folder of server/ (server/6-mail), or a
  * top-level folder (db, components, app); a room's own sub-folders are its business.
  */
 import path from "node:path";
@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** server/mail/mail.ts → server/mail; components/market/x.tsx → components; proxy.ts → proxy.ts. */
+/** server/6-mail/mail.ts → server/6-mail; components/market/x.tsx → components; proxy.ts → proxy.ts. */
 const roomOf = (file: string): string => {
   const parts = file.split("/");
   if (parts.length === 1) return file;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { byCountryName, count, countryNameOrder, credits } from "@/components/format";
-import { usableHeadline } from "@/server/charts/chart-data";
+import { usableHeadline } from "@/server/2-charts/chart-data";
 
 describe("count: every count printed with thousands separators", () => {
   it("writes 0, 999, 1,000 and 1,234,567", () => {

@@ -3,7 +3,7 @@
  * WCAG's 4.5:1 against its background, contrast computed here from the WCAG formula itself.
  */
 import { describe, expect, it } from "vitest";
-import { inkOn, retainedColour } from "@/server/charts/heat-scale";
+import { inkOn, retainedColour } from "@/server/2-charts/heat-scale";
 
 const channel = (c: number) => {
   const v = c / 255;

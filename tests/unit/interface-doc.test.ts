@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TOOLS } from "@/server/mcp/tools";
-import { API_PREFIX } from "@/server/rest/routes";
-import { procedureMetas } from "@/server/routers/root";
+import { procedureMetas } from "@/server/7-routers/root";
+import { TOOLS } from "@/server/8-mcp/tools";
+import { API_PREFIX } from "@/server/8-rest/routes";
 import { FIXED_NAMES, SPEC_TOOL_NAMES } from "../helpers/spec";
 
 const interfaceDoc = readFileSync(path.resolve(import.meta.dirname, "../../docs/interface.md"), "utf8");

@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonInSlices, utf8InSlices } from "@/server/workers/json-in-slices";
-import { openRelease, releaseFromJson, shareRelease } from "@/server/workers/shared-release";
+import { jsonInSlices, utf8InSlices } from "@/server/3-workers/json-in-slices";
+import { openRelease, releaseFromJson, shareRelease } from "@/server/3-workers/shared-release";
 import { generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 import { scoredRelease } from "../helpers/scored-release";
 

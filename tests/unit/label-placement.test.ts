@@ -1,5 +1,5 @@
 /**
- * Label placement of the delta map (server/charts/label-placement.ts): a generated cluster of
+ * Label placement of the delta map (server/2-charts/label-placement.ts): a generated cluster of
  * 30 points gets 30 labels of which no two overlap, none covers a point, all inside the plot, the
  * same every time and whatever the order the points come in; hand-computed places for a lone
  * point; shorter forms tried in turn; random clusters (fast-check) never overlap; text cut to a
@@ -18,7 +18,7 @@ import {
   shortLabel,
   textHeight,
   textWidth,
-} from "@/server/charts/label-placement";
+} from "@/server/2-charts/label-placement";
 
 const PLOT: Box = { left: 44, top: 16, width: 320, height: 220 };
 const FONT = 10;

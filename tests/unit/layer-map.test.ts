@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { layerMap, roomsOfNoLayer, shortLayerMap } from "../../scripts/docs-layers";
+import { layerMap, misnumberedRooms, roomsOfNoLayer, shortLayerMap } from "../../scripts/docs-layers";
 
 describe("the layer map (npm run docs:layers)", () => {
   it("draws the floors top first, each room with what it holds", () => {
@@ -9,8 +9,8 @@ describe("the layer map (npm run docs:layers)", () => {
       {
         name: "bottom",
         rooms: [
-          ["server/domain/", "types"],
-          ["server/errors/", "codes"],
+          ["server/1-domain/", "types"],
+          ["server/1-errors/", "codes"],
         ],
       },
     ]);
@@ -20,8 +20,8 @@ describe("the layer map (npm run docs:layers)", () => {
       "  app/                   routes",
       "        │",
       "bottom",
-      "  server/domain/         types",
-      "  server/errors/         codes",
+      "  server/1-domain/       types",
+      "  server/1-errors/       codes",
       "```",
     ]);
   });
@@ -46,6 +46,30 @@ describe("the layer map (npm run docs:layers)", () => {
 
   it("places every folder of server/ on a floor, and names one left out", () => {
     expect(roomsOfNoLayer()).toEqual([]);
-    expect(roomsOfNoLayer([{ name: "one", rooms: [["server/domain/", "types"]] }])).toContain("server/mcp/");
+    expect(roomsOfNoLayer([{ name: "one", rooms: [["server/1-domain/", "types"]] }])).toContain("server/8-mcp/");
+  });
+
+  it("numbers every room of server/ by its floor, and names one misnumbered", () => {
+    expect(misnumberedRooms()).toEqual([]);
+    const misnumbered = misnumberedRooms([
+      { name: "entry points", rooms: [["app/", "routes"]] },
+      {
+        name: "surfaces",
+        rooms: [
+          ["server/2-rest/", "the door"],
+          ["components/", "React"],
+        ],
+      },
+      { name: "storage", rooms: [["db/", "schema"]] },
+      {
+        name: "domain",
+        rooms: [
+          ["server/1-domain/", "types"],
+          ["server/2-errors/", "codes"],
+        ],
+      },
+    ]);
+    // Floors are counted among those holding a room of server/: storage (db/ only) takes no number.
+    expect(misnumbered).toEqual(["server/2-errors/ is on floor 1 (domain): name it server/1-…"]);
   });
 });

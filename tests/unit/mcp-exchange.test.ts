@@ -1,7 +1,7 @@
 /** How the MCP edge tells what a POST asked for and how its answer ended, for logs and metrics. */
 import { describe, expect, it } from "vitest";
-import { mcpMessageOf, NOT_JSON, parsedBody } from "@/server/mcp/exchange";
-import { operationOfMessage, rpcOutcomeOf, whenSent } from "@/server/mcp/record";
+import { mcpMessageOf, NOT_JSON, parsedBody } from "@/server/8-mcp/exchange";
+import { operationOfMessage, rpcOutcomeOf, whenSent } from "@/server/8-mcp/record";
 
 const post = (body: string) => mcpMessageOf(parsedBody(body));
 const bytes = (text: string) => [new TextEncoder().encode(text)];

@@ -1,5 +1,5 @@
 /**
- * Narrowing a reading (server/readings/narrowing.ts): the products named, a page of the reading's
+ * Narrowing a reading (server/2-readings/narrowing.ts): the products named, a page of the reading's
  * own order and the cursor to the next, some countries' columns only; errors
  * that name what exists; the largest first page that fits. Readings here are written by hand.
  */
@@ -12,7 +12,7 @@ import {
   offsetOf,
   type Page,
   selectFields,
-} from "@/server/readings/narrowing";
+} from "@/server/2-readings/narrowing";
 
 const product = (n: number) => ({
   productId: `p-${n}`,

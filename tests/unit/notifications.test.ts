@@ -4,9 +4,14 @@
  * and flattened in headers, links where they belong, quiet weeks as one line.
  */
 import { describe, expect, it } from "vitest";
-import type { NotificationContent, WeeklyContent } from "@/server/domain/notification-content";
-import { headerText, notificationLines, renderNotificationMail, renderWeeklyMail } from "@/server/notifications/render";
-import { isoWeekOf, latestSlot, slotOfWeek, weeklyCron, weeklyScheduleFromEnv } from "@/server/notifications/week";
+import type { NotificationContent, WeeklyContent } from "@/server/1-domain/notification-content";
+import {
+  headerText,
+  notificationLines,
+  renderNotificationMail,
+  renderWeeklyMail,
+} from "@/server/2-notifications/render";
+import { isoWeekOf, latestSlot, slotOfWeek, weeklyCron, weeklyScheduleFromEnv } from "@/server/2-notifications/week";
 
 const env = (values: Record<string, string>) => values as unknown as NodeJS.ProcessEnv;
 

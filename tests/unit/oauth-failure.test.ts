@@ -1,7 +1,7 @@
 /** How the OAuth endpoints answer a failure: OAuth's own error format, 503 for a database fault. */
 import { afterEach, describe, expect, it } from "vitest";
 import { noteDatabaseFault } from "@/db/faults";
-import { oauthFailure } from "@/server/oauth/failure";
+import { oauthFailure } from "@/server/8-oauth/failure";
 
 const body = async (response: Response) => (await response.json()) as { error: string };
 

@@ -1,7 +1,7 @@
 /** Which registrations become native apps (any loopback port), and which scopes a grant holds. */
 import { describe, expect, it } from "vitest";
-import { grantableScopes } from "@/server/oauth/decision";
-import { nativeRedirectUri, normalizeRegistration, registrationOverLimits } from "@/server/oauth/registration";
+import { grantableScopes } from "@/server/8-oauth/decision";
+import { nativeRedirectUri, normalizeRegistration, registrationOverLimits } from "@/server/8-oauth/registration";
 
 describe("nativeRedirectUri (RFC 8252 §7)", () => {
   it.each([

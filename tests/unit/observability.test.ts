@@ -3,13 +3,13 @@
  * exposition /metrics serves, what a log line holds (and never holds), and who may read /metrics.
  */
 import { describe, expect, it } from "vitest";
-import { PEER_HEADER } from "@/server/http/peer";
-import { cameFromLoopback, metricsAccess, sameSecret } from "@/server/observability/access";
-import { type ApiCall, recordApiCall } from "@/server/observability/calls";
-import { createLogger, logLevel, writeInfoLine } from "@/server/observability/logger";
-import { type PoolUse, ServiceMetrics, serviceMetrics } from "@/server/observability/metrics";
-import { ReadingsCache } from "@/server/readings/cache";
-import type { ReleaseData } from "@/server/readings/release";
+import { PEER_HEADER } from "@/server/2-http/peer";
+import { ReadingsCache } from "@/server/2-readings/cache";
+import type { ReleaseData } from "@/server/2-readings/release";
+import { cameFromLoopback, metricsAccess, sameSecret } from "@/server/3-observability/access";
+import { type ApiCall, recordApiCall } from "@/server/3-observability/calls";
+import { createLogger, logLevel, writeInfoLine } from "@/server/3-observability/logger";
+import { type PoolUse, ServiceMetrics, serviceMetrics } from "@/server/3-observability/metrics";
 import { parseExposition, sample, total } from "../helpers/metrics";
 
 const fresh = (options: { poolTimeoutMs?: number } = {}) => new ServiceMetrics({ defaultMetrics: false, ...options });

@@ -4,12 +4,12 @@
  * drawn there (its SVG, page, CSV and ETags), through the real pool and its threads.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { changes } from "@/server/comparisons/release-comparison";
-import { embedAnswers } from "@/server/embeds/answers";
-import { embedChart } from "@/server/embeds/chart";
-import { delta } from "@/server/procedures/operations/delta";
-import { compareReleases } from "@/server/workers/comparison";
-import { closePool, runTask } from "@/server/workers/pool";
+import { changes } from "@/server/2-comparisons/release-comparison";
+import { compareReleases } from "@/server/3-workers/comparison";
+import { closePool, runTask } from "@/server/3-workers/pool";
+import { delta } from "@/server/7-procedures/operations/delta";
+import { embedAnswers } from "@/server/8-embeds/answers";
+import { embedChart } from "@/server/8-embeds/chart";
 import { generatedEmbedFacts, generatedGeographies, generatedMarket } from "../helpers/generated-catalogue";
 import { scoredRelease } from "../helpers/scored-release";
 

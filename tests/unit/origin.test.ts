@@ -1,11 +1,11 @@
 /**
- * The one origin rule (server/http/origin.ts): APP_URL decides; without it only the hosts the
+ * The one origin rule (server/2-http/origin.ts): APP_URL decides; without it only the hosts the
  * operator allowed (this machine's loopback names on the server's port, ALLOWED_HOSTS) may name
  * the origin, and forwarded headers count only with TRUST_PROXY=1.
  */
 import { describe, expect, it } from "vitest";
-import { atPublicOrigin, originSettings, parseAppUrl, publicOriginFrom, stampOrigin } from "@/server/http/origin";
-import { appUrlRefusal } from "@/server/startup/app-url";
+import { atPublicOrigin, originSettings, parseAppUrl, publicOriginFrom, stampOrigin } from "@/server/2-http/origin";
+import { appUrlRefusal } from "@/server/5-startup/app-url";
 
 const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
 const reader = (headers: Record<string, string>) => (name: string) => headers[name];

@@ -1,10 +1,10 @@
 /**
- * The one percentage formatter (server/formats/percent.ts): a share that is neither none nor all
+ * The one percentage formatter (server/2-formats/percent.ts): a share that is neither none nor all
  * never prints as 0 % or 100 %. Expected texts are written out by hand.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { percentNumber, percentText } from "@/server/formats/percent";
+import { percentNumber, percentText } from "@/server/2-formats/percent";
 
 describe("a share as a percentage", () => {
   it.each([

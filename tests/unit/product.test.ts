@@ -3,13 +3,13 @@
  * field bounds, evidence on the value it documents, overrides, and what a country keeps.
  */
 import { describe, expect, it } from "vitest";
-import type { Geography, MarketFile } from "@/server/domain/market-definition";
-import { product, UnknownProductError } from "@/server/readings/product";
-import type { ReleaseData } from "@/server/readings/release";
-import { UnknownCountryError } from "@/server/readings/release";
-import { scoreMarket } from "@/server/scoring/engine";
-import { partsAddingUp } from "@/server/scoring/round";
-import { analyseSensitivity } from "@/server/scoring/sensitivity";
+import type { Geography, MarketFile } from "@/server/1-domain/market-definition";
+import { product, UnknownProductError } from "@/server/2-readings/product";
+import type { ReleaseData } from "@/server/2-readings/release";
+import { UnknownCountryError } from "@/server/2-readings/release";
+import { scoreMarket } from "@/server/2-scoring/engine";
+import { partsAddingUp } from "@/server/2-scoring/round";
+import { analyseSensitivity } from "@/server/2-scoring/sensitivity";
 
 const GEOGRAPHIES: Geography[] = [
   { country: "XA", name: "Residency", controls: ["residency"] },

@@ -6,7 +6,7 @@ import {
   type RateLimiter,
   rateLimiterConfigFromEnv,
   rateLimitHeaders,
-} from "@/server/limits/rate-limiter";
+} from "@/server/3-limits/rate-limiter";
 
 const open: RateLimiter[] = [];
 const limiter = (windowSeconds: number) => {

@@ -1,4 +1,4 @@
-/** The reading context every dashboard link carries (server/http/reading-context.ts). */
+/** The reading context every dashboard link carries (server/2-http/reading-context.ts). */
 import { describe, expect, it } from "vitest";
 import {
   READING_PARAMS,
@@ -6,8 +6,8 @@ import {
   readingEntries,
   readingHref,
   withReading,
-} from "@/server/http/reading-context";
-import { notificationPaths } from "@/server/notifications/render";
+} from "@/server/2-http/reading-context";
+import { notificationPaths } from "@/server/2-notifications/render";
 
 const FULL = {
   release: "2",

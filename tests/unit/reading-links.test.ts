@@ -1,7 +1,7 @@
-/** Reading links (server/mcp/reading-resources.ts) and the receipts they carry (server/mcp/receipt.ts). */
+/** Reading links (server/8-mcp/reading-resources.ts) and the receipts they carry (server/8-mcp/receipt.ts). */
 import { describe, expect, it } from "vitest";
-import { pageUri, parseReadingUri, readingUri, wholeReadingArguments } from "@/server/mcp/reading-resources";
-import { checkReceipt, RECEIPT_LIFETIME_SECONDS, receiptFor } from "@/server/mcp/receipt";
+import { pageUri, parseReadingUri, readingUri, wholeReadingArguments } from "@/server/8-mcp/reading-resources";
+import { checkReceipt, RECEIPT_LIFETIME_SECONDS, receiptFor } from "@/server/8-mcp/receipt";
 
 const SECRET = "a test secret of enough length for HMAC";
 const NOW = Date.UTC(2026, 10, 25, 12);

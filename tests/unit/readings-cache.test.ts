@@ -4,8 +4,8 @@
  * caller, while one that succeeded is served as the same object.
  */
 import { describe, expect, it } from "vitest";
-import { ReadingsCache } from "@/server/readings/cache";
-import type { ReleaseData } from "@/server/readings/release";
+import { ReadingsCache } from "@/server/2-readings/cache";
+import type { ReleaseData } from "@/server/2-readings/release";
 
 const store = {};
 const release = { marketId: "m", release: 1 } as unknown as ReleaseData;

@@ -1,13 +1,13 @@
 /** Readings over a hand-made release: ranking, ties, order, and the Max/Delta payloads. */
 import { describe, expect, it } from "vitest";
-import type { MarketFile } from "@/server/domain/market-definition";
-import type { ProductScore, ProductUnderControls } from "@/server/domain/scores";
-import type { AxisSensitivity, MarketSensitivity } from "@/server/domain/sensitivity";
-import { capaindex } from "@/server/readings/capaindex";
-import { delta } from "@/server/readings/delta";
-import { type ReleaseData, UnknownCountryError } from "@/server/readings/release";
-import { servicemax } from "@/server/readings/servicemax";
-import { snapshot } from "@/server/readings/snapshot";
+import type { MarketFile } from "@/server/1-domain/market-definition";
+import type { ProductScore, ProductUnderControls } from "@/server/1-domain/scores";
+import type { AxisSensitivity, MarketSensitivity } from "@/server/1-domain/sensitivity";
+import { capaindex } from "@/server/2-readings/capaindex";
+import { delta } from "@/server/2-readings/delta";
+import { type ReleaseData, UnknownCountryError } from "@/server/2-readings/release";
+import { servicemax } from "@/server/2-readings/servicemax";
+import { snapshot } from "@/server/2-readings/snapshot";
 
 const published = (productId: string, name: string, innovation: number): ProductScore => ({
   productId,

@@ -8,9 +8,9 @@ import path from "node:path";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { ICON_SVG } from "@/server/http/icon";
-import { MCP_PATH } from "@/server/http/paths";
-import { SERVER_INFO } from "@/server/mcp/identity";
+import { ICON_SVG } from "@/server/2-http/icon";
+import { MCP_PATH } from "@/server/2-http/paths";
+import { SERVER_INFO } from "@/server/8-mcp/identity";
 
 const REGISTRY = path.resolve(import.meta.dirname, "../../registry");
 const read = (file: string) => readFileSync(path.join(REGISTRY, file), "utf8");

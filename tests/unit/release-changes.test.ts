@@ -4,12 +4,12 @@
  * rounding of the parts so they add up to the published change.
  */
 import { describe, expect, it } from "vitest";
-import { changes, roundedParts } from "@/server/comparisons/release-comparison";
-import type { Geography, MarketFile } from "@/server/domain/market-definition";
-import type { ReleaseData } from "@/server/readings/release";
-import { UnknownCountryError } from "@/server/readings/release";
-import { scoreMarket } from "@/server/scoring/engine";
-import { analyseSensitivity } from "@/server/scoring/sensitivity";
+import type { Geography, MarketFile } from "@/server/1-domain/market-definition";
+import { changes, roundedParts } from "@/server/2-comparisons/release-comparison";
+import type { ReleaseData } from "@/server/2-readings/release";
+import { UnknownCountryError } from "@/server/2-readings/release";
+import { scoreMarket } from "@/server/2-scoring/engine";
+import { analyseSensitivity } from "@/server/2-scoring/sensitivity";
 
 const GEOGRAPHIES: Geography[] = [
   { country: "XA", name: "Residency", controls: ["residency"] },

@@ -1,5 +1,5 @@
 /**
- * /v1's own dispatch (server/rest/dispatch.ts) against trpc-to-openapi's Node handler, which it
+ * /v1's own dispatch (server/8-rest/dispatch.ts) against trpc-to-openapi's Node handler, which it
  * replaced at run time: for every REST procedure of the app, a probe procedure with the same
  * metadata and the same input schema answers the input it was given, parsed. Both dispatchers
  * route the same URLs to the probes; their answers must be the same (or fail alike).
@@ -9,9 +9,9 @@ import fc from "fast-check";
 import { createOpenApiNodeHttpHandler, type OpenApiMeta } from "trpc-to-openapi";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ApiContext } from "@/server/procedures/context";
-import { dispatchRest, restRoutesOf } from "@/server/rest/dispatch";
-import { appRouter } from "@/server/routers/root";
+import type { ApiContext } from "@/server/7-procedures/context";
+import { appRouter } from "@/server/7-routers/root";
+import { dispatchRest, restRoutesOf } from "@/server/8-rest/dispatch";
 
 type AnyProcedure = { _def: { meta?: OpenApiMeta; inputs: z.ZodType[]; type: string } };
 

@@ -1,6 +1,6 @@
 /** Which operation a /v1 path names (query names the edge ignores: tests/unit/rest-dispatch.test.ts). */
 import { describe, expect, it } from "vitest";
-import { operationOfPath } from "@/server/rest/routes";
+import { operationOfPath } from "@/server/8-rest/routes";
 
 describe("the operation a path names", () => {
   it("matches the operation's path below /v1, whatever the method, and nothing else", () => {

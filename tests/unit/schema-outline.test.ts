@@ -1,12 +1,12 @@
 /**
- * The outline of an output schema that tools/list carries (server/mcp/schema-outline.ts): the
+ * The outline of an output schema that tools/list carries (server/8-mcp/schema-outline.ts): the
  * result's fields and its lists' items' fields, a nested object named but not described,
  * references followed, nullability (as a list of types where that says it) and enums kept, descriptions and bounds left out. Expected
  * outlines are written out by hand.
  */
 import { describe, expect, it } from "vitest";
-import { MCP_INSTRUCTIONS } from "@/server/mcp/instructions";
-import { compactInput, outlineSchema, PARAMETERS_DEFINED_ONCE } from "@/server/mcp/schema-outline";
+import { MCP_INSTRUCTIONS } from "@/server/8-mcp/instructions";
+import { compactInput, outlineSchema, PARAMETERS_DEFINED_ONCE } from "@/server/8-mcp/schema-outline";
 
 const schema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",

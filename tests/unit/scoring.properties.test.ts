@@ -1,9 +1,9 @@
 /** Properties of the scoring engine over generated markets (fast-check). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AXES, type MarketFile } from "@/server/domain/market-definition";
-import { scoreMarket } from "@/server/scoring/engine";
-import { round1 } from "@/server/scoring/round";
+import { AXES, type MarketFile } from "@/server/1-domain/market-definition";
+import { scoreMarket } from "@/server/2-scoring/engine";
+import { round1 } from "@/server/2-scoring/round";
 import { GENERATED_CONTROLS, generatedGeographies, generatedMarketFile } from "../helpers/generated-markets";
 
 const CONTROLS = GENERATED_CONTROLS;

@@ -12,9 +12,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify } from "yaml";
-import { checkMarket, parseDefinition } from "@/server/domain/definition-checks";
-import { scoreMarket } from "@/server/scoring/engine";
-import { normalize } from "@/server/scoring/normalize";
+import { checkMarket, parseDefinition } from "@/server/1-domain/definition-checks";
+import { scoreMarket } from "@/server/2-scoring/engine";
+import { normalize } from "@/server/2-scoring/normalize";
 import { FIXTURES, fixtureGeographies, fixtureMarket, rulesGeographies } from "../helpers/fixtures";
 
 const scored = () => scoreMarket(fixtureMarket("rules.yaml"), rulesGeographies().geographies);

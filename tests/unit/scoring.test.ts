@@ -3,10 +3,10 @@
  * number below was worked out on paper from docs/methodology.md; the arithmetic is in the comments.
  */
 import { describe, expect, it } from "vitest";
-import { type Indicator, marketFileSchema } from "@/server/domain/market-definition";
-import { bandOf, scoreMarket } from "@/server/scoring/engine";
-import { normalize } from "@/server/scoring/normalize";
-import { round1 } from "@/server/scoring/round";
+import { type Indicator, marketFileSchema } from "@/server/1-domain/market-definition";
+import { bandOf, scoreMarket } from "@/server/2-scoring/engine";
+import { normalize } from "@/server/2-scoring/normalize";
+import { round1 } from "@/server/2-scoring/round";
 import { fixtureGeographies, fixtureMarket, plainDimensions } from "../helpers/fixtures";
 
 const scored = () => scoreMarket(fixtureMarket(), fixtureGeographies().geographies);

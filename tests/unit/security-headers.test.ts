@@ -1,6 +1,6 @@
 /** The page security policy, directive by directive. */
 import { describe, expect, it } from "vitest";
-import { arrivedOverTls, contentSecurityPolicy, pageSecurityHeaders } from "@/server/http/security-headers";
+import { arrivedOverTls, contentSecurityPolicy, pageSecurityHeaders } from "@/server/2-http/security-headers";
 
 const directives = (policy: string) => new Map(policy.split("; ").map((d) => [d.split(" ")[0], d]));
 

@@ -1,15 +1,15 @@
 /**
- * The Monte Carlo sensitivity analysis (server/scoring/sensitivity.ts): properties over generated
+ * The Monte Carlo sensitivity analysis (server/2-scoring/sensitivity.ts): properties over generated
  * markets (fast-check), checked against the engine's own published scores and the readings' own
  * ranking, and distributions on tiny hand-made markets whose percentiles are worked out on paper.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AXES, type Geography, type MarketFile, marketFileSchema } from "@/server/domain/market-definition";
-import type { MarketSensitivity } from "@/server/domain/sensitivity";
-import { rankBy } from "@/server/readings/rank";
-import { scoreMarket } from "@/server/scoring/engine";
-import { analyseSensitivity, createRandom, SENSITIVITY_DEFAULTS } from "@/server/scoring/sensitivity";
+import { AXES, type Geography, type MarketFile, marketFileSchema } from "@/server/1-domain/market-definition";
+import type { MarketSensitivity } from "@/server/1-domain/sensitivity";
+import { rankBy } from "@/server/2-readings/rank";
+import { scoreMarket } from "@/server/2-scoring/engine";
+import { analyseSensitivity, createRandom, SENSITIVITY_DEFAULTS } from "@/server/2-scoring/sensitivity";
 import { fixtureMarket, plainDimensions, rulesGeographies } from "../helpers/fixtures";
 import { GENERATED_CONTROLS, generatedGeographies, generatedMarketFile } from "../helpers/generated-markets";
 

@@ -5,9 +5,9 @@
  * which names the same page back.
  */
 import { describe, expect, it } from "vitest";
-import { product } from "@/server/procedures/operations/product";
-import { snapshotArgumentsOf, snapshotHtml, snapshotResourceUri } from "@/server/procedures/operations/snapshot-html";
-import { cursorAt } from "@/server/readings/narrowing";
+import { cursorAt } from "@/server/2-readings/narrowing";
+import { product } from "@/server/7-procedures/operations/product";
+import { snapshotArgumentsOf, snapshotHtml, snapshotResourceUri } from "@/server/7-procedures/operations/snapshot-html";
 
 const MARKUP = '<img src=x onerror="alert(1)">';
 

@@ -1,5 +1,5 @@
 /**
- * Sovereignty profiles, gates and restated history (server/readings/sovereignty.ts, gates.ts,
+ * Sovereignty profiles, gates and restated history (server/2-readings/sovereignty.ts, gates.ts,
  * restated.ts): fast-check properties over the fixture market with generated mappings and gates —
  * the overall level is the weakest objective's, no product leaves a gated reading without naming
  * a gate it failed, a release restated under its own methodology is itself — and the demo
@@ -9,14 +9,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkGeographies, checkMarket, marketIssues, parseDefinition } from "@/server/domain/definition-checks";
-import type { Control, IndicatorSov, MarketFile } from "@/server/domain/market-definition";
-import { SOV_OBJECTIVE_IDS, type SovObjective } from "@/server/domain/sovereignty";
-import type { GateVerdict } from "@/server/readings/gates";
-import { rankBy } from "@/server/readings/rank";
-import { restate } from "@/server/readings/restated";
-import { servicemax } from "@/server/readings/servicemax";
-import { indicatorLevel, sovereigntyProfile } from "@/server/readings/sovereignty";
+import { checkGeographies, checkMarket, marketIssues, parseDefinition } from "@/server/1-domain/definition-checks";
+import type { Control, IndicatorSov, MarketFile } from "@/server/1-domain/market-definition";
+import { SOV_OBJECTIVE_IDS, type SovObjective } from "@/server/1-domain/sovereignty";
+import type { GateVerdict } from "@/server/2-readings/gates";
+import { rankBy } from "@/server/2-readings/rank";
+import { restate } from "@/server/2-readings/restated";
+import { servicemax } from "@/server/2-readings/servicemax";
+import { indicatorLevel, sovereigntyProfile } from "@/server/2-readings/sovereignty";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
 import { scoredRelease } from "../helpers/scored-release";
 

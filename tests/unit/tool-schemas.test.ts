@@ -1,7 +1,7 @@
-/** server/mcp/tool-schemas.ts: JSON Schema converted once per schema, and only our own payloads trusted. */
+/** server/8-mcp/tool-schemas.ts: JSON Schema converted once per schema, and only our own payloads trusted. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { convertedOnce, markValidated } from "@/server/mcp/tool-schemas";
+import { convertedOnce, markValidated } from "@/server/8-mcp/tool-schemas";
 
 const schema = z.object({ marketId: z.string().min(1), score: z.number().min(0).max(100) });
 const TARGET = { target: "draft-2020-12" };

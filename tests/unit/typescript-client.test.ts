@@ -17,9 +17,9 @@ import {
   type ProblemCode,
   ProblemError,
 } from "@/clients/typescript/src/index";
-import type { ErrorCode } from "@/server/errors/codes";
-import { DECLARATIONS } from "@/server/procedures/operations";
-import { buildOpenApiDocument } from "@/server/rest/openapi";
+import type { ErrorCode } from "@/server/1-errors/codes";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
+import { buildOpenApiDocument } from "@/server/8-rest/openapi";
 
 const BASE_URL = "https://api.test/v1";
 const DELTA = "/markets/{marketId}/delta";

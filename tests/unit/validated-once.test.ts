@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { answerBytes, answerJson, SERIALIZED_JSON, validatedOnce } from "@/server/procedures/validated-once";
+import { answerBytes, answerJson, SERIALIZED_JSON, validatedOnce } from "@/server/7-procedures/validated-once";
 
 function countingSchema() {
   let runs = 0;

@@ -8,11 +8,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newWebhookSecret, signedHeaders } from "@/server/http/standard-webhooks";
-import { SealBrokenError, seal, unseal } from "@/server/keys/sealed";
-import { renderWebhookDisabledMail } from "@/server/notifications/render";
-import { OutboundRefused, outboundUrlProblem, postOutbound } from "@/server/outbound/guard";
-import { isPublicAddress } from "@/server/outbound/public-address";
+import { newWebhookSecret, signedHeaders } from "@/server/2-http/standard-webhooks";
+import { renderWebhookDisabledMail } from "@/server/2-notifications/render";
+import { SealBrokenError, seal, unseal } from "@/server/3-keys/sealed";
+import { OutboundRefused, outboundUrlProblem, postOutbound } from "@/server/3-outbound/guard";
+import { isPublicAddress } from "@/server/3-outbound/public-address";
 
 let server: Server;
 let port: number;

@@ -9,8 +9,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { WhatIfReading } from "@/components/market/reading-types";
 import { axisMoves, rankMoves, scoreChange, signedScore, whatIfRows } from "@/components/market/what-if-rows";
-import { checkGeographies, checkMarket, parseDefinition } from "@/server/domain/definition-checks";
-import { whatif } from "@/server/readings/whatif";
+import { checkGeographies, checkMarket, parseDefinition } from "@/server/1-domain/definition-checks";
+import { whatif } from "@/server/2-readings/whatif";
 import { scoredRelease } from "../helpers/scored-release";
 
 const root = path.resolve(import.meta.dirname, "../../db/demo");

@@ -1,5 +1,5 @@
 /**
- * What-if weights (server/scoring/whatif.ts and the reading, server/readings/whatif.ts): the
+ * What-if weights (server/2-scoring/whatif.ts and the reading, server/2-readings/whatif.ts): the
  * published weights give the published scoring and readings exactly; other weights give scores
  * worked out here on paper, and on every axis what the engine scores a market carrying them; an
  * unavailable product is given no score under controls; the validator and the parser name the
@@ -9,13 +9,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkGeographies, checkMarket, parseDefinition } from "@/server/domain/definition-checks";
-import { type Geography, type MarketFile, marketFileSchema } from "@/server/domain/market-definition";
-import { capaindex } from "@/server/readings/capaindex";
-import { servicemax } from "@/server/readings/servicemax";
-import { whatif } from "@/server/readings/whatif";
-import { scoreMarket } from "@/server/scoring/engine";
-import { checkWhatIfWeights, parseWeightsParam, rescoreWithWeights } from "@/server/scoring/whatif";
+import { checkGeographies, checkMarket, parseDefinition } from "@/server/1-domain/definition-checks";
+import { type Geography, type MarketFile, marketFileSchema } from "@/server/1-domain/market-definition";
+import { capaindex } from "@/server/2-readings/capaindex";
+import { servicemax } from "@/server/2-readings/servicemax";
+import { whatif } from "@/server/2-readings/whatif";
+import { scoreMarket } from "@/server/2-scoring/engine";
+import { checkWhatIfWeights, parseWeightsParam, rescoreWithWeights } from "@/server/2-scoring/whatif";
 import { fixtureGeographies, fixtureMarket, plainDimensions, rulesGeographies } from "../helpers/fixtures";
 import { scoredRelease } from "../helpers/scored-release";
 

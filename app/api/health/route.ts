@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDatabase } from "@/server/database/app-database";
+import { getDatabase } from "@/server/5-database/app-database";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { auditExportResponse } from "@/server/dashboard/audit-export";
+import { auditExportResponse } from "@/server/8-dashboard/audit-export";
 
 export const dynamic = "force-dynamic";
 
-/** The audit trail as CSV, with the page's filters (server/dashboard/audit-export.ts). */
+/** The audit trail as CSV, with the page's filters (server/8-dashboard/audit-export.ts). */
 export const GET = (request: Request) => auditExportResponse(request);

@@ -1,17 +1,17 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { getDatabase } from "@/server/database/app-database";
-import { INVITATIONS_PATH, OUTBOX_PATH } from "@/server/http/paths";
-import { isLoopbackPeer } from "@/server/http/peer";
-import { outboxPageEnabled, recentOutbox } from "@/server/mail/mail";
+import { INVITATIONS_PATH, OUTBOX_PATH } from "@/server/2-http/paths";
+import { isLoopbackPeer } from "@/server/2-http/peer";
+import { getDatabase } from "@/server/5-database/app-database";
+import { outboxPageEnabled, recentOutbox } from "@/server/6-mail/mail";
 
 export const metadata: Metadata = { title: "Dev outbox" };
 export const dynamic = "force-dynamic";
 
 /**
  * Mail that would have been sent, when no SMTP server is configured: every sign-in link, so only
- * for a browser on this machine (our server's verdict, server/http/peer.ts); anyone else gets the
+ * for a browser on this machine (our server's verdict, server/2-http/peer.ts); anyone else gets the
  * ordinary 404, as when the outbox is off.
  */
 export default async function OutboxPage({ searchParams }: { searchParams: Promise<{ to?: string | string[] }> }) {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ERRORS_DOC_PATH } from "@/server/errors/codes";
-import { API_REFERENCE_FRAME_PATH, CONNECT_PATH, TOKENS_PATH } from "@/server/http/paths";
+import { ERRORS_DOC_PATH } from "@/server/1-errors/codes";
+import { API_REFERENCE_FRAME_PATH, CONNECT_PATH, TOKENS_PATH } from "@/server/2-http/paths";
 
 export const metadata: Metadata = { title: "API reference" };
 

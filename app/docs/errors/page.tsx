@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { InlineCode } from "@/components/ui/inline-code";
 import { TableWrap } from "@/components/ui/table-wrap";
-import { ERROR_CODE_LIST, ERROR_CODES } from "@/server/errors/codes";
-import { ERRORS_MARKDOWN_PATH } from "@/server/formats/agent-docs";
+import { ERROR_CODE_LIST, ERROR_CODES } from "@/server/1-errors/codes";
+import { ERRORS_MARKDOWN_PATH } from "@/server/2-formats/agent-docs";
 
 export const metadata: Metadata = {
   title: "API errors",

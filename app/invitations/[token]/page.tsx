@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { InvitationAccept } from "@/components/account/invitation-accept";
 import { utcDay } from "@/components/format";
 import { SignInForms } from "@/components/sign-in-forms";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { currentUser } from "@/server/dashboard/guards";
-import { ROLE_DESCRIPTIONS } from "@/server/domain/roles";
-import { INVITATIONS_PATH } from "@/server/http/paths";
+import { ROLE_DESCRIPTIONS } from "@/server/1-domain/roles";
+import { INVITATIONS_PATH } from "@/server/2-http/paths";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { currentUser } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };
 export const dynamic = "force-dynamic";

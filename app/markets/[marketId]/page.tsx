@@ -4,8 +4,8 @@ import { MarketFrame } from "@/components/market/market-frame";
 import { SnapshotTable } from "@/components/market/snapshot-table";
 import { underCountry } from "@/components/market/under-country";
 import { ReadingLink } from "@/components/reading-link";
-import { usableHeadline } from "@/server/charts/chart-data";
-import { givenParams, loadMarketView, type MarketViewPageProps, marketPath } from "@/server/dashboard/market-page";
+import { usableHeadline } from "@/server/2-charts/chart-data";
+import { givenParams, loadMarketView, type MarketViewPageProps, marketPath } from "@/server/8-dashboard/market-page";
 
 export const metadata: Metadata = { title: "Market" };
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { NotificationSettings } from "@/components/account/notification-settings";
-import { requireUser } from "@/server/dashboard/guards";
-import { NOTIFICATION_SETTINGS_PATH, NOTIFICATIONS_PATH } from "@/server/http/paths";
-import { weeklyScheduleFromEnv } from "@/server/notifications/week";
+import { NOTIFICATION_SETTINGS_PATH, NOTIFICATIONS_PATH } from "@/server/2-http/paths";
+import { weeklyScheduleFromEnv } from "@/server/2-notifications/week";
+import { requireUser } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Notification settings" };
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { getDatabase } from "@/server/database/app-database";
-import { handleOAuthRequest } from "@/server/oauth/routes";
+import { getDatabase } from "@/server/5-database/app-database";
+import { handleOAuthRequest } from "@/server/8-oauth/routes";
 
 export const dynamic = "force-dynamic";
 

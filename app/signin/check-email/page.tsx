@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { OUTBOX_PATH } from "@/server/http/paths";
-import { outboxPageEnabled } from "@/server/mail/mail";
+import { OUTBOX_PATH } from "@/server/2-http/paths";
+import { outboxPageEnabled } from "@/server/6-mail/mail";
 
 export const metadata: Metadata = { title: "Check your e-mail" };
 export const dynamic = "force-dynamic";
@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /**
  * The outbox link shows whenever the outbox is on, not only to loopback clients: after the sign-in
  * form's action, Next renders this page by fetching it from its own server with the browser's
- * headers and its own X-Forwarded-*, which our server counts as remote (server/http/peer.ts). The
+ * headers and its own X-Forwarded-*, which our server counts as remote (server/2-http/peer.ts). The
  * outbox page decides for itself who sees it.
  */
 export default function CheckEmailPage() {

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { WebhookDeliveries } from "@/components/account/webhook-deliveries";
-import { requireOrganization } from "@/server/dashboard/guards";
-import { WEBHOOKS_PATH } from "@/server/http/paths";
+import { WEBHOOKS_PATH } from "@/server/2-http/paths";
+import { requireOrganization } from "@/server/8-dashboard/guards";
 
 export const metadata: Metadata = { title: "Webhook deliveries" };
 export const dynamic = "force-dynamic";

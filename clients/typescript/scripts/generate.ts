@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { buildOpenApiDocument } from "../../../server/rest/openapi";
+import { buildOpenApiDocument } from "../../../server/8-rest/openapi";
 import { GENERATED_FILE, GENERATION_ORIGIN, typesOfDocument } from "./types";
 
 const generated = await typesOfDocument(buildOpenApiDocument(GENERATION_ORIGIN));

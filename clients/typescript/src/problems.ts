@@ -1,7 +1,7 @@
 /**
  * Problems: every answer of /v1 that is not a success is RFC 9457 `application/problem+json`
  * with a stable `code`. The type and the union of codes are the OpenAPI document's own (its
- * `Problem` schema enumerates the codes of server/errors/codes.ts), so a code added on the server
+ * `Problem` schema enumerates the codes of server/1-errors/codes.ts), so a code added on the server
  * reaches callers' `switch` statements through `npm run client:generate`, never by hand.
  */
 import type { components } from "./openapi.js";

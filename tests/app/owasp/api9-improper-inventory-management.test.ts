@@ -5,7 +5,7 @@
  * has, and the benchmark's floor route answers nobody outside a benchmark run.
  */
 import { describe, expect, inject, it } from "vitest";
-import { DECLARATIONS } from "@/server/procedures/operations";
+import { DECLARATIONS } from "@/server/7-procedures/operations";
 
 const base = inject("appUrl");
 const { hostile } = inject("accounts");
@@ -49,7 +49,7 @@ describe("API9: the published inventory", () => {
     "/bench/floor?name=snapshot",
     "/.env",
     "/.git/config",
-    "/server/keys/app-secret.ts",
+    "/server/3-keys/app-secret.ts",
   ])("serves nothing at the undocumented %s", async (path) => {
     const response = await fetch(`${base}${path}`, { headers: auth });
     expect(response.status, path).toBe(404);

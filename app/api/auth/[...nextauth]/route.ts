@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { handlers } from "@/server/auth/config";
-import { atPublicOrigin } from "@/server/http/origin";
+import { atPublicOrigin } from "@/server/2-http/origin";
+import { handlers } from "@/server/6-auth/config";
 
 export const dynamic = "force-dynamic";
 

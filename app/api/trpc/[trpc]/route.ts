@@ -1,5 +1,5 @@
-import { handleDashboardTrpc } from "@/server/dashboard/trpc-handler";
-import { getDatabase } from "@/server/database/app-database";
+import { getDatabase } from "@/server/5-database/app-database";
+import { handleDashboardTrpc } from "@/server/8-dashboard/trpc-handler";
 
 export const dynamic = "force-dynamic";
 

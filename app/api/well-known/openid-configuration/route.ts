@@ -1,7 +1,7 @@
 // Served at /.well-known/… through a rewrite in next.config.ts (the App Router skips dot folders).
 
-import { getDatabase } from "@/server/database/app-database";
-import { authorizationServerMetadata } from "@/server/oauth/routes";
+import { getDatabase } from "@/server/5-database/app-database";
+import { authorizationServerMetadata } from "@/server/8-oauth/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
-import { outboxMailResponse } from "@/server/dashboard/outbox-mail";
+import { outboxMailResponse } from "@/server/8-dashboard/outbox-mail";
 
 export const dynamic = "force-dynamic";
 
-/** A dev-outbox mail's HTML part (server/dashboard/outbox-mail.ts). */
+/** A dev-outbox mail's HTML part (server/8-dashboard/outbox-mail.ts). */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   return outboxMailResponse(request, (await params).id);
 }

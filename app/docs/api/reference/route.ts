@@ -1,5 +1,5 @@
 /** The bare API reference (Scalar), framed by /docs/api; only this origin may frame it. */
-import { REFERENCE_CSP, REFERENCE_HTML } from "@/server/rest/reference-page";
+import { REFERENCE_CSP, REFERENCE_HTML } from "@/server/8-rest/reference-page";
 
 export function GET() {
   return new Response(REFERENCE_HTML, {

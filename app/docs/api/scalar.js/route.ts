@@ -1,4 +1,4 @@
-import { referenceBundle } from "@/server/rest/reference-page";
+import { referenceBundle } from "@/server/8-rest/reference-page";
 
 export async function GET() {
   return new Response(new Uint8Array(await referenceBundle()), {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AvailabilityHeatmap } from "@/components/market/availability-heatmap";
 import { EmbedAction } from "@/components/market/embed-action";
 import { MarketFrame } from "@/components/market/market-frame";
-import { loadMarketView, type MarketViewPageProps } from "@/server/dashboard/market-page";
+import { loadMarketView, type MarketViewPageProps } from "@/server/8-dashboard/market-page";
 
 export const metadata: Metadata = { title: "Availability" };
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { MarketFrame } from "@/components/market/market-frame";
 import { type ComparisonResult, WhatChanged } from "@/components/market/what-changed";
-import { givenParams, loadMarketView, type MarketViewPageProps } from "@/server/dashboard/market-page";
-import { describeError } from "@/server/errors/describe";
-import { readingEntries } from "@/server/http/reading-context";
+import { describeError } from "@/server/1-errors/describe";
+import { readingEntries } from "@/server/2-http/reading-context";
+import { givenParams, loadMarketView, type MarketViewPageProps } from "@/server/8-dashboard/market-page";
 
 export const metadata: Metadata = { title: "What changed" };
 export const dynamic = "force-dynamic";

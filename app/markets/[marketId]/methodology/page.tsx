@@ -3,7 +3,7 @@ import { utcDay } from "@/components/format";
 import { bandSlug } from "@/components/market/band";
 import { MarketFrame } from "@/components/market/market-frame";
 import { ReadingLink } from "@/components/reading-link";
-import { loadMarketView, type MarketViewPageProps } from "@/server/dashboard/market-page";
+import { loadMarketView, type MarketViewPageProps } from "@/server/8-dashboard/market-page";
 
 export const metadata: Metadata = { title: "Methodology and releases" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { MarketFrame } from "@/components/market/market-frame";
 import { ReadingsPanel } from "@/components/market/readings-panel";
-import { loadMarketView, type MarketViewPageProps } from "@/server/dashboard/market-page";
-import { gatesFrom } from "@/server/dashboard/search-params";
+import { loadMarketView, type MarketViewPageProps } from "@/server/8-dashboard/market-page";
+import { gatesFrom } from "@/server/8-dashboard/search-params";
 
 export const metadata: Metadata = { title: "Readings" };
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { MarketFrame } from "@/components/market/market-frame";
 import { WhatIfView } from "@/components/market/what-if-view";
-import { loadMarketView, type MarketViewPageProps } from "@/server/dashboard/market-page";
+import { loadMarketView, type MarketViewPageProps } from "@/server/8-dashboard/market-page";
 
 export const metadata: Metadata = { title: "What if" };
 export const dynamic = "force-dynamic";

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
-import { requireUser } from "@/server/dashboard/guards";
-import { getDatabase } from "@/server/database/app-database";
-import { connectionRefusal } from "@/server/domain/roles";
-import { publicOriginOf } from "@/server/http/origin";
-import { ONBOARDING_PATH } from "@/server/http/paths";
-import { consentRequest } from "@/server/oauth/consent";
-import { interactionPath } from "@/server/oauth/provider";
-import { activeOrganizationOf } from "@/server/organizations/organizations";
+import { connectionRefusal } from "@/server/1-domain/roles";
+import { publicOriginOf } from "@/server/2-http/origin";
+import { ONBOARDING_PATH } from "@/server/2-http/paths";
+import { activeOrganizationOf } from "@/server/4-organizations/organizations";
+import { getDatabase } from "@/server/5-database/app-database";
+import { requireUser } from "@/server/8-dashboard/guards";
+import { consentRequest } from "@/server/8-oauth/consent";
+import { interactionPath } from "@/server/8-oauth/provider";
 
 export const metadata: Metadata = { title: "Connect an MCP client" };
 export const dynamic = "force-dynamic";
@@ -31,7 +31,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
         <p>Start the connection again from your MCP client; it will open a new request here.</p>
       </main>
     );
-  // The decision refuses it too (server/oauth/routes.ts); the page offers no form to submit.
+  // The decision refuses it too (server/8-oauth/routes.ts); the page offers no form to submit.
   const refusal = connectionRefusal(organization?.role);
   if (refusal)
     return (

@@ -1,4 +1,4 @@
-import { ssoCallback } from "@/server/auth/sso";
+import { ssoCallback } from "@/server/6-auth/sso";
 
 export const dynamic = "force-dynamic";
 

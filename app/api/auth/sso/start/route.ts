@@ -1,4 +1,4 @@
-import { ssoStart } from "@/server/auth/sso";
+import { ssoStart } from "@/server/6-auth/sso";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // Served at /.well-known/… through a rewrite in next.config.ts (the App Router skips dot folders).
-import { protectedResourceMetadataResponse } from "@/server/oauth/routes";
+import { protectedResourceMetadataResponse } from "@/server/8-oauth/routes";
 
 export const dynamic = "force-dynamic";
 

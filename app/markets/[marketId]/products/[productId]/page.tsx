@@ -7,8 +7,8 @@ import { OverallSeal } from "@/components/product/sovereignty-profile";
 import { AXES, AXIS_LABELS } from "@/components/product/types";
 import { UnderControlsSummary } from "@/components/product/under-controls";
 import { ReadingLink } from "@/components/reading-link";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { loadProductView, type ProductViewPageProps } from "@/server/dashboard/product-page";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { loadProductView, type ProductViewPageProps } from "@/server/8-dashboard/product-page";
 
 export const metadata: Metadata = { title: "Product" };
 export const dynamic = "force-dynamic";

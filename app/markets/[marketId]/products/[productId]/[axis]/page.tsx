@@ -6,7 +6,7 @@ import { ContributionFigure } from "@/components/product/contribution-figure";
 import { ProductFrame } from "@/components/product/product-frame";
 import { AXES, AXIS_LABELS, type Axis } from "@/components/product/types";
 import { AxisChanges } from "@/components/product/under-controls";
-import { loadProductView, type ProductViewPageProps } from "@/server/dashboard/product-page";
+import { loadProductView, type ProductViewPageProps } from "@/server/8-dashboard/product-page";
 
 export const metadata: Metadata = { title: "Product axis" };
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { OfferingsTable } from "@/components/product/offerings-table";
 import { ProductFrame } from "@/components/product/product-frame";
-import { loadProductView, type ProductViewPageProps } from "@/server/dashboard/product-page";
+import { loadProductView, type ProductViewPageProps } from "@/server/8-dashboard/product-page";
 
 export const metadata: Metadata = { title: "Product offerings" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { ProductFrame } from "@/components/product/product-frame";
 import { OverallSeal, SovereigntyTable } from "@/components/product/sovereignty-profile";
-import { dashboardCaller } from "@/server/dashboard/caller";
-import { loadProductView, type ProductViewPageProps } from "@/server/dashboard/product-page";
+import { dashboardCaller } from "@/server/8-dashboard/caller";
+import { loadProductView, type ProductViewPageProps } from "@/server/8-dashboard/product-page";
 
 export const metadata: Metadata = { title: "Sovereignty" };
 export const dynamic = "force-dynamic";

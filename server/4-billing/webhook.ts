@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../../db/client";
+import { isJsonObject } from "../2-http/json-object";
 import { nodeHeaders } from "../2-http/node-headers";
 import { publicOriginFrom } from "../2-http/origin";
 import { PROBLEM_CONTENT_TYPE, problemOf } from "../2-http/problem";
@@ -70,13 +71,10 @@ function signedAt(header: string): number | null {
   return at === null || Number.isNaN(at) ? null : at;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** The parsed body when it has an event's shape (a string `type`, an object `data.object`), else null. */
 function eventOf(parsed: unknown): Stripe.Event | null {
-  if (!isObject(parsed) || typeof parsed.type !== "string" || !isObject(parsed.data)) return null;
-  return isObject(parsed.data.object) ? (parsed as unknown as Stripe.Event) : null;
+  if (!isJsonObject(parsed) || typeof parsed.type !== "string" || !isJsonObject(parsed.data)) return null;
+  return isJsonObject(parsed.data.object) ? (parsed as unknown as Stripe.Event) : null;
 }
 
 /** The Node entry of POST /stripe/webhook. */

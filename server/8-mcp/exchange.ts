@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isJsonObject } from "../2-http/json-object";
 import { nodeHeaders } from "../2-http/node-headers";
 import { stampedOrigin } from "../2-http/origin";
 import type { HeaderReader } from "../6-auth/caller";
@@ -79,9 +80,6 @@ export async function readMcpRequest(
 /** The longest method or tool name kept in a log line (a client may send anything). */
 const NAME_LIMIT = 100;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * A POST's body, or null when it is larger than `limit`: the rest is then read and dropped, not
  * cut off, since closing on a client still sending would reset the connection before it could
@@ -130,10 +128,10 @@ export function parsedBody(text: string): unknown {
 export function mcpMessageOf(body: unknown): McpMessage {
   if (body === NOT_JSON) return { rpcMethod: null, tool: null };
   if (Array.isArray(body)) return { rpcMethod: "batch", tool: null };
-  if (!isObject(body) || typeof body.method !== "string") return { rpcMethod: null, tool: null };
+  if (!isJsonObject(body) || typeof body.method !== "string") return { rpcMethod: null, tool: null };
   const params = body.params;
   const tool =
-    body.method === "tools/call" && isObject(params) && typeof params.name === "string"
+    body.method === "tools/call" && isJsonObject(params) && typeof params.name === "string"
       ? params.name.slice(0, NAME_LIMIT)
       : null;
   return { rpcMethod: body.method.slice(0, NAME_LIMIT), tool };
@@ -153,9 +151,9 @@ export function messagesCountedAtTheEdge(body: unknown): number {
 }
 
 function countedByAProcedure(message: unknown): boolean {
-  if (!isObject(message)) return false;
+  if (!isJsonObject(message)) return false;
   if (message.method === "tools/call") return true;
-  if (message.method !== "resources/read" || !isObject(message.params)) return false;
+  if (message.method !== "resources/read" || !isJsonObject(message.params)) return false;
   const uri = message.params.uri;
   // The chart view is a static page; every other resource is a reading a procedure serves.
   return typeof uri === "string" && !uri.startsWith(CHARTS_RESOURCE_URI);

@@ -16,6 +16,8 @@
  * protocol rule stays the SDK's. A test holds the two paths to the same answers for every tool on
  * every revision.
  */
+
+import { isJsonObject } from "../2-http/json-object";
 import type { McpCall } from "./call";
 import { RESULT_SERVER_INFO } from "./identity";
 import { RESULT_JSON, runCheckedTool } from "./results";
@@ -49,18 +51,15 @@ export interface FastCall {
 
 type HeaderReader = { get(name: string): string | null };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** Whether `_meta` is what a call answered here may carry: nothing (2025), or exactly a well-formed envelope (2026-07-28). */
 function plainMeta(meta: unknown, modern: boolean): boolean {
-  if (!modern) return meta === undefined || (isObject(meta) && Object.keys(meta).length === 0);
-  if (!isObject(meta) || Object.keys(meta).length !== 3) return false;
+  if (!modern) return meta === undefined || (isJsonObject(meta) && Object.keys(meta).length === 0);
+  if (!isJsonObject(meta) || Object.keys(meta).length !== 3) return false;
   const info = meta[ENVELOPE.clientInfo];
   return (
     meta[ENVELOPE.protocolVersion] === MODERN &&
-    isObject(meta[ENVELOPE.clientCapabilities]) &&
-    isObject(info) &&
+    isJsonObject(meta[ENVELOPE.clientCapabilities]) &&
+    isJsonObject(info) &&
     typeof info.name === "string" &&
     typeof info.version === "string"
   );
@@ -74,16 +73,16 @@ export function fastCallOf(headers: HeaderReader, message: unknown): FastCall | 
   const accept = headers.get("accept") ?? "";
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
   if (!/^application\/json\s*(;|$)/i.test(headers.get("content-type") ?? "")) return undefined;
-  if (!isObject(message) || message.jsonrpc !== "2.0" || message.method !== "tools/call") return undefined;
+  if (!isJsonObject(message) || message.jsonrpc !== "2.0" || message.method !== "tools/call") return undefined;
   const { id, params } = message;
   if (typeof id !== "string" && !(typeof id === "number" && Number.isSafeInteger(id))) return undefined;
-  if (!isObject(params) || Object.keys(params).some((key) => !PLAIN_PARAMS.has(key))) return undefined;
+  if (!isJsonObject(params) || Object.keys(params).some((key) => !PLAIN_PARAMS.has(key))) return undefined;
   if (!plainMeta(params._meta, modern)) return undefined;
   if (modern && (headers.get("mcp-method") !== "tools/call" || headers.get("mcp-name") !== params.name))
     return undefined;
   const definition = typeof params.name === "string" ? TOOLS_BY_NAME.get(params.name) : undefined;
   if (!definition) return undefined;
-  if (params.arguments !== undefined && !isObject(params.arguments)) return undefined;
+  if (params.arguments !== undefined && !isJsonObject(params.arguments)) return undefined;
   // Arguments the tool does not take are refused by runTool, after the SDK's own checks.
   if (params.arguments !== undefined && unknownArguments(definition, params.arguments).length > 0) return undefined;
   const parsed = definition.input.safeParse(params.arguments ?? {});

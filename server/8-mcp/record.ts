@@ -4,6 +4,8 @@
  * moment the answer's body was fully sent, with the JSON-RPC outcome read back from it when no tool
  * of ours ran to say it.
  */
+
+import { isJsonObject } from "../2-http/json-object";
 import { MCP_PATH } from "../2-http/paths";
 import { recordApiCall, UNKNOWN_OPERATION } from "../3-observability/calls";
 import { serviceMetrics } from "../3-observability/metrics";
@@ -32,9 +34,6 @@ const MCP_METHODS = new Set([
   "notifications/progress",
   "notifications/roots/list_changed",
 ]);
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** One log line and the metrics of one request, once its answer is sent. */
 export function recordExchange(
@@ -158,9 +157,10 @@ export function rpcOutcomeOf(body: Uint8Array[] | null): RpcOutcome {
       continue;
     }
     for (const item of Array.isArray(message) ? message : [message]) {
-      if (!isObject(item)) continue;
-      if (isObject(item.error) && typeof item.error.code === "number") outcome.rpcError ??= item.error.code;
-      if (isObject(item.result) && typeof item.result.isError === "boolean") outcome.toolError ??= item.result.isError;
+      if (!isJsonObject(item)) continue;
+      if (isJsonObject(item.error) && typeof item.error.code === "number") outcome.rpcError ??= item.error.code;
+      if (isJsonObject(item.result) && typeof item.result.isError === "boolean")
+        outcome.toolError ??= item.result.isError;
     }
   }
   return outcome;

@@ -6,18 +6,17 @@
  * snapshot page) whose operation needs a scope the caller's token lacks is answered so; REST's
  * 403 carries the same challenge.
  */
+
+import { isJsonObject } from "../2-http/json-object";
 import { parseReadingUri } from "./reading-resources";
 import { TOOLS } from "./tools";
 
 const SCOPE_OF_TOOL = new Map(TOOLS.map((tool) => [tool.name, tool.operation.scope]));
 const SNAPSHOT_SCOPE = TOOLS.find((tool) => tool.name === "service_market_get_snapshot")?.operation.scope ?? null;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** The scope one JSON-RPC message needs, or null. */
 function scopeOf(message: unknown): string | null {
-  if (!isObject(message) || !isObject(message.params)) return null;
+  if (!isJsonObject(message) || !isJsonObject(message.params)) return null;
   if (message.method === "tools/call" && typeof message.params.name === "string")
     return SCOPE_OF_TOOL.get(message.params.name) ?? null;
   if (message.method === "resources/read" && typeof message.params.uri === "string") {

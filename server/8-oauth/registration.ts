@@ -9,6 +9,8 @@
  *   included; oidc-provider checks a client's `scope` against its OpenID scopes only and refuses
  *   the rest. Resource scopes are granted per resource, so they leave the registered `scope`.
  */
+
+import { isJsonObject } from "../2-http/json-object";
 import { OIDC_SCOPES } from "../2-http/protected-resource";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -29,18 +31,15 @@ export function normalizeRegistration(metadata: unknown): unknown {
   return withApplicationType(withOpenIdScopesOnly(metadata));
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 function withOpenIdScopesOnly(metadata: unknown): unknown {
-  if (!isObject(metadata) || typeof metadata.scope !== "string") return metadata;
+  if (!isJsonObject(metadata) || typeof metadata.scope !== "string") return metadata;
   const { scope, ...rest } = metadata;
   const kept = scope.split(" ").filter((s) => (OIDC_SCOPES as readonly string[]).includes(s));
   return kept.length > 0 ? { ...rest, scope: kept.join(" ") } : rest;
 }
 
 function withApplicationType(metadata: unknown): unknown {
-  if (!isObject(metadata)) return metadata;
+  if (!isJsonObject(metadata)) return metadata;
   const registration = metadata;
   const uris = registration.redirect_uris;
   if (registration.application_type !== undefined || !Array.isArray(uris) || uris.length === 0) return metadata;
@@ -64,7 +63,7 @@ export const REGISTRATION_LIMITS = {
 
 /** What is over the limits, in words, or null when the registration is within them. */
 export function registrationOverLimits(metadata: unknown): string | null {
-  if (!isObject(metadata)) return null; // oidc-provider refuses what is not an object
+  if (!isJsonObject(metadata)) return null; // oidc-provider refuses what is not an object
   for (const [name, value] of Object.entries(metadata)) {
     if (name.length > 100) return "a metadata name is longer than 100 characters";
     const limit = name === "client_name" ? REGISTRATION_LIMITS.clientNameLength : REGISTRATION_LIMITS.stringLength;

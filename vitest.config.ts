@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 // Projects: `unit` is pure (no I/O); `db` talks to a real database — embedded PGlite by default, or
 // the PostgreSQL server named by TEST_DATABASE_URL (a fresh database per test file); `app` runs the
 // built app over HTTP.
+/** Projects whose files may run at the same time: one group, run first, two files at once. */
+const SIDE_BY_SIDE = { maxWorkers: 2, sequence: { groupOrder: 0 } } as const;
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -11,10 +14,19 @@ export default defineConfig({
     // of it as it comes with TEST_SHOW_LOGS=1 (tests/helpers/captured-logs.ts).
     setupFiles: ["tests/helpers/setup-logs.ts"],
     projects: [
-      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      // Files of `unit` and `db` share nothing (each db file has a database of its own): they run
+      // side by side, two at a time (vitest's default is one fewer than the cores: one here), before
+      // the files of `app`, which share one running app and so run one after another.
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], ...SIDE_BY_SIDE } },
       {
         extends: true,
-        test: { name: "db", include: ["tests/db/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
+        test: {
+          name: "db",
+          include: ["tests/db/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          ...SIDE_BY_SIDE,
+        },
       },
       {
         // The built app as a real process over HTTP; may run `next build` first.
@@ -22,6 +34,9 @@ export default defineConfig({
         test: {
           name: "app",
           include: ["tests/app/**/*.test.ts"],
+          // One running app for the whole project (its organizations, credits, rate limits, log):
+          // its files run one after another, whatever the machine's cores.
+          fileParallelism: false,
           globalSetup: ["tests/app/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 300_000,
@@ -62,6 +77,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["tests/browser/**/*.test.ts"],
+          fileParallelism: false,
           globalSetup: ["tests/app/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 300_000,

@@ -18,6 +18,7 @@ import { queueWeeklySummaries } from "@/server/4-following/weekly";
 import { DEMO_FOLDER, seedDemoCatalogue } from "@/server/5-startup/seed";
 import { type AccountFixtures, createAccountFixtures, fixtureSecrets } from "../helpers/accounts";
 import { createTestDatabase } from "../helpers/database";
+import { migratedTemplate } from "../helpers/database-template";
 import { FIXTURES, TEST_CA_FILE } from "../helpers/fixtures";
 import { generatedMarket } from "../helpers/generated-catalogue";
 import { apiCallLines, apiLineProblems, secretsIn } from "../helpers/logs";
@@ -106,7 +107,12 @@ async function publishFixtureMarket(db: Database, fileName: string) {
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "mps-app-"));
   const postgres = process.env.TEST_DATABASE_URL ? await createTestDatabase() : undefined;
-  const handle = postgres ?? (await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") }));
+  const handle =
+    postgres ??
+    (await openDatabase(
+      { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+      { loadDataDir: await migratedTemplate() },
+    ));
   let accounts: AccountFixtures;
   try {
     if (!postgres) await migrateDatabase(handle);

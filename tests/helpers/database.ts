@@ -11,6 +11,7 @@ import { seedDemoCatalogue } from "@/server/5-startup/seed";
 import { sessionCaller } from "@/server/6-auth/session-caller";
 import { createApiContext } from "@/server/7-procedures/context";
 import { createCaller } from "@/server/7-routers/root";
+import { migratedTemplate } from "./database-template";
 
 export const testServerUrl = process.env.TEST_DATABASE_URL;
 export const testDatabaseKind = testServerUrl ? "postgres" : "pglite";
@@ -23,7 +24,8 @@ export interface TestDatabase extends DatabaseHandle {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!testServerUrl) {
-    const handle = await openDatabase({ kind: "pglite", dataDir: null });
+    const handle = await openDatabase({ kind: "pglite", dataDir: null }, { loadDataDir: await migratedTemplate() });
+    // Migrated already (the template): proves the app's own migration step finds nothing to do.
     await migrateDatabase(handle);
     return { ...handle, drop: () => handle.close() };
   }

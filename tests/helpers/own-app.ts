@@ -12,6 +12,7 @@ import { type Database, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { seedDemoCatalogue } from "@/server/5-startup/seed";
 import { createTestDatabase } from "./database";
+import { migratedTemplate } from "./database-template";
 import { type RunningApp, startApp } from "./server";
 
 export interface OwnApp<T> extends RunningApp {
@@ -28,7 +29,12 @@ export async function startOwnApp<T>(
 ): Promise<OwnApp<T>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "mps-own-app-"));
   const postgres = process.env.TEST_DATABASE_URL ? await createTestDatabase() : undefined;
-  const handle = postgres ?? (await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") }));
+  const handle =
+    postgres ??
+    (await openDatabase(
+      { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+      { loadDataDir: await migratedTemplate() },
+    ));
   let prepared: T;
   try {
     if (!postgres) await migrateDatabase(handle);

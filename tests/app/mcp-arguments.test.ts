@@ -10,7 +10,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { postToolCall, type ToolResult } from "../helpers/mcp";
+import { callToolComingBack, postToolCall, type ToolResult } from "../helpers/mcp";
 
 const base = inject("appUrl");
 const { reader, broke, failures, tokens } = inject("accounts");
@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(() => Promise.all(clients.map((client) => client.close())));
 
 const callTool = async (client: Client, name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as ToolResult & { structuredContent?: Payload };
+  (await callToolComingBack(client, name, args)) as ToolResult & { structuredContent?: Payload };
 /**
  * A call of a reading of the 1,000-product market: its first computation may outlast the call's
  * deadline on a busy machine (503 unavailable, nothing debited) while it goes on and is kept, so

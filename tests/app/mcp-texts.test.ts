@@ -6,6 +6,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { callToolComingBack } from "../helpers/mcp";
 
 const base = inject("appUrl");
 const { schemaFuzz } = inject("accounts");
@@ -40,10 +41,6 @@ interface ToolAnswer {
   structuredContent: Payload;
 }
 
-/** Whether a tool's error is the pool's busy answer (problem `unavailable`), which a client retries. */
-const busy = (result: ToolAnswer) =>
-  result.isError === true && /"code":"unavailable"/.test(result.content[0]?.text ?? "");
-
 /** A result's size as the token budget counts it (server/8-mcp/budget.ts): its JSON bytes ÷ 4, with the envelope's room. */
 const tokensOf = (result: unknown) => Math.ceil((Buffer.byteLength(JSON.stringify(result)) + 600) / 4);
 const BUDGET_TOKENS = 8_000;
@@ -66,11 +63,7 @@ async function call(
   tool: string,
   args: Record<string, unknown>,
 ): Promise<{ text: string; data: Payload; content: Payload[]; tokens: number }> {
-  let result = (await client.callTool({ name: tool, arguments: args })) as ToolAnswer;
-  for (let attempt = 1; busy(result) && attempt < BUSY_TRIES; attempt += 1) {
-    await pause(2);
-    result = (await client.callTool({ name: tool, arguments: args })) as ToolAnswer;
-  }
+  const result = (await callToolComingBack(client, tool, args)) as ToolAnswer;
   expect(result.isError ?? false, `${tool} ${JSON.stringify(args)}: ${result.content[0]?.text}`).toBe(false);
   const tokens = tokensOf({ content: result.content, structuredContent: result.structuredContent });
   expect(tokens, `${tool} ${JSON.stringify(args)}`).toBeLessThanOrEqual(BUDGET_TOKENS);

@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "@/server/2-readings/narrowing";
 import { DECLARATIONS } from "@/server/7-procedures/operations";
+import { callToolComingBack } from "../helpers/mcp";
 import { SIZED_MARKET } from "./global-setup";
 
 const base = inject("appUrl");
@@ -121,7 +122,7 @@ describe(`MCP on a market of ${SIZED_MARKET.products.toLocaleString("en")} produ
     for (const reading of READINGS.filter((r) => r.lists.length > 0)) {
       const tool = tools.find((t) => t.name === reading.tool);
       if (!tool) throw new Error(`${reading.tool} is not listed`);
-      const result = (await client.callTool({ name: tool.name, arguments: defaultArguments(tool) })) as {
+      const result = (await callToolComingBack(client, tool.name, defaultArguments(tool))) as {
         structuredContent: Json & { page?: Page };
         content: ({ type: string; text?: string } | ReadingLink)[];
       };
@@ -141,7 +142,7 @@ describe(`MCP on a market of ${SIZED_MARKET.products.toLocaleString("en")} produ
       const tool = tools.find((t) => t.name === reading.tool);
       if (!tool) throw new Error(`${reading.tool} is not listed`);
       const args = defaultArguments(tool);
-      const first = (await client.callTool({ name: tool.name, arguments: args })) as {
+      const first = (await callToolComingBack(client, tool.name, args)) as {
         content: ({ type: string } | ReadingLink)[];
         _meta: { credits: { cost: number } };
       };
@@ -180,7 +181,7 @@ describe(`MCP on a market of ${SIZED_MARKET.products.toLocaleString("en")} produ
   it("fits more products in a page when fewer fields are asked for", async () => {
     const page = async (args: Json) =>
       (
-        (await client.callTool({ name: "service_market_get_snapshot", arguments: { marketId: MARKET, ...args } })) as {
+        (await callToolComingBack(client, "service_market_get_snapshot", { marketId: MARKET, ...args })) as unknown as {
           structuredContent: { page: Page };
         }
       ).structuredContent.page;
@@ -192,7 +193,7 @@ describe(`MCP on a market of ${SIZED_MARKET.products.toLocaleString("en")} produ
 
   it("refuses a receipt moved to another organization or another reading, and prices a link read without one", async () => {
     const tool = "service_market_get_servicemax";
-    const first = (await client.callTool({ name: tool, arguments: { marketId: MARKET } })) as {
+    const first = (await callToolComingBack(client, tool, { marketId: MARKET })) as {
       content: ({ type: string } | ReadingLink)[];
     };
     const link = first.content.find((c): c is ReadingLink => c.type === "resource_link") as ReadingLink;

@@ -30,6 +30,31 @@ export async function callToolWithToken(
   }
 }
 
+/** How many times a client asks again after the pool's busy answer (each after a 2 s pause). */
+const BUSY_TRIES = 5;
+
+/** Whether a tool's error is the worker pool's busy answer (problem `unavailable`), which a client retries. */
+export const isBusyAnswer = (result: Pick<ToolResult, "isError" | "content">) =>
+  result.isError === true && /"code":"unavailable"/.test(result.content[0]?.text ?? "");
+
+/**
+ * A tools/call on a market of a thousand products, made as a client makes it: the service may
+ * answer that its worker pool's queue is full (nothing debited) while other files read large
+ * markets on a loaded machine, and the client asks again a few times. Any other answer is returned.
+ */
+export async function callToolComingBack(
+  client: Client,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<ToolResult> {
+  let result = (await client.callTool({ name: tool, arguments: args })) as ToolResult;
+  for (let attempt = 1; isBusyAnswer(result) && attempt < BUSY_TRIES; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    result = (await client.callTool({ name: tool, arguments: args })) as ToolResult;
+  }
+  return result;
+}
+
 /** One tools/call POSTed on its own, as a stateless client may send it: the raw HTTP answer. */
 export function postToolCall(
   base: string,

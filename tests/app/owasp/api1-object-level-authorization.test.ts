@@ -7,6 +7,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { dashboardCall } from "../../helpers/dashboard";
+import { callToolComingBack } from "../../helpers/mcp";
 
 const base = inject("appUrl");
 const { hostile, victim } = inject("accounts");
@@ -131,9 +132,9 @@ describe("API1: another organization's MCP reading link", () => {
     const theirs = await connect(victim.token);
     const ours = await connect(hostile.token);
     try {
-      const result = (await theirs.callTool({
-        name: "service_market_get_servicemax",
-        arguments: { marketId: "generated-1000", country: "FR" },
+      const result = (await callToolComingBack(theirs, "service_market_get_servicemax", {
+        marketId: "generated-1000",
+        country: "FR",
       })) as { content: { type: string; uri?: string }[] };
       const link = result.content.find((c) => c.type === "resource_link")?.uri as string;
       expect(link).toContain("receipt=");

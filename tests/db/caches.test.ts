@@ -6,7 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { announceChange, ChangeAwareCache, cachesEnabled } from "@/db/change-feed";
+import { announceChange, CHANGE_CHANNEL, ChangeAwareCache, cachesEnabled } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { noteDatabaseFault } from "@/db/faults";
 import { loadRelease } from "@/server/3-catalog/releases";
@@ -23,6 +23,27 @@ import { addPerson } from "../helpers/accounts";
 import { createTestDatabase, type TestDatabase, testDatabase } from "../helpers/database";
 import { fixtureGeographies, fixtureMarket } from "../helpers/fixtures";
 import { parseExposition, sample } from "../helpers/metrics";
+
+/**
+ * Resolves once every NOTIFY sent before the call has reached this process. A channel's
+ * notifications arrive in commit order on the one listening connection, so when a marker sent now
+ * comes back, none sent earlier is still on its way to forget a cache a test has just filled.
+ */
+async function feedCaughtUp(database: TestDatabase): Promise<void> {
+  const marker = `caught-up-${Math.random().toString(36).slice(2)}`;
+  let heard!: () => void;
+  const arrived = new Promise<void>((resolve) => {
+    heard = resolve;
+  });
+  const unlisten = await database.listen?.(
+    CHANGE_CHANNEL,
+    (payload) => payload === marker && heard(),
+    () => {},
+  );
+  await database.db.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${marker})`);
+  await arrived;
+  await unlisten?.();
+}
 
 const publish = (database: TestDatabase, notes: string) =>
   publishMarket(database.db, "m.yaml", fixtureMarket(), { notes, material: false, publishedAt: new Date() });
@@ -151,6 +172,8 @@ describe("caches behind the change feed", () => {
     );
     const names = async () =>
       (await api.geographies.list({ detail: "ids" })).geographies.map((g) => `${g.country} ${g.name}`);
+    // The test before changed a market past this process: its NOTIFY may still be on its way.
+    await feedCaughtUp(database);
     const first = await api.geographies.list({ detail: "ids" });
     expect(await api.geographies.list({ detail: "ids" })).toBe(first); // kept: the same frozen answer
     expect(Object.isFrozen(first)).toBe(true);

@@ -1,67 +1,123 @@
 /**
- * Where the log's lines go on their way to stdout: gathered in memory and written together, at
- * most LOG_FLUSH_MS (100 ms) after the first of them or as soon as 16 KiB wait, by one
- * asynchronous write (SonicBoom). A write system call per line cost a metered call about 20 µs of
- * the event loop at any load; gathered, a line costs an append.
+ * Where the log's lines go on their way to stdout: gathered in memory and handed over together,
+ * at most LOG_FLUSH_MS (100 ms) after the first of them or as soon as 16 KiB wait, to a thread of
+ * the log's own that writes them. A write system call per line cost a metered call about 20 µs of
+ * the event loop at any load; gathered and handed over, a line costs an append.
  *
- * Nothing waiting is lost when the process exits, however it exits short of SIGKILL (a signal
- * handled, `process.exit`, an uncaught exception): what waits is written synchronously on 'exit'.
- * A stdout that does not keep up (nobody reads the pipe, a full disk) holds at most
- * LOG_BUFFER_BYTES (16 MiB) before lines are dropped, said on stderr now and then: the log never
- * grows the process without bound, and never blocks the event loop on a full pipe.
+ * The writing thread blocks on a stdout that does not keep up; the event loop never does. It
+ * counts what it has written in memory shared with this thread, so the process always knows
+ * exactly what still waits: on 'exit' (a signal handled, `process.exit`, an uncaught exception)
+ * what waits is handed over and the exit waits, at most LOG_EXIT_WAIT_MS (5 s), until the thread
+ * has written it all. (A write handed to libuv's pool instead, as SonicBoom does, may be queued
+ * behind other work when the process ends, and is then lost: nothing can tell whether it ran.)
+ * A stdout that does not keep up holds at most LOG_BUFFER_BYTES (16 MiB) waiting before lines are
+ * dropped, said on stderr now and then: the log never grows the process without bound.
  */
+import { Worker } from "node:worker_threads";
 import type { DestinationStream } from "pino";
-import SonicBoom from "sonic-boom";
 
-/** A batch is written this long after its first line at the latest. */
+/** A batch is handed over this long after its first line at the latest. */
 export const LOG_FLUSH_MS = 100;
 /** …or as soon as this many characters wait. */
 const FLUSH_CHARS = 16 * 1024;
 /** The most waiting for stdout before lines are dropped, unless LOG_BUFFER_BYTES says. */
 export const DEFAULT_LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+/** The longest an exiting process waits for stdout to take what is still waiting. */
+export const LOG_EXIT_WAIT_MS = 5_000;
+
+/**
+ * The writing thread, evaluated (nothing to resolve in a bundle) with none of the process's
+ * loaders or flags, and so only Node's own modules. It writes each batch
+ * whole, in order, then takes its bytes off the shared count of bytes waiting and wakes a waiter.
+ * A stdout that refuses for now (EAGAIN: a non-blocking pipe that is full) is asked again a little
+ * later; one that is gone (EPIPE: the reader left) or broken ends the log, not the process.
+ */
+const WRITER_SOURCE = `
+const { writeSync } = process.getBuiltinModule("node:fs");
+const { parentPort, workerData } = process.getBuiltinModule("node:worker_threads");
+const waiting = new Int32Array(workerData.waiting);
+const pause = new Int32Array(new SharedArrayBuffer(4));
+let broken = false;
+parentPort.on("message", (batch) => {
+  const bytes = Buffer.from(batch, "utf8");
+  let at = 0;
+  while (!broken && at < bytes.length) {
+    try {
+      at += writeSync(1, bytes, at, bytes.length - at);
+    } catch (error) {
+      if (error.code === "EAGAIN") Atomics.wait(pause, 0, 0, 10);
+      else {
+        broken = true;
+        if (error.code !== "EPIPE") writeSync(2, "[log] stdout failed: " + error.message + "\\n");
+      }
+    }
+  }
+  Atomics.sub(waiting, 0, bytes.length);
+  Atomics.notify(waiting, 0);
+});
+`;
 
 export function bufferedStdout(env: NodeJS.ProcessEnv = process.env): DestinationStream {
-  const limit = Number(env.LOG_BUFFER_BYTES);
-  const stdout = new SonicBoom({
-    fd: 1,
-    sync: false,
-    maxLength: Number.isSafeInteger(limit) && limit > 0 ? limit : DEFAULT_LOG_BUFFER_BYTES,
+  const asked = Number(env.LOG_BUFFER_BYTES);
+  // The count of bytes waiting is one 32-bit integer shared with the writing thread.
+  const limit = Number.isSafeInteger(asked) && asked > 0 ? Math.min(asked, 2 ** 31 - 1) : DEFAULT_LOG_BUFFER_BYTES;
+  const waiting = new Int32Array(new SharedArrayBuffer(4));
+  const writer = new Worker(WRITER_SOURCE, {
+    eval: true,
+    execArgv: [],
+    workerData: { waiting: waiting.buffer },
   });
-  let dropped = 0;
-  stdout.on("drop", () => {
-    dropped += 1;
-    // At powers of two: said now and then, never a line per line dropped.
-    if ((dropped & (dropped - 1)) === 0)
-      process.stderr.write(`[log] stdout is not keeping up: ${dropped} log line(s) dropped so far\n`);
+  writer.unref();
+  let writerGone = false;
+  writer.on("error", (error) => {
+    writerGone = true;
+    process.stderr.write(`[log] the log's writer failed: ${error.message}\n`);
   });
-  // A closed pipe (the reader gone) ends the log, not the process.
-  stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") process.stderr.write(`[log] stdout failed: ${error.message}\n`);
+  writer.on("exit", () => {
+    writerGone = true;
   });
 
-  let waiting = "";
+  let dropped = 0;
+  const drop = (batch: string) => {
+    let lines = 0;
+    for (let at = batch.indexOf("\n"); at !== -1; at = batch.indexOf("\n", at + 1)) lines++;
+    const before = dropped;
+    dropped += lines;
+    // When the count passes a power of two: said now and then, never a line per line dropped.
+    if (Math.clz32(before) !== Math.clz32(dropped))
+      process.stderr.write(`[log] stdout is not keeping up: ${dropped} log line(s) dropped so far\n`);
+  };
+
+  let batch = "";
   let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
+  const handOver = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (waiting === "") return;
-    const batch = waiting;
-    waiting = "";
-    stdout.write(batch);
+    if (batch === "") return;
+    const lines = batch;
+    batch = "";
+    const bytes = Buffer.byteLength(lines, "utf8");
+    if (writerGone || Atomics.load(waiting, 0) + bytes > limit) return drop(lines);
+    Atomics.add(waiting, 0, bytes);
+    writer.postMessage(lines);
   };
   process.on("exit", () => {
-    flush();
-    try {
-      stdout.flushSync();
-    } catch {
-      // stdout gone: nothing more can be said.
+    handOver();
+    const deadline = Date.now() + LOG_EXIT_WAIT_MS;
+    for (let left = Atomics.load(waiting, 0); left > 0 && !writerGone; left = Atomics.load(waiting, 0)) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        process.stderr.write(`[log] stdout did not take the last ${left} byte(s) of the log before exit\n`);
+        return;
+      }
+      Atomics.wait(waiting, 0, left, remaining);
     }
   });
   return {
     write(line: string) {
-      waiting += line;
-      if (waiting.length >= FLUSH_CHARS) flush();
-      else if (!timer) timer = setTimeout(flush, LOG_FLUSH_MS).unref();
+      batch += line;
+      if (batch.length >= FLUSH_CHARS) handOver();
+      else if (!timer) timer = setTimeout(handOver, LOG_FLUSH_MS).unref();
     },
   };
 }

@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { LOG_EXIT_WAIT_MS } from "@/server/3-observability/log-buffer";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs");
@@ -67,6 +68,21 @@ describe("the log's stdout", () => {
     expect(child.err()).toContain("boom");
   });
 
+  it("writes what waits when the process ends while a write is still on its way", async () => {
+    // The one thread of libuv's pool is busy (a slow key derivation), as on a loaded machine: a
+    // write handed to the pool has not run when the exception ends the process.
+    const script = `${LOGGER}
+      import { pbkdf2 } from "node:crypto";
+      pbkdf2("p", "s", 3_000_000, 32, "sha256", () => undefined);
+      for (let i = 0; i < 5000; i++) log().info({ i }, "line");
+      setImmediate(() => { throw new Error("boom"); });`;
+    const child = run(script, { UV_THREADPOOL_SIZE: "1" });
+    expect(await child.exited).not.toBe(0);
+    const lines = child.out().trim().split("\n");
+    expect(lines.map((line) => JSON.parse(line).i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    expect(child.err()).toContain("boom");
+  });
+
   it("drops lines past LOG_BUFFER_BYTES when stdout is not read, and says so", async () => {
     // 4,000 lines of about 1 KiB: far past a 64 KiB pipe and the 256 KiB buffer allowed.
     const script = `${LOGGER}
@@ -83,5 +99,18 @@ describe("the log's stdout", () => {
     expect(lines.length).toBeLessThan(4000);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
     expect(child.err()).toMatch(/stdout is not keeping up: \d+ log line\(s\) dropped so far/);
+  });
+
+  it("gives up on a stdout nobody reads a few seconds into the exit, and says so", async () => {
+    // About 1 MiB: far past the pipe, within the buffer allowed; nobody ever reads stdout.
+    const script = `${LOGGER}
+      const text = "x".repeat(1000);
+      for (let i = 0; i < 1000; i++) log().info({ i, text }, "line");
+      process.exit(0);`;
+    const child = run(script, {}, false);
+    const started = Date.now();
+    expect(await child.exited).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LOG_EXIT_WAIT_MS);
+    expect(child.err()).toMatch(/stdout did not take the last \d+ byte\(s\) of the log before exit/);
   });
 });

@@ -28,17 +28,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { AdapterAccountType } from "next-auth/adapters";
-import type { Control, Geography, MarketFile } from "../server/1-domain/market-definition";
-import type {
-  CreditsPurchasedContent,
-  LowBalanceContent,
-  NotificationContent,
-  TopUpFailedContent,
-  WebhookDisabledContent,
-  WeeklyContent,
-} from "../server/1-domain/notification-content";
-import type { CountryResult, Dimension, ProductScore } from "../server/1-domain/scores";
-import type { MarketSensitivity } from "../server/1-domain/sensitivity";
+import type { StoredShape } from "./stored-shapes";
 
 /** 96 random bits: ids that reveal neither counts nor creation order. */
 const randomId = () => randomBytes(12).toString("hex");
@@ -49,7 +39,7 @@ export const controls = pgTable("controls", {
   description: text("description").notNull(),
   framework: text("framework").notNull(),
   /** The sovereignty objectives satisfying it evidences (docs/sovereignty.md); null: none mapped. */
-  sov: jsonb("sov").$type<NonNullable<Control["sov"]>>(),
+  sov: jsonb("sov").$type<StoredShape<"controlSov">>(),
 });
 
 export const geographies = pgTable(
@@ -101,17 +91,17 @@ export const releases = pgTable(
     notes: text("notes").notNull(),
     /** SHA-256 of the canonical definition JSON: what exactly was scored. */
     definitionSha256: text("definition_sha256").notNull(),
-    definition: jsonb("definition").$type<MarketFile>().notNull(),
-    controls: jsonb("controls").$type<Control[]>().notNull(),
-    geographies: jsonb("geographies").$type<Geography[]>().notNull(),
-    dimensions: jsonb("dimensions").$type<Dimension[]>().notNull(),
-    products: jsonb("products").$type<ProductScore[]>().notNull(),
+    definition: jsonb("definition").$type<StoredShape<"marketFile">>().notNull(),
+    controls: jsonb("controls").$type<StoredShape<"controls">>().notNull(),
+    geographies: jsonb("geographies").$type<StoredShape<"geographies">>().notNull(),
+    dimensions: jsonb("dimensions").$type<StoredShape<"dimensions">>().notNull(),
+    products: jsonb("products").$type<StoredShape<"productScores">>().notNull(),
     /**
      * How sure each score and rank is (server/2-scoring/sensitivity.ts), analysed at publish time;
      * null for releases published before the analysis existed (the readings analyse those once, on
      * first read, with the same seed, so the answer is the same).
      */
-    sensitivity: jsonb("sensitivity").$type<MarketSensitivity>(),
+    sensitivity: jsonb("sensitivity").$type<StoredShape<"sensitivity">>(),
   },
   (t) => [
     unique("releases_market_release").on(t.marketId, t.release),
@@ -126,7 +116,7 @@ export const releaseCountryResults = pgTable(
       .notNull()
       .references(() => releases.id),
     country: text("country").notNull(),
-    result: jsonb("result").$type<CountryResult>().notNull(),
+    result: jsonb("result").$type<StoredShape<"countryResult">>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.releaseId, t.country] })],
 );
@@ -652,7 +642,7 @@ export const notifications = pgTable(
     eventId: integer("event_id")
       .notNull()
       .references(() => catalogueEvents.id),
-    content: jsonb("content").$type<NotificationContent>().notNull(),
+    content: jsonb("content").$type<StoredShape<"notificationContent">>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     readAt: timestamp("read_at", { withTimezone: true, mode: "date" }),
   },
@@ -679,16 +669,7 @@ export const mailDeliveries = pgTable(
     dedupeKey: text("dedupe_key").notNull(),
     recipient: text("recipient").notNull(),
     kind: mailKind("kind").notNull(),
-    content: jsonb("content")
-      .$type<
-        | NotificationContent
-        | WeeklyContent
-        | WebhookDisabledContent
-        | LowBalanceContent
-        | CreditsPurchasedContent
-        | TopUpFailedContent
-      >()
-      .notNull(),
+    content: jsonb("content").$type<StoredShape<"mailContent">>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     attempts: integer("attempts").notNull().default(0),
     /** An attempt in progress holds the row until this lease runs out (a crashed sender's expires). */

@@ -164,3 +164,12 @@ export interface TopUpFailedContent {
   /** ISO 8601, UTC. */
   failedAt: string;
 }
+
+/** What one e-mail owed says, whichever of the kinds above it is (mail_deliveries.content). */
+export type MailContent =
+  | NotificationContent
+  | WeeklyContent
+  | WebhookDisabledContent
+  | LowBalanceContent
+  | CreditsPurchasedContent
+  | TopUpFailedContent;

@@ -7,6 +7,7 @@
 import type {
   CreditsPurchasedContent,
   LowBalanceContent,
+  MailContent,
   NotificationContent,
   TopUpFailedContent,
   WebhookDisabledContent,
@@ -30,13 +31,7 @@ export interface OwedMail {
   recipient: string;
   kind: "notification" | "weekly" | "webhook_disabled" | "low_balance" | "credits_purchased" | "top_up_failed";
   dedupeKey: string;
-  content:
-    | NotificationContent
-    | WeeklyContent
-    | WebhookDisabledContent
-    | LowBalanceContent
-    | CreditsPurchasedContent
-    | TopUpFailedContent;
+  content: MailContent;
 }
 
 /** A Message-ID fixed by the delivery: the same message to every mail system if it is sent again. */

@@ -7,18 +7,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { type Database, openDatabase } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
+import type { Database } from "@/db/client";
 import { mailOutbox } from "@/db/schema";
 import { latestSlot, weeklyScheduleFromEnv } from "@/server/2-notifications/week";
 import { loadDefinitionFile } from "@/server/3-catalog/load";
 import { publishMarket } from "@/server/3-catalog/store";
 import { followMarket, updatePreferences } from "@/server/4-following/following";
 import { queueWeeklySummaries } from "@/server/4-following/weekly";
-import { DEMO_FOLDER, seedDemoCatalogue } from "@/server/5-startup/seed";
+import { DEMO_FOLDER } from "@/server/5-startup/seed";
 import { type AccountFixtures, createAccountFixtures, fixtureSecrets } from "../helpers/accounts";
-import { createTestDatabase } from "../helpers/database";
-import { migratedTemplate } from "../helpers/database-template";
+import { prepareAppDatabase } from "../helpers/database";
 import { FIXTURES, TEST_CA_FILE } from "../helpers/fixtures";
 import { generatedMarket } from "../helpers/generated-catalogue";
 import { apiCallLines, apiLineProblems, secretsIn } from "../helpers/logs";
@@ -106,28 +104,18 @@ async function publishFixtureMarket(db: Database, fileName: string) {
 
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "mps-app-"));
-  const postgres = process.env.TEST_DATABASE_URL ? await createTestDatabase() : undefined;
-  const handle =
-    postgres ??
-    (await openDatabase(
-      { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
-      { loadDataDir: await migratedTemplate() },
-    ));
-  let accounts: AccountFixtures;
-  try {
-    if (!postgres) await migrateDatabase(handle);
-    await seedDemoCatalogue(handle.db);
-    for (const file of PROJECT_MARKETS[project.name] ?? []) await publishFixtureMarket(handle.db, file);
-    if (SIZED_PROJECTS.has(project.name)) await publishSizedMarket(handle.db);
-    accounts = await createAccountFixtures(handle.db);
-    if (project.name === "browser") await prepareFollower(handle.db, accounts);
-  } finally {
-    if (!postgres) await handle.close();
-  }
+  const database = await prepareAppDatabase(dataDir, async (db) => {
+    for (const file of PROJECT_MARKETS[project.name] ?? []) await publishFixtureMarket(db, file);
+    if (SIZED_PROJECTS.has(project.name)) await publishSizedMarket(db);
+    const accounts = await createAccountFixtures(db);
+    if (project.name === "browser") await prepareFollower(db, accounts);
+    return accounts;
+  });
+  const accounts = database.prepared;
   const logFile = path.join(dataDir, "app.log");
   const app = await startApp(
     {
-      ...(postgres?.url ? { DATABASE_URL: postgres.url } : { DATABASE_URL: "", DATA_DIR: dataDir }),
+      ...database.env,
       RATE_LIMIT_WINDOW_SECONDS: String(TEST_RATE_LIMIT_WINDOW_SECONDS),
       // CI's PostgreSQL run also counts rate limits in its real Redis.
       REDIS_URL: process.env.TEST_REDIS_URL ?? "",
@@ -147,22 +135,20 @@ export default async function setup(project: TestProject) {
   );
   project.provide("appUrl", app.url);
   project.provide("appLogFile", logFile);
-  project.provide("appDatabase", postgres ? "postgres" : "pglite");
-  project.provide("appDatabaseUrl", postgres?.url ?? "");
+  project.provide("appDatabase", database.url ? "postgres" : "pglite");
+  project.provide("appDatabaseUrl", database.url);
   project.provide("accounts", accounts);
   return async () => {
     await app.stop();
     const log = app.output();
     // Whatever ran, no fixture secret and no sign-in link may have reached the log
     // (tests/app/security.test.ts checks it mid-run too; this catches what later suites provoked).
-    const links = postgres
-      ? await signInLinks(postgres.db)
-      : await withEmbedded(path.join(dataDir, "pglite"), signInLinks);
+    const links = await database.read(signInLinks);
     const leaked = secretsIn(log, [...fixtureSecrets(accounts), ...links, ...links.map(linkToken)]);
     // Every /v1 and /mcp call of the run is logged with its fields.
     const lines = apiCallLines(log);
     const malformed = lines.flatMap(apiLineProblems);
-    await postgres?.drop();
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
     if (leaked.length > 0) fail(`${leaked.length} secret(s) or sign-in link(s) appear in the app's log`);
     if (lines.length === 0) fail("the app logged no /v1 or /mcp call");
@@ -188,12 +174,3 @@ async function signInLinks(db: Database): Promise<string[]> {
 
 /** The one-time token of a sign-in link: the secret part, which must not appear even alone. */
 const linkToken = (link: string) => new URL(link).searchParams.get("token") ?? link;
-
-async function withEmbedded<T>(dataDir: string, read: (db: Database) => Promise<T>): Promise<T> {
-  const handle = await openDatabase({ kind: "pglite", dataDir }, { lockWaitMs: 15_000 });
-  try {
-    return await read(handle.db);
-  } finally {
-    await handle.close();
-  }
-}

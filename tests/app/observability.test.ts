@@ -10,12 +10,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openDatabase } from "@/db/client";
 import { createApiToken, TOKEN_SCOPES } from "@/server/4-api-access/tokens";
 import { createOrganization } from "@/server/4-organizations/organizations";
 import { OPERATIONS } from "@/server/7-procedures/operations";
-import { demoCatalogueWithOrganization, type FixtureOrganization } from "../helpers/accounts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { type FixtureOrganization, organization } from "../helpers/accounts";
+import { type AppDatabase, prepareAppDatabase } from "../helpers/database";
 import { apiCallLines, apiLineProblems, type LogLine, secretsIn } from "../helpers/logs";
 import { parseExposition, type Samples, sample, total } from "../helpers/metrics";
 import { type RunningApp, startApp } from "../helpers/server";
@@ -27,26 +26,22 @@ const FAR_AWAY = { "X-Forwarded-For": "203.0.113.7" };
 
 let app: RunningApp;
 let dataDir: string;
-let postgres: TestDatabase | undefined;
+let database: AppDatabase<void> | undefined;
 let payer: FixtureOrganization;
 /** An organization allowed two calls per window. */
 let limited: { id: string; token: string };
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "mps-observability-"));
-  postgres = process.env.TEST_DATABASE_URL ? await createTestDatabase() : undefined;
-  const handle = postgres ?? (await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") }));
-  try {
-    payer = await demoCatalogueWithOrganization(handle, "Observed", STARTING_CREDITS);
-    const org = await createOrganization(handle.db, { name: "Limited", homeCountry: "DE", credits: 0, rateLimit: 2 });
-    const { secret } = await createApiToken(handle.db, { organizationId: org.id, name: "t", scopes: TOKEN_SCOPES });
+  database = await prepareAppDatabase(dataDir, async (db) => {
+    payer = await organization(db, "Observed", { homeCountry: "FR", credits: STARTING_CREDITS });
+    const org = await createOrganization(db, { name: "Limited", homeCountry: "DE", credits: 0, rateLimit: 2 });
+    const { secret } = await createApiToken(db, { organizationId: org.id, name: "t", scopes: TOKEN_SCOPES });
     limited = { id: org.id, token: secret };
-  } finally {
-    if (!postgres) await handle.close();
-  }
+  });
   app = await startApp(
     {
-      ...(postgres?.url ? { DATABASE_URL: postgres.url } : { DATABASE_URL: "", DATA_DIR: dataDir }),
+      ...database.env,
       METRICS_TOKEN,
       REDIS_URL: "",
       LOG_LEVEL: "info",
@@ -58,7 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  await postgres?.drop();
+  await database?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -199,11 +194,11 @@ describe("metrics", () => {
 
   it("report the database pool and Node's event-loop lag", async () => {
     const samples = await scrape();
-    const database = postgres ? "postgres" : "pglite";
-    expect(sample(samples, "mps_db_pool_connections", { database, state: "open" })).toBeGreaterThanOrEqual(1);
-    expect(sample(samples, "mps_db_pool_max_connections", { database })).toBeGreaterThanOrEqual(1);
-    if (postgres)
-      expect(sample(samples, "mps_db_pool_connections", { database, state: "in_use" })).toBeGreaterThanOrEqual(0);
+    const kind = database?.url ? "postgres" : "pglite";
+    expect(sample(samples, "mps_db_pool_connections", { database: kind, state: "open" })).toBeGreaterThanOrEqual(1);
+    expect(sample(samples, "mps_db_pool_max_connections", { database: kind })).toBeGreaterThanOrEqual(1);
+    if (kind === "postgres")
+      expect(sample(samples, "mps_db_pool_connections", { database: kind, state: "in_use" })).toBeGreaterThanOrEqual(0);
     expect(sample(samples, "nodejs_eventloop_lag_seconds")).toBeGreaterThanOrEqual(0);
   });
 });

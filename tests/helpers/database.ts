@@ -3,6 +3,7 @@
  * database on the PostgreSQL server of TEST_DATABASE_URL, dropped afterwards.
  */
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
 import { type Database, type DatabaseHandle, openDatabase } from "@/db/client";
@@ -66,6 +67,69 @@ export function testDatabase(options: { seeded?: boolean } = {}): TestDatabase {
     await database.drop?.();
   });
   return database;
+}
+
+/** A database prepared for an app under test, before the app starts on it. */
+export interface AppDatabase<T> {
+  prepared: T;
+  /** What the app needs to find it: DATABASE_URL (empty: embedded) and DATA_DIR. */
+  env: { DATABASE_URL: string; DATA_DIR: string };
+  /** The PostgreSQL database's URL, or "" for the embedded one. */
+  url: string;
+  /** Reads it once the app has stopped (the embedded folder takes one process at a time). */
+  read<R>(reading: (db: Database) => Promise<R>): Promise<R>;
+  /** Removes a PostgreSQL database once the app has stopped (the embedded one goes with DATA_DIR). */
+  drop(): Promise<void>;
+}
+
+/**
+ * The database an app under test will run on: a new database on TEST_DATABASE_URL's server, or an
+ * embedded one in `<dataDir>/pglite` started from the migrated template, holding the demo
+ * catalogue and whatever `prepare` writes. The embedded one is closed before this returns: the app
+ * cannot open it while this process holds it.
+ */
+export async function prepareAppDatabase<T>(
+  dataDir: string,
+  prepare: (db: Database) => Promise<T>,
+): Promise<AppDatabase<T>> {
+  const postgres = testServerUrl ? await createTestDatabase() : undefined;
+  const handle =
+    postgres ??
+    (await openDatabase(
+      { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+      { loadDataDir: await migratedTemplate() },
+    ));
+  let prepared: T;
+  try {
+    if (!postgres) await migrateDatabase(handle);
+    await seedDemoCatalogue(handle.db);
+    prepared = await prepare(handle.db);
+  } catch (error) {
+    await postgres?.drop();
+    throw error;
+  } finally {
+    if (!postgres) await handle.close();
+  }
+  return {
+    prepared,
+    env: { DATABASE_URL: postgres?.url ?? "", DATA_DIR: dataDir },
+    url: postgres?.url ?? "",
+    read: async (reading) => {
+      if (postgres) return reading(postgres.db);
+      const embedded = await openDatabase(
+        { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+        { lockWaitMs: 15_000 },
+      );
+      try {
+        return await reading(embedded.db);
+      } finally {
+        await embedded.close();
+      }
+    },
+    drop: async () => {
+      await postgres?.drop();
+    },
+  };
 }
 
 /** Every row of every catalogue table, in a stable order: to prove a refused command wrote nothing. */

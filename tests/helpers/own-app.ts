@@ -8,11 +8,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Database, openDatabase } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
-import { seedDemoCatalogue } from "@/server/5-startup/seed";
-import { createTestDatabase } from "./database";
-import { migratedTemplate } from "./database-template";
+import type { Database } from "@/db/client";
+import { prepareAppDatabase } from "./database";
 import { type RunningApp, startApp } from "./server";
 
 export interface OwnApp<T> extends RunningApp {
@@ -28,21 +25,7 @@ export async function startOwnApp<T>(
   prepare: (db: Database) => Promise<T>,
 ): Promise<OwnApp<T>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "mps-own-app-"));
-  const postgres = process.env.TEST_DATABASE_URL ? await createTestDatabase() : undefined;
-  const handle =
-    postgres ??
-    (await openDatabase(
-      { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
-      { loadDataDir: await migratedTemplate() },
-    ));
-  let prepared: T;
-  try {
-    if (!postgres) await migrateDatabase(handle);
-    await seedDemoCatalogue(handle.db);
-    prepared = await prepare(handle.db);
-  } finally {
-    if (!postgres) await handle.close();
-  }
+  const database = await prepareAppDatabase(dataDir, prepare);
   const app = await startApp({
     REDIS_URL: "",
     CIMD_ALLOW_PRIVATE_HOSTS: "0",
@@ -52,15 +35,15 @@ export async function startOwnApp<T>(
     DNS_SERVERS: "",
     THROTTLE_KEY_PREFIX: `mps:test:${path.basename(dataDir)}`,
     ...env,
-    ...(postgres?.url ? { DATABASE_URL: postgres.url, DATA_DIR: dataDir } : { DATABASE_URL: "", DATA_DIR: dataDir }),
+    ...database.env,
   });
   return {
     ...app,
-    prepared,
-    databaseUrl: postgres?.url ?? "",
+    prepared: database.prepared,
+    databaseUrl: database.url,
     close: async () => {
       await app.stop();
-      await postgres?.drop();
+      await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

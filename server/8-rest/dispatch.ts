@@ -17,6 +17,7 @@
  */
 import { type AnyTRPCProcedure, getTRPCErrorFromUnknown, type TRPCError } from "@trpc/server";
 import type { z } from "zod";
+import type { Operation } from "../1-domain/operations";
 import type { ApiContext } from "../7-procedures/context";
 import type { ApiMeta } from "../7-procedures/trpc";
 import { invokeProcedure } from "../7-routers/invoke";
@@ -30,6 +31,14 @@ interface Route {
   procedure: AnyTRPCProcedure;
   /** Input keys the schema declares as arrays: a single value becomes a one-element array. */
   arrayKeys: ReadonlySet<string>;
+  /** The operation it serves (for the early 401, the door's bulkhead, logs and metrics). */
+  operation: Operation | undefined;
+}
+
+/** A route a path names, with the path's parameters. */
+export interface FoundRoute {
+  route: Route;
+  pathInput: Record<string, string>;
 }
 
 /** What a dispatch gives: no route for the path, the procedure's data, or its failure. */
@@ -91,7 +100,7 @@ function routeOf(name: string, procedure: AnyTRPCProcedure): Route | undefined {
     }
     coerceFromText(schema);
   }
-  return { pattern, name, procedure, arrayKeys };
+  return { pattern, name, procedure, arrayKeys, operation: meta?.operation };
 }
 
 /** The GET routes of a router's procedures, in the router's order (the first match wins). */
@@ -114,11 +123,11 @@ function inputOf(route: Pick<Route, "arrayKeys">, query: URLSearchParams, pathIn
   return input;
 }
 
-/** The route a path below /v1 names, with its path parameters. */
-function routeAt(
-  routes: Route[],
-  pathBelowPrefix: string,
-): { route: Route; pathInput: Record<string, string> } | undefined {
+/**
+ * The route a path below /v1 names, with its path parameters: the one table of /v1's paths (the
+ * 405s, the early 401 and the logs' operation ask it too, through ./routes.ts).
+ */
+export function findRestRoute(pathBelowPrefix: string, routes: Route[] = appRoutes): FoundRoute | undefined {
   const path = `/${pathBelowPrefix.replace(/^\/|\/$/g, "")}`;
   for (const route of routes) {
     const match = route.pattern.exec(path);
@@ -131,13 +140,19 @@ function routeAt(
  * Runs the procedure a GET names, with the call's context: `pathBelowPrefix` is the URL's path
  * without /v1, `query` its parameters.
  */
-export async function dispatchRest(
+export const dispatchRest = (
   pathBelowPrefix: string,
   query: URLSearchParams,
   context: ApiContext,
   routes: Route[] = appRoutes,
+): Promise<Dispatched> => dispatchFound(findRestRoute(pathBelowPrefix, routes), query, context);
+
+/** Runs the procedure of a route found already (`findRestRoute`), with the call's context. */
+export async function dispatchFound(
+  found: FoundRoute | undefined,
+  query: URLSearchParams,
+  context: ApiContext,
 ): Promise<Dispatched> {
-  const found = routeAt(routes, pathBelowPrefix);
   if (!found) return { kind: "no-route" };
   const input = inputOf(found.route, query, found.pathInput);
   try {

@@ -30,10 +30,10 @@ import type { HeaderReader } from "../6-auth/caller";
 import { type CallFacts, createApiContext, reachDatabase } from "../7-procedures/context";
 import { type OperationNamer, withSeeAlso } from "../7-procedures/see-also";
 import { answerBytes } from "../7-procedures/validated-once";
-import { dispatchRest } from "./dispatch";
+import { dispatchFound, findRestRoute } from "./dispatch";
 import { factHeaders } from "./fact-headers";
 import { openApiJson } from "./openapi";
-import { ALLOWED_METHODS, API_PREFIX, isApiPath, operationAtPath, operationOfPath } from "./routes";
+import { ALLOWED_METHODS, API_PREFIX, isApiPath, operationOfPath } from "./routes";
 
 /** Every answer varies by who asks and, compressed or not, by the codings they accept. */
 const COMMON_HEADERS = { Vary: "Authorization, Accept-Encoding" };
@@ -173,7 +173,9 @@ async function answer(
     };
   };
 
-  const known = isApiPath(path);
+  // The route is found once, here, and used for the 405, the early 401 and the dispatch.
+  const found = findRestRoute(path);
+  const known = found !== undefined || isApiPath(path);
   if (request.method === "OPTIONS" && known)
     return { status: 204, headers: { Allow: ALLOWED_METHODS, "X-Request-Id": requestId }, body: null };
   if (request.method !== "GET" && request.method !== "HEAD")
@@ -194,7 +196,7 @@ async function answer(
   // No token at all on an operation's path: every procedure's first answer is this 401 (before
   // its input, its scope or anything else), so it is given here, before the routing and the
   // procedure run — with the same problem, headers and log line.
-  const operation = presentsToken(request.headers) ? undefined : operationAtPath(path);
+  const operation = presentsToken(request.headers) ? undefined : found?.route.operation;
   if (operation) {
     call.facts = { notModified: false, operation: operation.name };
     const authenticating = performance.now();
@@ -218,7 +220,7 @@ async function answer(
     sendsFiles: true,
   });
   call.facts = context.facts;
-  const dispatched = await dispatchRest(path, requestUrl.searchParams, context);
+  const dispatched = await dispatchFound(found, requestUrl.searchParams, context);
 
   if (dispatched.kind !== "answered") {
     context.facts.download?.done?.();

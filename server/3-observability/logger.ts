@@ -1,9 +1,10 @@
 /**
  * The service's log: pino, one JSON object per line on stdout, gathered and written in batches
- * (./log-buffer.ts; no transport, so no worker thread inside Next's server). The level comes from LOG_LEVEL (default
- * info). Secrets never reach it: callers log chosen fields, never request headers, and the paths
- * below are censored in case a secret-looking field slips into an object that is logged (an
- * error's own properties, say). docs/operations.md lists the fields.
+ * by a thread of the log's own (./log-buffer.ts; no pino transport: nothing loaded from a file
+ * inside Next's bundles). The level comes from LOG_LEVEL (default info). Secrets never reach it:
+ * callers log chosen fields, never request headers, and the paths below are censored in case a
+ * secret-looking field slips into an object that is logged (an error's own properties, say).
+ * docs/operations.md lists the fields.
  */
 import pino, { type DestinationStream, type Logger } from "pino";
 import { bufferedStdout } from "./log-buffer";

@@ -6,6 +6,7 @@
  * and says so, without blocking the process.
  */
 import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { LOG_EXIT_WAIT_MS } from "@/server/3-observability/log-buffer";
@@ -112,5 +113,31 @@ describe("the log's stdout", () => {
     expect(await child.exited).toBe(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(LOG_EXIT_WAIT_MS);
     expect(child.err()).toMatch(/stdout did not take the last \d+ byte\(s\) of the log before exit/);
+  });
+
+  it("goes on when stdout and stderr both fail, as `> app.log 2>&1` on a full disk", async () => {
+    // Both on /dev/full (every write: ENOSPC); fd 3 is where the script says how far it got.
+    const script = `${LOGGER}
+      import { writeSync } from "node:fs";
+      log().info("one line");
+      setTimeout(() => {
+        for (let i = 0; i < 3000; i++) log().info({ i }, "line");
+        setTimeout(() => { writeSync(3, "alive\\n"); process.exit(7); }, 400);
+      }, 400);`;
+    const full = openSync("/dev/full", "w");
+    try {
+      const child = spawn(process.execPath, ["--import", TSX, "--input-type=module", "-e", script], {
+        cwd: ROOT,
+        env: { ...process.env, LOG_LEVEL: "info" },
+        stdio: ["ignore", full, full, "pipe"],
+      });
+      let said = "";
+      child.stdio[3]?.on("data", (chunk) => (said += chunk));
+      const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+      expect(said).toBe("alive\n");
+      expect(code).toBe(7);
+    } finally {
+      closeSync(full);
+    }
   });
 });

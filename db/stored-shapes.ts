@@ -6,10 +6,19 @@
  * server/3-catalog/stored-shapes.ts for the catalogue, server/4-following/stored-shapes.ts for
  * notifications and the mail owed. The dependency points from server/ down to db/, as every other.
  *
- * A shape no room has declared is `never`: a column used without one fails the type check.
+ * A shape no room has declared (or a name misspelt) is `NoStoredShape<Name>`, which nothing else
+ * is and which is nothing else: writing the column and reading it as anything both fail the type
+ * check.
  */
 
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from server/.
 export interface StoredShapes {}
 
-export type StoredShape<Name extends string> = Name extends keyof StoredShapes ? StoredShapes[Name] : never;
+export type StoredShape<Name extends string> = Name extends keyof StoredShapes
+  ? StoredShapes[Name]
+  : NoStoredShape<Name>;
+
+/** What an undeclared shape reads as: says which, in the error that names it. */
+export interface NoStoredShape<Name extends string> {
+  readonly "no room of server/ declared this JSON column's shape (db/stored-shapes.ts)": Name;
+}

@@ -44,20 +44,12 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all(clients.map((client) => client.close())));
 
+/**
+ * A tools/call as a client makes it: a reading of the 1,000-product market may meet the pool's busy
+ * answer on a loaded machine (nothing debited) and is asked again (tests/helpers/mcp.ts).
+ */
 const callTool = async (client: Client, name: string, args: Record<string, unknown>) =>
   (await callToolComingBack(client, name, args)) as ToolResult & { structuredContent?: Payload };
-/**
- * A call of a reading of the 1,000-product market: its first computation may outlast the call's
- * deadline on a busy machine (503 unavailable, nothing debited) while it goes on and is kept, so
- * it is asked again until it is there.
- */
-async function callComputed(client: Client, name: string, args: Record<string, unknown>) {
-  for (let attempt = 1; ; attempt++) {
-    const result = await callTool(client, name, args);
-    if (!result.isError || result._meta?.problem?.code !== "unavailable" || attempt === 6) return result;
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-  }
-}
 const textOf = (result: ToolResult) => result.content.find((c) => c.type === "text")?.text ?? "";
 const problemOf = (result: ToolResult) => JSON.parse(textOf(result)) as Problem;
 
@@ -191,7 +183,7 @@ describe("a narrowed reading (fields)", () => {
   });
 
   it("keeps available at 1,000 products too, within the budget, and names the releases of a comparison", async () => {
-    const big = await callComputed(asReader, "service_market_get_delta", {
+    const big = await callTool(asReader, "service_market_get_delta", {
       marketId: "generated-1000",
       fields: "distance",
     });
@@ -280,7 +272,7 @@ describe("a call the organization cannot pay for", () => {
 
 describe("percentages in tool texts", () => {
   it("never say 0 % or 100 % of odds strictly between none and all", async () => {
-    const result = await callComputed(asReader, "service_market_get_capaindex", {
+    const result = await callTool(asReader, "service_market_get_capaindex", {
       marketId: "generated-1000",
       limit: 40,
     });
